@@ -1,0 +1,51 @@
+# Entry points. `make dev` runs Pelita locally; `make test` is what CI runs.
+SHELL := /bin/bash
+.DEFAULT_GOAL := help
+NODE_MODULES_STAMP := node_modules/.package-lock.json
+TESTENV := node tools/testenv/dist/main.js
+
+.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench clean
+
+help: ## List the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+
+$(NODE_MODULES_STAMP): package.json package-lock.json $(wildcard services/*/package.json tools/*/package.json)
+	npm ci --no-audit --no-fund
+	@touch $@
+
+install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock file changed)
+
+build: install ## Compile every workspace (tsc -b)
+	npx tsc -b
+
+lint: install ## ESLint and Prettier
+	npx eslint --max-warnings 0 .
+	npx prettier --check .
+
+typecheck: install ## Type-check sources and tests of every workspace
+	npx tsc -p tsconfig.check.json
+
+testenv: install ## Install (when missing) and start the test servers; writes the env file tests read
+	npx tsc -b tools/testenv
+	$(TESTENV) up
+
+testenv-down: ## Stop the test servers (caches stay)
+	$(TESTENV) down
+
+test: build testenv lint typecheck ## Lint, type-check, unit and integration tests against real servers
+	npx jest --ci
+
+test-unit: build ## Unit tests only (no servers)
+	npx jest --ci --selectProjects unit
+
+test-integration: build testenv ## Integration tests only
+	npx jest --ci --selectProjects integration
+
+dev: build testenv ## Run Pelita locally: test servers plus every built service, with their URLs
+	node tools/dev/dist/main.js
+
+bench: build testenv ## Benchmarks, each against a baseline in the same run
+	node tools/bench/dist/main.js
+
+clean: ## Remove build output
+	npx tsc -b --clean

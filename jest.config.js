@@ -1,0 +1,36 @@
+// Two projects: `unit` (no servers) and `integration` (real servers from `make testenv`).
+// Tests import workspaces by package name; the mapper points those at their TypeScript sources.
+const transform = {
+  '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }],
+};
+const moduleNameMapper = {
+  '^@pelita/kit$': '<rootDir>/services/kit/src/index.ts',
+  '^@pelita/kit/(.*)$': '<rootDir>/services/kit/src/$1.ts',
+  '^@pelita/testenv$': '<rootDir>/tools/testenv/src/index.ts',
+};
+const common = {
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform,
+  moduleNameMapper,
+  modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+};
+
+module.exports = {
+  reporters: ['default', '<rootDir>/tools/test-summary/reporter.js'],
+  projects: [
+    {
+      ...common,
+      displayName: 'unit',
+      testMatch: ['<rootDir>/{services,tools,operator}/**/test/unit/**/*.test.ts'],
+    },
+    {
+      ...common,
+      displayName: 'integration',
+      testMatch: ['<rootDir>/{services,tools,operator}/**/test/integration/**/*.test.ts'],
+      // Loads the connection settings written by `make testenv` into process.env.
+      setupFiles: ['<rootDir>/tools/testenv/src/jest-env.ts'],
+      testTimeout: 60_000,
+    },
+  ],
+};

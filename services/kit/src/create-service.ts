@@ -1,0 +1,107 @@
+/**
+ * Builds a service's express app: request id and access log, metrics, JSON body parsing,
+ * validated routes, `/health`, `/ready`, `/metrics`, `/api-docs`, one 404 and one error handler.
+ * No listening and no environment reads here: `serve` does the former, `loadConfig` the latter.
+ */
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import swaggerUi from 'swagger-ui-express';
+import { defaultErrorBody, HttpError, toHttpError } from './errors';
+import { healthRoutes, type ReadinessCheck } from './health';
+import type { Logger } from './logger';
+import { createMetrics, requestMetrics, type Metrics } from './metrics';
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
+import { requestLogging } from './request-context';
+import type { RouteDefinition } from './route';
+import { parseRequest } from './validate';
+
+export interface ServiceOptions {
+  name: string;
+  version?: string;
+  description?: string;
+  logger: Logger;
+  routes: RouteDefinition[];
+  /** Dependency checks run by `/ready`, by name (`postgres`, `redis`, ...). */
+  readiness?: Record<string, ReadinessCheck>;
+  /** Body of `/health` when the spec fixes one; `{ status: 'OK', timestamp }` otherwise. */
+  health?: () => unknown;
+  metrics?: Metrics;
+  /** Largest JSON body accepted (body-parser syntax, e.g. `1mb`). */
+  bodyLimit?: string;
+  /** Shape of error bodies, for endpoints whose spec fixes one; `{ error: { code, message } }` otherwise. */
+  errorBody?: (err: HttpError) => unknown;
+}
+
+const SHUTTING_DOWN = 'pelitaShuttingDown';
+
+export function createService(options: ServiceOptions): Express {
+  const { logger, routes, errorBody = defaultErrorBody } = options;
+  const metrics = options.metrics ?? createMetrics();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.locals[SHUTTING_DOWN] = false;
+
+  app.use(requestLogging(logger));
+  app.use(requestMetrics(metrics));
+  app.use(function closeConnectionsWhileDraining(_req, res, next) {
+    if (isShuttingDown(app)) res.setHeader('Connection', 'close');
+    next();
+  });
+  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+
+  const operational = healthRoutes({
+    checks: options.readiness ?? {},
+    isShuttingDown: () => isShuttingDown(app),
+    ...(options.health ? { health: options.health } : {}),
+  });
+  const documented = [...operational, ...routes];
+  const document = buildOpenApiDocument(
+    {
+      title: options.name,
+      version: options.version ?? '0.1.0',
+      ...(options.description ? { description: options.description } : {}),
+    },
+    documented,
+  );
+
+  app.get('/metrics', async function metricsEndpoint(_req, res) {
+    res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
+  });
+  mountDocs(app, document);
+  for (const route of documented) {
+    app[route.method](route.path, async function validatedRoute(req: Request, res: Response) {
+      const input = parseRequest(route.request, req);
+      const result: unknown = await route.handler(input, req, res);
+      if (!res.headersSent && result !== undefined) {
+        res.status(route.successStatus ?? 200).json(result);
+      }
+    });
+  }
+
+  app.use(function notFound(req: Request) {
+    throw new HttpError(404, 'not_found', `No route for ${req.method} ${req.path}`);
+  });
+  app.use(function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
+    const httpError = toHttpError(err);
+    if (httpError.status >= 500) req.log.error({ err }, 'request failed');
+    if (res.headersSent) return next(err);
+    res.status(httpError.status).json(errorBody(httpError));
+  });
+  return app;
+}
+
+function mountDocs(app: Express, document: OpenApiDocument): void {
+  app.get('/api-docs.json', function openApiDocument(_req, res) {
+    res.json(document);
+  });
+  app.use('/api-docs', swaggerUi.serve, swaggerUi.setup(document));
+}
+
+export function isShuttingDown(app: Express): boolean {
+  return app.locals[SHUTTING_DOWN] === true;
+}
+
+/** Called by `serve` on SIGTERM: `/ready` turns 503 and kept-alive connections are closed. */
+export function markShuttingDown(app: Express): void {
+  app.locals[SHUTTING_DOWN] = true;
+}

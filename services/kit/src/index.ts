@@ -1,0 +1,39 @@
+/** @pelita/kit: what every Pelita service shares. Tracing has its own entries (`./tracing`, `./instrument`). */
+
+// Building and running a service
+export { createService, type ServiceOptions } from './create-service';
+export { serve, type RunningServer, type ServeOptions } from './serve';
+export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
+export type { ReadinessCheck } from './health';
+
+// Settings
+export {
+  loadConfig,
+  baseSettings,
+  commaList,
+  booleanSetting,
+  ConfigError,
+  type BaseSettings,
+} from './config';
+
+// Errors
+export {
+  HttpError,
+  badRequest,
+  unauthorized,
+  forbidden,
+  notFound,
+  conflict,
+  defaultErrorBody,
+  toHttpError,
+  type ErrorBody,
+  type ErrorDetail,
+} from './errors';
+
+// Logs and metrics
+export { createLogger, type Logger, type LoggerOptions } from './logger';
+export { redact, redactString, isSensitiveKey, REDACTED } from './redact';
+export { createMetrics, type Metrics } from './metrics';
+
+// OpenAPI
+export { buildOpenApiDocument, type OpenApiDocument, type ApiInfo } from './openapi';

@@ -1,0 +1,91 @@
+/** Builds the OpenAPI 3.0 document from the route definitions, so docs and validation agree. */
+import { z } from 'zod';
+import type { RouteDefinition } from './route';
+
+export interface ApiInfo {
+  title: string;
+  version: string;
+  description?: string;
+}
+
+type JsonSchema = Record<string, unknown>;
+
+export interface OpenApiDocument {
+  openapi: '3.0.3';
+  info: ApiInfo;
+  paths: Record<string, Record<string, unknown>>;
+}
+
+export function buildOpenApiDocument(info: ApiInfo, routes: RouteDefinition[]): OpenApiDocument {
+  const paths: OpenApiDocument['paths'] = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    paths[path] ??= {};
+    paths[path][route.method] = operation(route);
+  }
+  return { openapi: '3.0.3', info, paths };
+}
+
+function operation(route: RouteDefinition): Record<string, unknown> {
+  const request = route.request ?? {};
+  const parameters = [
+    ...parametersOf(request.params, 'path'),
+    ...parametersOf(request.query, 'query'),
+    ...parametersOf(request.headers, 'header'),
+  ];
+  const responses: Record<string, unknown> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: spec.description,
+      ...(spec.schema
+        ? {
+            content: {
+              [spec.contentType ?? 'application/json']: { schema: toSchema(spec.schema, 'output') },
+            },
+          }
+        : {}),
+    };
+  }
+  return {
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(route.tags ? { tags: route.tags } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(request.body
+      ? {
+          requestBody: {
+            required: !request.body.safeParse(undefined).success,
+            content: {
+              [request.bodyContentType ?? 'application/json']: {
+                schema: toSchema(request.body, 'input'),
+              },
+            },
+          },
+        }
+      : {}),
+    responses,
+  };
+}
+
+function parametersOf(schema: z.ZodType | undefined, location: 'path' | 'query' | 'header') {
+  if (!schema) return [];
+  const object = toSchema(schema, 'input');
+  const properties = (object.properties ?? {}) as Record<string, JsonSchema>;
+  const required = new Set((object.required ?? []) as string[]);
+  return Object.entries(properties).map(([name, property]) => {
+    const { description, ...propertySchema } = property;
+    return {
+      name,
+      in: location,
+      required: location === 'path' || required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: propertySchema,
+    };
+  });
+}
+
+function toSchema(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io, unrepresentable: 'any' });
+  delete json.$schema;
+  return json;
+}

@@ -1,0 +1,89 @@
+/**
+ * Removes credentials from anything about to be logged: values under credential-like keys at
+ * any depth, and credentials embedded in strings (URL user info, `Bearer`/`Basic` schemes).
+ */
+
+export const REDACTED = '[REDACTED]';
+
+/**
+ * Key fragments, compared against the key lower-cased with `-` and `_` removed, so
+ * `x-db-password`, `client_secret`, `apiKey`, `Set-Cookie` and `refresh_token` all match.
+ */
+const SENSITIVE_KEY_PARTS = [
+  'password',
+  'passwd',
+  'secret',
+  'token',
+  'authorization',
+  'cookie',
+  'apikey',
+  'credential',
+  'privatekey',
+  'sessionid',
+  'signature',
+];
+
+const MAX_DEPTH = 12;
+
+export function isSensitiveKey(key: string): boolean {
+  const normalised = key.toLowerCase().replace(/[-_]/g, '');
+  return SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part));
+}
+
+const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*):[^@/?#\s]+@/gi;
+const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
+const QUERY_CREDENTIAL =
+  /([?&][^=&#\s]*(?:password|passwd|secret|token|apikey|api_key|signature)[^=&#\s]*=)[^&#\s]+/gi;
+
+export function redactString(value: string): string {
+  return value
+    .replace(URL_USERINFO, `$1:${REDACTED}@`)
+    .replace(AUTH_SCHEME, `$1 ${REDACTED}`)
+    .replace(QUERY_CREDENTIAL, `$1${REDACTED}`);
+}
+
+/**
+ * Returns a redacted copy of plain objects and arrays (other objects are kept as they are:
+ * serialisers turn those into plain data first). Numbers and booleans under sensitive keys
+ * are kept, so counters such as `summary_tokens: 120` stay readable.
+ */
+export function redact(value: unknown): unknown {
+  return redactAt(value, 0, new WeakSet());
+}
+
+function redactAt(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+  if (typeof value === 'string') return redactString(value);
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= MAX_DEPTH) return '[Truncated]';
+  if (seen.has(value)) return '[Circular]';
+  if (Array.isArray(value)) {
+    seen.add(value);
+    return value.map((item) => redactAt(item, depth + 1, seen));
+  }
+  if (value instanceof Error) return redactError(value, depth, seen);
+  if (!isPlainObject(value)) return value;
+  seen.add(value);
+  const copy: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    copy[key] =
+      isSensitiveKey(key) && typeof item !== 'number' && typeof item !== 'boolean' && item != null
+        ? REDACTED
+        : redactAt(item, depth + 1, seen);
+  }
+  return copy;
+}
+
+function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
+  seen.add(err);
+  const plain: Record<string, unknown> = { ...(err as unknown as Record<string, unknown>) };
+  plain.type = err.name;
+  plain.message = err.message;
+  if (err.stack) plain.stack = err.stack;
+  if (err.cause !== undefined) plain.cause = err.cause;
+  return redactAt(plain, depth, seen) as Record<string, unknown>;
+}
+
+function isPlainObject(value: object): boolean {
+  const proto = Object.getPrototypeOf(value) as unknown;
+  return proto === Object.prototype || proto === null;
+}

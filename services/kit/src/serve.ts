@@ -1,0 +1,79 @@
+/**
+ * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
+ * finish within a deadline, close the service's pools, flush traces, exit 0.
+ */
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import { markShuttingDown } from './create-service';
+import type { Logger } from './logger';
+import { shutdownTracing } from './tracing';
+
+export interface ServeOptions {
+  port: number;
+  host?: string;
+  logger: Logger;
+  /** How long in-flight requests may take to finish once shutdown starts. */
+  shutdownTimeoutMs: number;
+  /** Closes what the service opened (pools, clients), run after the last request ends. */
+  onShutdown?: Array<() => unknown>;
+  /** Install SIGTERM/SIGINT handlers that exit the process (off in tests that embed a server). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  server: Server;
+  /** `http://host:port` the server listens on. */
+  url: string;
+  /** Drains and closes; resolves when every closer has run. Safe to call more than once. */
+  stop: () => Promise<void>;
+}
+
+export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
+  const { logger, shutdownTimeoutMs, onShutdown = [], handleSignals = true } = options;
+  const server = app.listen(options.port, options.host ?? '0.0.0.0');
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  logger.info({ port: address.port }, 'listening');
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= drainAndClose());
+
+  async function drainAndClose(): Promise<void> {
+    markShuttingDown(app);
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    const deadline = setTimeout(() => {
+      logger.warn(
+        { timeoutMs: shutdownTimeoutMs },
+        'shutdown deadline reached, closing connections',
+      );
+      server.closeAllConnections();
+    }, shutdownTimeoutMs);
+    await closed;
+    clearTimeout(deadline);
+    for (const close of onShutdown) {
+      try {
+        await close();
+      } catch (err) {
+        logger.error({ err }, 'error while closing a dependency during shutdown');
+      }
+    }
+    await shutdownTracing().catch((err: unknown) =>
+      logger.error({ err }, 'error while flushing traces during shutdown'),
+    );
+    logger.info('stopped');
+  }
+
+  if (handleSignals) {
+    for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+      process.once(signal, () => {
+        logger.info({ signal }, 'shutting down');
+        void stop().then(() => process.exit(0));
+      });
+    }
+  }
+  return { server, url, stop };
+}

@@ -1,0 +1,61 @@
+/**
+ * OpenTelemetry tracing. Import this entry (or `./instrument`) before express, http or any
+ * database driver is loaded: instrumentations patch modules as they are required.
+ * Deliberately imports nothing but OpenTelemetry.
+ */
+import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
+import { ExpressInstrumentation } from '@opentelemetry/instrumentation-express';
+import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
+import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
+import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
+import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+
+let sdk: NodeSDK | undefined;
+
+/**
+ * Starts tracing for this process. Spans are exported over OTLP/HTTP when
+ * `OTEL_EXPORTER_OTLP_ENDPOINT` (or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`) is set; without it,
+ * spans still exist, so trace ids reach the logs and context propagates on outbound calls.
+ */
+export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
+  if (sdk) return;
+  const exporting = Boolean(
+    env.OTEL_EXPORTER_OTLP_ENDPOINT || env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT,
+  );
+  sdk = new NodeSDK({
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? serviceName }),
+    // Without an exporter spans are still recorded (valid ids for logs and propagation), then dropped.
+    spanProcessors: [
+      exporting
+        ? new tracing.BatchSpanProcessor(new OTLPTraceExporter())
+        : new tracing.NoopSpanProcessor(),
+    ],
+    // Logs go through pino and metrics through prom-client (`/metrics`): without these empty
+    // lists the SDK would configure OTLP log and metric exporters from the environment.
+    logRecordProcessors: [],
+    metricReaders: [],
+    instrumentations: [
+      new HttpInstrumentation({
+        // Probes and scrapes would drown the real traffic.
+        ignoreIncomingRequestHook: (req) => /^\/(health|ready|metrics)\b/.test(req.url ?? ''),
+      }),
+      new ExpressInstrumentation(),
+      new UndiciInstrumentation(),
+      new PgInstrumentation(),
+      new MySQL2Instrumentation(),
+      new IORedisInstrumentation(),
+    ],
+  });
+  sdk.start();
+}
+
+/** Flushes pending spans; called during graceful shutdown. */
+export async function shutdownTracing(): Promise<void> {
+  const running = sdk;
+  sdk = undefined;
+  await running?.shutdown();
+}
