@@ -17,7 +17,8 @@ async function main(): Promise<void> {
     .filter((file) => file.endsWith('.bench.js'))
     .filter((file) => wanted.length === 0 || wanted.includes(file.replace(/\.bench\.js$/, '')))
     .sort();
-  if (files.length === 0) throw new Error(`no benchmark matches ${wanted.join(', ') || '*.bench.js'}`);
+  if (files.length === 0)
+    throw new Error(`no benchmark matches ${wanted.join(', ') || '*.bench.js'}`);
   for (const file of files) {
     report(`\n== ${file.replace(/\.bench\.js$/, '')}`);
     const benchmark = (await import(join(__dirname, file))) as Benchmark;
