@@ -29,14 +29,14 @@ export function startProcess(
     });
   return new Promise((resolve, reject) => {
     child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       try {
         const parsed = JSON.parse(line) as { port?: unknown };
         if (typeof parsed.port !== 'number') return;
         // From here on the output is drained unread: parsing it would load the benchmark's CPU.
         lines.close();
-        child.stdout!.resume();
+        child.stdout.resume();
         resolve({ child, port: parsed.port, stop });
       } catch {
         // not a JSON line: ignore
