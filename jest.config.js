@@ -7,6 +7,7 @@ const moduleNameMapper = {
   '^@pelita/kit$': '<rootDir>/services/kit/src/index.ts',
   '^@pelita/kit/(.*)$': '<rootDir>/services/kit/src/$1.ts',
   '^@pelita/testenv$': '<rootDir>/tools/testenv/src/index.ts',
+  '^@pelita/fuzz$': '<rootDir>/tools/fuzz/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

@@ -1,0 +1,28 @@
+// CLI: `node tools/testenv/dist/main.js up|down|status` (what `make testenv` runs).
+import { inspect } from 'node:util';
+import { log } from './log';
+import { currentSettings } from './settings';
+import { down, status, up } from './testenv';
+
+const commands = { up, down, status };
+
+async function main(argv: string[]): Promise<number> {
+  const name = argv[0];
+  if (argv.length !== 1 || (name !== 'up' && name !== 'down' && name !== 'status')) {
+    process.stderr.write('usage: testenv up|down|status\n');
+    return 2;
+  }
+  const settings = currentSettings();
+  log('testenv', `${name}: state ${settings.dir}, cache ${settings.cacheDir}`);
+  return commands[name](settings, log);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`testenv: ${error instanceof Error ? error.message : inspect(error)}\n`);
+    process.exitCode = 1;
+  },
+);

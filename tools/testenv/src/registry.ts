@@ -1,0 +1,11 @@
+// Every server the test environment runs, in the order they are reported and written to the env file.
+// A new server is one module under servers/ implementing Server, added here.
+import { type Server } from './server';
+import { mariadb } from './servers/mariadb';
+import { minio } from './servers/minio';
+import { opa } from './servers/opa';
+import { opensearch } from './servers/opensearch';
+import { postgres } from './servers/postgres';
+import { redis } from './servers/redis';
+
+export const servers: readonly Server[] = [postgres, mariadb, redis, opensearch, minio, opa];

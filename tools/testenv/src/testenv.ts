@@ -1,0 +1,134 @@
+// The three commands. Servers are handled concurrently; each one's steps are skipped when their
+// result is already there, which is what makes `up` idempotent and fast on a warm machine.
+import fs from 'node:fs';
+import path from 'node:path';
+import { inspect } from 'node:util';
+import { ensureAccount } from './account';
+import { createApt } from './apt';
+import { writeEnvFile } from './env-file';
+import { withLock } from './lock';
+import { type Log, seconds } from './log';
+import { readLivePid, tail, waitFor } from './proc';
+import { servers } from './registry';
+import { type Context, type Server, makeOwnedDir, serverPaths } from './server';
+import { envFilePath, type Settings } from './settings';
+
+const ENV_FILE_COMMENT = [
+  'Connection settings of the test servers, written by `make testenv` (tools/testenv).',
+  'Loaded into process.env by tools/testenv/src/jest-env.ts.',
+].join('\n');
+
+/** A probe that throws (e.g. client binary missing) just means "not ready". */
+async function ready(server: Server, settings: Settings): Promise<boolean> {
+  try {
+    return await server.isReady(settings);
+  } catch {
+    return false;
+  }
+}
+
+function logTail(logFile: string): string {
+  try {
+    return tail(fs.readFileSync(logFile, 'utf8'), 25);
+  } catch {
+    return '(no log)';
+  }
+}
+
+async function upOne(ctx: Context, server: Server): Promise<void> {
+  const began = Date.now();
+  const say = (message: string) => ctx.log(server.name, message);
+  if (!server.isInstalled(ctx)) {
+    say('installing');
+    await server.install(ctx);
+    if (!server.isInstalled(ctx)) throw new Error('installed, yet its binaries are still missing');
+    say(`installed in ${seconds(Date.now() - began)}`);
+    // A server still running from before a version bump runs the old binary: restart it.
+    if (readLivePid(serverPaths(ctx, server.name).pidFile) !== undefined) await server.stop(ctx);
+  }
+  if (await ready(server, ctx)) return say('already running');
+  const { dir, pidFile, logFile } = serverPaths(ctx, server.name);
+  makeOwnedDir(ctx, dir);
+  const starting = Date.now();
+  // A live pid that is not ready yet is a start still in progress (e.g. an interrupted `up`).
+  if (readLivePid(pidFile) === undefined) await server.start(ctx);
+  const alive = () => readLivePid(pidFile) !== undefined;
+  await waitFor(async () => !alive() || (await ready(server, ctx)), server.startTimeoutMs, 250);
+  if (await ready(server, ctx)) return say(`started, ready in ${seconds(Date.now() - starting)}`);
+  const why = alive() ? `not ready after ${seconds(server.startTimeoutMs)}` : 'exited';
+  throw new Error(`${why}; end of ${logFile}:\n${logTail(logFile)}`);
+}
+
+function lockFile(settings: Settings): string {
+  fs.mkdirSync(settings.dir, { recursive: true, mode: 0o755 });
+  return path.join(settings.dir, 'testenv.lock');
+}
+
+const waiting = (log: Log) => (holder: number) =>
+  log('testenv', `waiting for another up/down to finish (pid ${holder})`);
+
+export async function up(settings: Settings, log: Log): Promise<number> {
+  return withLock(lockFile(settings), waiting(log), async () => {
+    const began = Date.now();
+    const isRoot = process.getuid?.() === 0;
+    const account = isRoot ? await ensureAccount(settings.userName) : undefined;
+    const ctx: Context = { ...settings, account, apt: createApt(log), log };
+    const outcomes = await Promise.all(
+      servers.map((server) =>
+        upOne(ctx, server).then(
+          () => ({ server, error: undefined }),
+          (error: unknown) => ({ server, error }),
+        ),
+      ),
+    );
+    const env: Record<string, string> = {};
+    const failed: string[] = [];
+    for (const { server, error } of outcomes) {
+      if (error === undefined) Object.assign(env, server.env(settings));
+      else {
+        failed.push(server.name);
+        log(server.name, `FAILED: ${error instanceof Error ? error.message : inspect(error)}`);
+      }
+    }
+    // Only ready servers get keys, so tests of a failed one say which server is missing.
+    env.PELITA_TESTENV_DIR = settings.dir;
+    writeEnvFile(envFilePath(settings), env, ENV_FILE_COMMENT);
+    const summary = failed.length === 0 ? 'all ready' : `failed: ${failed.join(', ')}`;
+    log('testenv', `${summary} in ${seconds(Date.now() - began)}; env in ${envFilePath(settings)}`);
+    return failed.length === 0 ? 0 : 1;
+  });
+}
+
+export async function down(settings: Settings, log: Log): Promise<number> {
+  return withLock(lockFile(settings), waiting(log), async () => {
+    // Remove the env file first: tests then report "run make testenv" instead of refused connections.
+    fs.rmSync(envFilePath(settings), { force: true });
+    await Promise.all(
+      servers.map(async (server) => {
+        const began = Date.now();
+        const running = readLivePid(serverPaths(settings, server.name).pidFile) !== undefined;
+        await server.stop(settings);
+        log(server.name, running ? `stopped in ${seconds(Date.now() - began)}` : 'not running');
+      }),
+    );
+    return 0;
+  });
+}
+
+export async function status(settings: Settings, log: Log): Promise<number> {
+  const states = await Promise.all(
+    servers.map(async (server) => {
+      const pid = readLivePid(serverPaths(settings, server.name).pidFile);
+      const isReady = await ready(server, settings);
+      const state = isReady ? 'ready' : pid !== undefined ? 'running, not ready' : 'stopped';
+      const details = [pid === undefined ? '' : `pid ${pid}`];
+      if (!server.isInstalled(settings)) details.push('not installed');
+      return { server, isReady, line: [state, ...details].filter(Boolean).join(', ') };
+    }),
+  );
+  // Probes finish in any order; report in registry order.
+  for (const { server, line } of states) log(server.name, line);
+  const envFile = envFilePath(settings);
+  log('testenv', fs.existsSync(envFile) ? `env in ${envFile}` : `no env file (${envFile})`);
+  return states.every((s) => s.isReady) ? 0 : 1;
+}

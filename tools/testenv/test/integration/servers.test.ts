@@ -1,0 +1,49 @@
+// Every server answers at the address the env file gives (loaded by jest-env.ts), with real clients.
+import { run } from '../../src/proc';
+import { redisPing } from '../../src/probes';
+import { requireEnv } from '../../src/index';
+
+async function query(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {
+  const { code, stdout, stderr } = await run(command, args, { env, timeoutMs: 10_000 });
+  expect({ code, stderr }).toEqual({ code: 0, stderr: '' });
+  return stdout.trim();
+}
+
+describe('test servers', () => {
+  it('PostgreSQL: pelita is a superuser', async () => {
+    const { POSTGRES_URL } = requireEnv('POSTGRES_URL');
+    const sql = 'SELECT rolsuper FROM pg_roles WHERE rolname = current_user';
+    await expect(query('psql', ['-X', '-tA', POSTGRES_URL, '-c', sql])).resolves.toBe('t');
+  });
+
+  it('MariaDB: pelita may create databases', async () => {
+    const url = new URL(requireEnv('MARIADB_URL').MARIADB_URL);
+    const sql = 'CREATE DATABASE testenv_probe; DROP DATABASE testenv_probe; SELECT 1';
+    const args = ['--no-defaults', '--protocol=TCP', `-h${url.hostname}`, `-P${url.port}`];
+    args.push(`-u${url.username}`, `-p${url.password}`, '-N', '-B', '-e', sql);
+    await expect(query('mariadb', args)).resolves.toBe('1');
+  });
+
+  it('Redis: PING', async () => {
+    const url = new URL(requireEnv('REDIS_URL').REDIS_URL);
+    await expect(redisPing(Number(url.port))).resolves.toBe(true);
+  });
+
+  it('OpenSearch: cluster health is green', async () => {
+    const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
+    const response = await fetch(`${OPENSEARCH_URL}/_cluster/health`);
+    await expect(response.json()).resolves.toMatchObject({ status: 'green' });
+  });
+
+  it('MinIO: ready, and rejects anonymous listing', async () => {
+    const { S3_ENDPOINT } = requireEnv('S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY');
+    expect((await fetch(`${S3_ENDPOINT}/minio/health/ready`)).status).toBe(200);
+    expect((await fetch(`${S3_ENDPOINT}/`)).status).toBe(403);
+  });
+
+  it('OPA: serves, and OPA_BIN runs', async () => {
+    const { OPA_URL, OPA_BIN } = requireEnv('OPA_URL', 'OPA_BIN');
+    expect((await fetch(`${OPA_URL}/health`)).status).toBe(200);
+    await expect(query(OPA_BIN, ['version'])).resolves.toMatch(/^Version: 1\./);
+  });
+});
