@@ -5,7 +5,8 @@
  */
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import swaggerUi from 'swagger-ui-express';
-import { defaultErrorBody, HttpError, toHttpError } from './errors';
+import type { z } from 'zod';
+import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health';
 import type { Logger } from './logger';
 import { createMetrics, requestMetrics, type Metrics } from './metrics';
@@ -29,6 +30,8 @@ export interface ServiceOptions {
   bodyLimit?: string;
   /** Shape of error bodies, for endpoints whose spec fixes one; `{ error: { code, message } }` otherwise. */
   errorBody?: (err: HttpError) => unknown;
+  /** Schema of what `errorBody` returns, for the documented 400/404/413 answers. */
+  errorSchema?: z.ZodType;
 }
 
 const SHUTTING_DOWN = 'pelitaShuttingDown';
@@ -62,6 +65,7 @@ export function createService(options: ServiceOptions): Express {
       ...(options.description ? { description: options.description } : {}),
     },
     documented,
+    options.errorSchema ?? ErrorBodySchema,
   );
 
   app.get('/metrics', async function metricsEndpoint(_req, res) {

@@ -1,4 +1,5 @@
 /** The one HTTP error type: domain code throws it, the error middleware turns it into a response. */
+import { z } from 'zod';
 
 export interface ErrorDetail {
   /** Where the problem is: `body`, `query`, `params`, `headers`, or a domain-specific place. */
@@ -37,9 +38,16 @@ export const notFound = (message = 'Not found') => new HttpError(404, 'not_found
 export const conflict = (message: string) => new HttpError(409, 'conflict', message);
 
 /** The default error body of every Pelita endpoint whose spec does not fix another shape. */
-export interface ErrorBody {
-  error: { code: string; message: string; details?: ErrorDetail[] };
-}
+export const ErrorBodySchema = z.object({
+  error: z.object({
+    code: z.string(),
+    message: z.string(),
+    details: z
+      .array(z.object({ in: z.string(), path: z.string(), message: z.string() }))
+      .optional(),
+  }),
+});
+export type ErrorBody = z.infer<typeof ErrorBodySchema>;
 
 export function defaultErrorBody(err: HttpError): ErrorBody {
   return {

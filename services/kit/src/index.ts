@@ -25,6 +25,7 @@ export {
   notFound,
   conflict,
   defaultErrorBody,
+  ErrorBodySchema,
   toHttpError,
   type ErrorBody,
   type ErrorDetail,

@@ -16,14 +16,32 @@ export interface OpenApiDocument {
   paths: Record<string, Record<string, unknown>>;
 }
 
-export function buildOpenApiDocument(info: ApiInfo, routes: RouteDefinition[]): OpenApiDocument {
+/**
+ * `errorSchema` documents the answers the kit gives on its own: 400 for a route that validates
+ * anything, 413 for one that takes a body (unless the route documents them itself).
+ */
+export function buildOpenApiDocument(
+  info: ApiInfo,
+  routes: RouteDefinition[],
+  errorSchema: z.ZodType,
+): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
     paths[path] ??= {};
-    paths[path][route.method] = operation(route);
+    paths[path][route.method] = operation(withKitResponses(route, errorSchema));
   }
   return { openapi: '3.0.3', info, paths };
+}
+
+function withKitResponses(route: RouteDefinition, errorSchema: z.ZodType): RouteDefinition {
+  const request = route.request ?? {};
+  const responses = { ...route.responses };
+  if (request.body || request.query || request.params || request.headers) {
+    responses[400] ??= { description: 'Invalid request', schema: errorSchema };
+  }
+  if (request.body) responses[413] ??= { description: 'Body too large', schema: errorSchema };
+  return { ...route, responses };
 }
 
 function operation(route: RouteDefinition): Record<string, unknown> {

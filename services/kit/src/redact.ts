@@ -2,6 +2,7 @@
  * Removes credentials from anything about to be logged: values under credential-like keys at
  * any depth, and credentials embedded in strings (URL user info, `Bearer`/`Basic` schemes).
  */
+import { types } from 'node:util';
 
 export const REDACTED = '[REDACTED]';
 
@@ -60,7 +61,7 @@ function redactAt(value: unknown, depth: number, seen: WeakSet<object>): unknown
     seen.add(value);
     return value.map((item) => redactAt(item, depth + 1, seen));
   }
-  if (value instanceof Error) return redactError(value, depth, seen);
+  if (value instanceof Error || types.isNativeError(value)) return redactError(value, depth, seen);
   if (!isPlainObject(value)) return value;
   seen.add(value);
   const copy: Record<string, unknown> = {};
@@ -83,7 +84,11 @@ function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<s
   return redactAt(plain, depth, seen) as Record<string, unknown>;
 }
 
+/**
+ * An object literal or `Object.create(null)`, from any realm: jest runs tests in a separate
+ * context, so comparing against this realm's `Object.prototype` would miss Node's own objects.
+ */
 function isPlainObject(value: object): boolean {
-  const proto = Object.getPrototypeOf(value) as unknown;
-  return proto === Object.prototype || proto === null;
+  const proto = Object.getPrototypeOf(value) as object | null;
+  return proto === null || Object.getPrototypeOf(proto) === null;
 }

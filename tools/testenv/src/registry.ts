@@ -7,5 +7,14 @@ import { opa } from './servers/opa';
 import { opensearch } from './servers/opensearch';
 import { postgres } from './servers/postgres';
 import { redis } from './servers/redis';
+import { schemathesis } from './servers/schemathesis';
 
-export const servers: readonly Server[] = [postgres, mariadb, redis, opensearch, minio, opa];
+export const servers: readonly Server[] = [
+  postgres,
+  mariadb,
+  redis,
+  opensearch,
+  minio,
+  opa,
+  schemathesis,
+];

@@ -3,6 +3,7 @@
  * `make testenv`, metrics, OpenAPI, validation, 404, and credential redaction in the logs.
  */
 import { Writable } from 'node:stream';
+import { runSchemathesis } from '@pelita/fuzz';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
 import { z } from 'zod';
@@ -215,4 +216,12 @@ describe('a service built with the kit', () => {
     });
     expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('survives schemathesis: documented answers only, bad input rejected with 4xx, no crash', async () => {
+    const result = await runSchemathesis({
+      baseUrl: running.url,
+      excludePathRegex: '^/(metrics|api-docs)',
+    });
+    if (!result.passed) throw new Error(result.output);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorBodySchema } from '../../src/errors';
 import { buildOpenApiDocument } from '../../src/openapi';
 import { defineRoute } from '../../src/route';
 
@@ -16,7 +17,7 @@ describe('buildOpenApiDocument', () => {
     responses: { 200: { description: 'Updated', schema: z.object({ id: z.string() }) } },
     handler: () => undefined,
   });
-  const doc = buildOpenApiDocument({ title: 'users', version: '1.2.3' }, [route]);
+  const doc = buildOpenApiDocument({ title: 'users', version: '1.2.3' }, [route], ErrorBodySchema);
   const op = doc.paths['/users/{id}']?.put as Record<string, any>;
 
   it('converts express paths and documents every parameter', () => {
@@ -52,5 +53,12 @@ describe('buildOpenApiDocument', () => {
     expect(op.responses['200'].content['application/json'].schema.properties.id).toEqual({
       type: 'string',
     });
+  });
+
+  it('documents the 400 and 413 the kit answers on its own', () => {
+    expect(Object.keys(op.responses)).toEqual(['200', '400', '413']);
+    expect(
+      op.responses['400'].content['application/json'].schema.properties.error.required,
+    ).toEqual(['code', 'message']);
   });
 });
