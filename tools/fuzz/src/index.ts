@@ -5,6 +5,7 @@
  * `python/pelita_checks.py`: only documented, deliberate 5xx bodies pass).
  */
 import { execFile } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireEnv } from '@pelita/testenv';
 
@@ -73,7 +74,8 @@ export function runSchemathesis(options: FuzzOptions): Promise<FuzzResult> {
     execFile(
       SCHEMATHESIS_BIN,
       args,
-      { env, maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 },
+      // Run outside the repository: schemathesis keeps a `.schemathesis` cache in its cwd.
+      { env, cwd: tmpdir(), maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 },
       (error, stdout, stderr) => {
         resolve({ passed: error === null, output: `${stdout}${stderr}` });
       },
