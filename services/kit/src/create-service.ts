@@ -73,13 +73,17 @@ export function createService(options: ServiceOptions): Express {
   });
   mountDocs(app, document);
   for (const route of documented) {
-    app[route.method](route.path, async function validatedRoute(req: Request, res: Response) {
-      const input = parseRequest(route.request, req);
-      const result: unknown = await route.handler(input, req, res);
-      if (!res.headersSent && result !== undefined) {
-        res.status(route.successStatus ?? 200).json(result);
-      }
-    });
+    app[route.method](
+      route.path,
+      ...(route.before ?? []),
+      async function validatedRoute(req: Request, res: Response) {
+        const input = parseRequest(route.request, req);
+        const result: unknown = await route.handler(input, req, res);
+        if (!res.headersSent && result !== undefined) {
+          res.status(route.successStatus ?? 200).json(result);
+        }
+      },
+    );
   }
 
   app.use(function notFound(req: Request) {

@@ -2,7 +2,7 @@
  * A route is its HTTP shape (zod schemas for what comes in, descriptions of what goes out) plus
  * a handler. The same definition validates requests and produces the OpenAPI document.
  */
-import type { Request, Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';
@@ -58,6 +58,11 @@ export interface RouteDefinition<
   tags?: string[];
   request?: RequestSchemas<B, Q, P, H>;
   responses: Record<number, ResponseSpec>;
+  /**
+   * Middleware run before validation, for bodies the JSON parser does not read (e.g. a
+   * multipart parser that fills `req.body` with the form fields).
+   */
+  before?: RequestHandler[];
   /** Status sent when the handler returns a value instead of responding itself (200). */
   successStatus?: number;
   /**

@@ -5,6 +5,7 @@
 import { Writable } from 'node:stream';
 import { runSchemathesis } from '@pelita/fuzz';
 import { requireEnv } from '@pelita/testenv';
+import express from 'express';
 import pg from 'pg';
 import { z } from 'zod';
 import { createLogger, createService, defineRoute, serve, type RunningServer } from '../../src';
@@ -43,6 +44,16 @@ function tinyService(logs: LogCapture, postgresUrl: string) {
         req.log.info({ body, headers: req.headers }, 'greeting requested');
         return { text: `${params.lang === 'en' ? 'Hello' : 'Halo'}, ${body.name}` };
       },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/notes',
+      summary: 'Count the words of a plain-text note',
+      // A body the JSON parser does not read: parsed by route middleware, then validated.
+      before: [express.text()],
+      request: { body: z.string().trim().min(1), bodyContentType: 'text/plain' },
+      responses: { 200: { description: 'Word count', schema: z.object({ words: z.number() }) } },
+      handler: ({ body }) => ({ words: body.split(/\s+/).length }),
     }),
   ];
   const app = createService({
@@ -146,6 +157,17 @@ describe('a service built with the kit', () => {
     expect(((await malformed.json()) as { error: { code: string } }).error.code).toBe(
       'invalid_request',
     );
+  });
+
+  it('validates bodies parsed by route middleware', async () => {
+    const note = (text: string) =>
+      fetch(url('/notes'), {
+        method: 'POST',
+        headers: { 'content-type': 'text/plain' },
+        body: text,
+      });
+    expect(await (await note('three little words')).json()).toEqual({ words: 3 });
+    expect((await note('   ')).status).toBe(400);
   });
 
   it('answers unknown routes with a JSON 404', async () => {
