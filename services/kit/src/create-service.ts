@@ -3,7 +3,13 @@
  * validated routes, `/health`, `/ready`, `/metrics`, `/api-docs`, one 404 and one error handler.
  * No listening and no environment reads here: `serve` does the former, `loadConfig` the latter.
  */
-import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import express, {
+  type Express,
+  type NextFunction,
+  type Request,
+  type RequestHandler,
+  type Response,
+} from 'express';
 import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
@@ -32,6 +38,11 @@ export interface ServiceOptions {
   errorBody?: (err: HttpError) => unknown;
   /** Schema of what `errorBody` returns, for the documented 400/404/413 answers. */
   errorSchema?: z.ZodType;
+  /**
+   * Runs before every route not marked `public` (e.g. `requireAuth(...)`); the operational
+   * endpoints (`/health`, `/ready`, `/metrics`, `/api-docs`) are never guarded.
+   */
+  guard?: RequestHandler;
 }
 
 const SHUTTING_DOWN = 'pelitaShuttingDown';
@@ -58,6 +69,8 @@ export function createService(options: ServiceOptions): Express {
     ...(options.health ? { health: options.health } : {}),
   });
   const documented = [...operational, ...routes];
+  const isGuarded = (route: RouteDefinition) =>
+    options.guard !== undefined && route.public !== true && !operational.includes(route);
   const document = buildOpenApiDocument(
     {
       title: options.name,
@@ -65,7 +78,7 @@ export function createService(options: ServiceOptions): Express {
       ...(options.description ? { description: options.description } : {}),
     },
     documented,
-    options.errorSchema ?? ErrorBodySchema,
+    { errorSchema: options.errorSchema ?? ErrorBodySchema, isGuarded },
   );
 
   app.get('/metrics', async function metricsEndpoint(_req, res) {
@@ -73,8 +86,10 @@ export function createService(options: ServiceOptions): Express {
   });
   mountDocs(app, document);
   for (const route of documented) {
+    const guard = options.guard && isGuarded(route) ? [options.guard] : [];
     app[route.method](
       route.path,
+      ...guard,
       ...(route.before ?? []),
       async function validatedRoute(req: Request, res: Response) {
         const input = parseRequest(route.request, req);

@@ -37,4 +37,26 @@ export { redact, redactString, isSensitiveKey, REDACTED } from './redact';
 export { createMetrics, type Metrics } from './metrics';
 
 // OpenAPI
-export { buildOpenApiDocument, type OpenApiDocument, type ApiInfo } from './openapi';
+export {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  type ApiInfo,
+  type DocumentOptions,
+} from './openapi';
+
+// Authentication and authorisation of protected routes
+export { requireAuth, type RequireAuthOptions, type SessionLookup } from './auth/require-auth';
+export {
+  opaDecision,
+  type OpaDecisionOptions,
+  type DecideAccess,
+  type AuthorizationInput,
+} from './auth/opa-decision';
+export {
+  AccessClaims,
+  ACCESS_TOKEN_ALGORITHM,
+  ACCESS_TOKEN_ISSUER,
+  InvalidTokenError,
+  sessionKey,
+  verifyAccessToken,
+} from './auth/access-token';

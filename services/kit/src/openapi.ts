@@ -14,31 +14,63 @@ export interface OpenApiDocument {
   openapi: '3.0.3';
   info: ApiInfo;
   paths: Record<string, Record<string, unknown>>;
+  components?: Record<string, unknown>;
 }
 
-/**
- * `errorSchema` documents the answers the kit gives on its own: 400 for a route that validates
- * anything, 413 for one that takes a body (unless the route documents them itself).
- */
+export interface DocumentOptions {
+  /** Body of the answers the kit gives on its own (400, 401, 403, 413). */
+  errorSchema: z.ZodType;
+  /** Routes behind the service's guard: documented with bearer security, 401 and 403. */
+  isGuarded?: (route: RouteDefinition) => boolean;
+}
+
 export function buildOpenApiDocument(
   info: ApiInfo,
   routes: RouteDefinition[],
-  errorSchema: z.ZodType,
+  { errorSchema, isGuarded = () => false }: DocumentOptions,
 ): OpenApiDocument {
   const paths: OpenApiDocument['paths'] = {};
   for (const route of routes) {
     const path = route.path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+    const guarded = isGuarded(route);
     paths[path] ??= {};
-    paths[path][route.method] = operation(withKitResponses(route, errorSchema));
+    paths[path][route.method] = {
+      ...operation(withKitResponses(route, errorSchema, guarded)),
+      ...(guarded ? { security: [{ bearerAuth: [] }] } : {}),
+    };
   }
-  return { openapi: '3.0.3', info, paths };
+  const anyGuarded = routes.some(isGuarded);
+  return {
+    openapi: '3.0.3',
+    info,
+    paths,
+    ...(anyGuarded
+      ? {
+          components: {
+            securitySchemes: {
+              bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+            },
+          },
+        }
+      : {}),
+  };
 }
 
-function withKitResponses(route: RouteDefinition, errorSchema: z.ZodType): RouteDefinition {
+/** Adds the answers the kit gives on its own unless the route documents them itself. */
+function withKitResponses(
+  route: RouteDefinition,
+  errorSchema: z.ZodType,
+  guarded: boolean,
+): RouteDefinition {
   const request = route.request ?? {};
   const responses = { ...route.responses };
   if (request.body || request.query || request.params || request.headers) {
     responses[400] ??= { description: 'Invalid request', schema: errorSchema };
+  }
+  if (guarded) {
+    responses[401] ??= { description: 'No valid access token or session', schema: errorSchema };
+    responses[403] ??= { description: 'Not granted by the access policy', schema: errorSchema };
+    responses[503] ??= { description: 'The policy engine did not answer', schema: errorSchema };
   }
   if (request.body) responses[413] ??= { description: 'Body too large', schema: errorSchema };
   return { ...route, responses };

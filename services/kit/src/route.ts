@@ -58,6 +58,8 @@ export interface RouteDefinition<
   tags?: string[];
   request?: RequestSchemas<B, Q, P, H>;
   responses: Record<number, ResponseSpec>;
+  /** Open to anyone even when the service has a `guard` (login, public keys, open APIs). */
+  public?: boolean;
   /**
    * Middleware run before validation, for bodies the JSON parser does not read (e.g. a
    * multipart parser that fills `req.body` with the form fields).

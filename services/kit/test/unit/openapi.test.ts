@@ -17,7 +17,9 @@ describe('buildOpenApiDocument', () => {
     responses: { 200: { description: 'Updated', schema: z.object({ id: z.string() }) } },
     handler: () => undefined,
   });
-  const doc = buildOpenApiDocument({ title: 'users', version: '1.2.3' }, [route], ErrorBodySchema);
+  const doc = buildOpenApiDocument({ title: 'users', version: '1.2.3' }, [route], {
+    errorSchema: ErrorBodySchema,
+  });
   const op = doc.paths['/users/{id}']?.put as Record<string, any>;
 
   it('converts express paths and documents every parameter', () => {
