@@ -1,6 +1,64 @@
-/** Starts a server process for a benchmark and waits until it says which port it listens on. */
+/** Starts server processes for benchmarks and waits until they serve. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+
+export interface StartedService {
+  child: ChildProcess;
+  url: string;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  args?: string[];
+  env?: Record<string, string>;
+  /** Path answered with 2xx once the process serves (default `/health`). */
+  readyPath?: string;
+}
+
+/**
+ * Runs `node script` with `PORT` set to a free port. Its output goes to /dev/null: a pipe read
+ * by this process would slow the server down whenever the benchmark keeps this process busy.
+ */
+export async function startService(
+  script: string,
+  options: StartOptions = {},
+): Promise<StartedService> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
+    env: { ...process.env, ...options.env, PORT: String(port) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}${options.readyPath ?? '/health'}`)).ok) return { child, url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`${script} did not answer within 20 s (built? npx tsc -b)`);
+}
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 export interface StartedProcess {
   child: ChildProcess;

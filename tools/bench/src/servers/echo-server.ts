@@ -1,7 +1,7 @@
 /**
  * The same small JSON endpoint two ways, as a separate process so the load generator does not
  * share its event loop: `kit` (createService: logs, metrics, tracing, validation) or `bare`
- * (plain express with a JSON parser). Prints `{"port":N}` when listening.
+ * (plain express with a JSON parser), listening on PORT. Both answer `GET /ready`.
  */
 import '@pelita/kit/instrument';
 import express from 'express';
@@ -31,6 +31,9 @@ function kitApp() {
 function bareApp() {
   const app = express();
   app.use(express.json());
+  app.get('/ready', (_req, res) => {
+    res.json({ status: 'ready' });
+  });
   app.post('/echo', (req, res) => {
     const body = req.body as { name: string; count: number };
     res.json({ name: body.name, count: body.count + 1 });
@@ -39,10 +42,5 @@ function bareApp() {
 }
 
 const app = process.argv[2] === 'kit' ? kitApp() : bareApp();
-const server = app.listen(0, '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(
-    `${JSON.stringify({ port: typeof address === 'object' ? address?.port : 0 })}\n`,
-  );
-});
+const server = app.listen(Number(process.env.PORT), '127.0.0.1');
 process.once('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,35 @@
+/** Settings of the HTTP proxy (the kit's base settings plus the outbound limits and the allowlist). */
+import { baseSettings, commaList } from '@pelita/kit';
+import { z } from 'zod';
+import { parseAllowedTargets } from './forward/target-policy/allowed-targets';
+
+const MIB = 1024 * 1024;
+
+export const settingsSchema = baseSettings.extend({
+  /** CIDR ranges, addresses and host names reachable although not public (`127.0.0.0/8,api.internal`). */
+  ALLOWED_TARGETS: commaList.transform((entries, ctx) => {
+    try {
+      return parseAllowedTargets(entries);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
+  /** Deadline of one whole forwarded call: JWT login, redirects and the full answer. */
+  OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
+  /** Largest target answer passed through; larger ones are a 502. */
+  MAX_RESPONSE_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * MIB),
+  /** Redirects followed per call; 0 passes redirects back to the caller unfollowed. */
+  MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
+  /** When set, callers must send `Authorization: Bearer <token>`; empty means unset. */
+  PROXY_SERVICE_TOKEN: z
+    .string()
+    .optional()
+    .transform((token) => (token === '' ? undefined : token)),
+});
+
+export type Settings = z.output<typeof settingsSchema>;

@@ -1,0 +1,61 @@
+/**
+ * Sends requests to targets: policy check on every hop, keep-alive pools with the guarded lookup,
+ * redirects followed up to a limit, answers collected within the size cap.
+ */
+import { createAgents } from './agents';
+import { upstreamFailure } from './errors';
+import type { OutboundRequest, UpstreamResponse } from './messages';
+import { redirectRequest } from './redirect';
+import { exchange, StaleConnectionError, type ExchangeOptions } from './send-once';
+import type { AllowedTargets } from './target-policy/allowed-targets';
+import { createGuardedLookup } from './target-policy/guarded-lookup';
+import { createTargetPolicy } from './target-policy/target-policy';
+
+export interface UpstreamClientOptions {
+  allowedTargets: AllowedTargets;
+  maxRedirects: number;
+  maxResponseBytes: number;
+}
+
+export interface UpstreamClient {
+  /** Resolves with the final answer; rejects with an HttpError or a network error. */
+  send(request: OutboundRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+  /** Closes the pooled connections (on shutdown). */
+  close(): void;
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const policy = createTargetPolicy(options.allowedTargets);
+  const agents = createAgents(createGuardedLookup(policy));
+  const exchangeOptions: ExchangeOptions = { agents, maxResponseBytes: options.maxResponseBytes };
+
+  async function sendOnce(request: OutboundRequest, signal: AbortSignal) {
+    policy.checkUrl(request.url);
+    try {
+      return await exchange(request, exchangeOptions, signal);
+    } catch (err) {
+      if (err instanceof StaleConnectionError) return exchange(request, exchangeOptions, signal);
+      throw err;
+    }
+  }
+
+  return {
+    async send(request, signal) {
+      const origin = request.url.origin;
+      let current = request;
+      for (let hop = 0; ; hop++) {
+        const response = await sendOnce(current, signal);
+        // MAX_REDIRECTS=0 hands every redirect back to the caller unfollowed.
+        if (options.maxRedirects === 0) return response;
+        const location = response.headers.location?.[0];
+        const next = redirectRequest(current, response.status, location, origin);
+        if (!next) return response;
+        if (hop >= options.maxRedirects) {
+          throw upstreamFailure(`more than ${options.maxRedirects} redirects`);
+        }
+        current = next;
+      }
+    },
+    close: () => agents.destroy(),
+  };
+}
