@@ -52,6 +52,8 @@ export function createService(options: ServiceOptions): Express {
   const metrics = options.metrics ?? createMetrics();
   const app = express();
   app.disable('x-powered-by');
+  // Hashing every JSON answer for an ETag costs CPU for caching no API client here relies on.
+  app.set('etag', false);
   app.set('trust proxy', false);
   app.locals[SHUTTING_DOWN] = false;
 
