@@ -8,6 +8,7 @@ const moduleNameMapper = {
   '^@pelita/kit/(.*)$': '<rootDir>/services/kit/src/$1.ts',
   '^@pelita/testenv$': '<rootDir>/tools/testenv/src/index.ts',
   '^@pelita/fuzz$': '<rootDir>/tools/fuzz/src/index.ts',
+  '^@pelita/llm-stub$': '<rootDir>/tools/llm-stub/src/index.ts',
 };
 const common = {
   rootDir: __dirname,
@@ -18,6 +19,8 @@ const common = {
 };
 
 module.exports = {
+  // Integration tests start processes and talk to real servers; unit tests finish far sooner.
+  testTimeout: 60_000,
   reporters: ['default', '<rootDir>/tools/test-summary/reporter.js'],
   projects: [
     {
@@ -31,7 +34,6 @@ module.exports = {
       testMatch: ['<rootDir>/{services,tools,operator}/**/test/integration/**/*.test.ts'],
       // Loads the connection settings written by `make testenv` into process.env.
       setupFiles: ['<rootDir>/tools/testenv/src/jest-env.ts'],
-      testTimeout: 60_000,
     },
   ],
 };

@@ -14,12 +14,20 @@ import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health';
+import { isShuttingDown, trackHandler } from './lifecycle';
 import type { Logger } from './logger';
 import { createMetrics, requestMetrics, type Metrics } from './metrics';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
 import { requestLogging } from './request-context';
 import type { RouteDefinition } from './route';
 import { parseRequest } from './validate';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Logger bound to this request (its lines carry `request_id`), set by the access log. */
+    log: Logger;
+  }
+}
 
 export interface ServiceOptions {
   name: string;
@@ -45,8 +53,6 @@ export interface ServiceOptions {
   guard?: RequestHandler;
 }
 
-const SHUTTING_DOWN = 'pelitaShuttingDown';
-
 export function createService(options: ServiceOptions): Express {
   const { logger, routes, errorBody = defaultErrorBody } = options;
   const metrics = options.metrics ?? createMetrics();
@@ -55,7 +61,6 @@ export function createService(options: ServiceOptions): Express {
   // Hashing every JSON answer for an ETag costs CPU for caching no API client here relies on.
   app.set('etag', false);
   app.set('trust proxy', false);
-  app.locals[SHUTTING_DOWN] = false;
 
   app.use(requestLogging(logger));
   app.use(requestMetrics(metrics));
@@ -95,7 +100,7 @@ export function createService(options: ServiceOptions): Express {
       ...(route.before ?? []),
       async function validatedRoute(req: Request, res: Response) {
         const input = parseRequest(route.request, req);
-        const result: unknown = await route.handler(input, req, res);
+        const result: unknown = await trackHandler(app, () => route.handler(input, req, res));
         if (!res.headersSent && result !== undefined) {
           res.status(route.successStatus ?? 200).json(result);
         }
@@ -120,13 +125,4 @@ function mountDocs(app: Express, document: OpenApiDocument): void {
     res.json(document);
   });
   app.use('/api-docs', swaggerUi.serve, swaggerUi.setup(document));
-}
-
-export function isShuttingDown(app: Express): boolean {
-  return app.locals[SHUTTING_DOWN] === true;
-}
-
-/** Called by `serve` on SIGTERM: `/ready` turns 503 and kept-alive connections are closed. */
-export function markShuttingDown(app: Express): void {
-  app.locals[SHUTTING_DOWN] = true;
 }

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
-import { markShuttingDown } from './create-service';
+import { handlersIdle, markShuttingDown } from './lifecycle';
 import type { Logger } from './logger';
 import { shutdownTracing } from './tracing';
 
@@ -45,15 +45,20 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
     markShuttingDown(app);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    const deadline = setTimeout(() => {
+    // Drained: no socket open and no handler running (one may outlive its client's socket).
+    const drained = closed.then(() => handlersIdle(app)).then(() => true);
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<false>((resolve) => {
+      timer = setTimeout(() => resolve(false), shutdownTimeoutMs);
+    });
+    if (!(await Promise.race([drained, deadline]))) {
       logger.warn(
         { timeoutMs: shutdownTimeoutMs },
         'shutdown deadline reached, closing connections',
       );
       server.closeAllConnections();
-    }, shutdownTimeoutMs);
-    await closed;
-    clearTimeout(deadline);
+    }
+    clearTimeout(timer);
     for (const close of onShutdown) {
       try {
         await close();

@@ -1,8 +1,6 @@
 /** `POST /proxy`: forward the described call and pass the target's answer through. */
 import { defineRoute, ErrorBodySchema, type RouteDefinition } from '@pelita/kit';
 import type { RequestHandler } from 'express';
-// The kit's access log (pino-http) puts a per-request logger on `req.log`; this brings its type.
-import type {} from 'pino-http';
 import { z } from 'zod';
 import { ProxyRequest } from '../forward/connection';
 import type { Forwarder } from '../forward/forward';

@@ -247,3 +247,43 @@ describe('a service built with the kit', () => {
     if (!result.passed) throw new Error(result.output);
   }, 120_000);
 });
+
+describe('shutdown with a handler that outlives its client', () => {
+  it('closes dependencies only after the last handler ends', async () => {
+    const events: string[] = [];
+    const logger = createLogger({ name: 'drain', level: 'silent' });
+    const app = createService({
+      name: 'drain',
+      logger,
+      routes: [
+        defineRoute({
+          method: 'get',
+          path: '/work',
+          summary: 'Works for 400 ms',
+          responses: { 200: { description: 'Done' } },
+          handler: async () => {
+            events.push('handler started');
+            await new Promise((resolve) => setTimeout(resolve, 400));
+            events.push('handler finished');
+            return { done: true };
+          },
+        }),
+      ],
+    });
+    const server = await serve(app, {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      shutdownTimeoutMs: 5000,
+      handleSignals: false,
+      onShutdown: [() => events.push('pool closed')],
+    });
+    const client = new AbortController();
+    const request = fetch(`${server.url}/work`, { signal: client.signal }).catch(() => 'aborted');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.abort(); // the client leaves; its socket closes while the handler still runs
+    expect(await request).toBe('aborted');
+    await server.stop();
+    expect(events).toEqual(['handler started', 'handler finished', 'pool closed']);
+  });
+});

@@ -1,0 +1,34 @@
+/** The service's settings (environment variables), validated at start-up. */
+import { baseSettings, booleanSetting, commaList, loadConfig } from '@pelita/kit';
+import { z } from 'zod';
+import { parseHostAllowlist } from './connection/host-allowlist';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const settingsSchema = baseSettings.extend({
+  /** Seed: "15-second connect time-out". */
+  CONNECT_TIMEOUT_MS: positiveInt(15_000),
+  STATEMENT_TIMEOUT_MS: positiveInt(30_000),
+  /** Rows returned by one statement at most; the answer says `truncated: true` beyond. */
+  MAX_ROWS: positiveInt(10_000),
+  /** Every `/execute` runs read-only; a request may tighten (x-db-read-only) but never loosen it. */
+  READ_ONLY: booleanSetting.default(false),
+  /** Comma-separated CIDRs, addresses and host names; empty means any host may be reached. */
+  ALLOWED_DB_HOSTS: commaList.transform((entries, ctx) => {
+    try {
+      return parseHostAllowlist(entries);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      return z.NEVER;
+    }
+  }),
+  POOL_MAX_PER_TARGET: positiveInt(5),
+  POOL_MAX_TARGETS: positiveInt(50),
+  POOL_IDLE_MS: positiveInt(30_000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
+  return loadConfig(settingsSchema, env);
+}

@@ -1,0 +1,260 @@
+/**
+ * MariaDB and MySQL through mysql2 (modes `mariadb` and `mysql`). Multiple statements are off,
+ * so the server refuses `COMMIT; DELETE ...`; read-only requests run in a read-only session
+ * without autocommit; between requests COM_RESET_CONNECTION returns the session to its initial
+ * state and the session settings are applied again.
+ */
+import mysql from 'mysql2';
+import type { Target } from '../../connection/params';
+import { withDeadline } from '../../deadline';
+import { DatabaseFailure } from '../../errors';
+import type { Row } from '../../normalise';
+import { statementHead } from '../../sql/leading-keyword';
+import type {
+  Engine,
+  EngineLimits,
+  Session,
+  StatementOptions,
+  StatementOutcome,
+  TableColumnRow,
+} from '../engine';
+import { mysqlFailure } from './failures';
+import { VALUE_OPTIONS } from './types';
+
+type Flavour = 'mariadb' | 'mysql';
+
+/** Seed rule 1: tables of the schema named by x-db-name, columns restricted to that schema. */
+const LIST_TABLES = `
+  SELECT t.TABLE_NAME AS table_name, c.COLUMN_NAME AS column_name, c.DATA_TYPE AS data_type
+  FROM information_schema.TABLES t
+  LEFT JOIN information_schema.COLUMNS c
+    ON c.TABLE_SCHEMA = t.TABLE_SCHEMA AND c.TABLE_NAME = t.TABLE_NAME
+  WHERE t.TABLE_SCHEMA = ?
+  ORDER BY t.TABLE_NAME, c.ORDINAL_POSITION`;
+
+/**
+ * Settings every session starts with, again after each reset. The statement time-out is the
+ * server's own: MariaDB's max_statement_time covers every statement, MySQL's
+ * max_execution_time only SELECT (the client-side deadline covers the rest).
+ */
+function sessionSettings(flavour: Flavour, statementTimeoutMs: number): string {
+  const timeout =
+    flavour === 'mariadb'
+      ? `max_statement_time = ${(statementTimeoutMs / 1000).toFixed(3)}`
+      : `max_execution_time = ${statementTimeoutMs}`;
+  return `SET SESSION time_zone = '+00:00', SESSION ${timeout}`;
+}
+
+/**
+ * A read-only session without autocommit: the statement opens a transaction that is read-only,
+ * and even DDL, which MariaDB/MySQL commit implicitly, is refused. COM_RESET_CONNECTION rolls it
+ * back and restores both settings. (MySQL 8 renamed tx_read_only to transaction_read_only.)
+ */
+function readOnlySettings(flavour: Flavour): string {
+  const variable = flavour === 'mariadb' ? 'tx_read_only' : 'transaction_read_only';
+  return `SET SESSION ${variable} = 1, SESSION autocommit = 0`;
+}
+
+export function createMysqlEngine(limits: EngineLimits): Engine {
+  return { connect: (target) => MysqlSession.open(target, limits) };
+}
+
+function connectionOptions(target: Target, limits: EngineLimits): mysql.ConnectionOptions {
+  const { params, address } = target;
+  return {
+    host: address,
+    port: params.port,
+    user: params.user,
+    password: params.password,
+    database: params.database,
+    // Our own deadline answers first; the driver's closes the socket just after, as a backstop.
+    connectTimeout: limits.connectTimeoutMs + 1000,
+    multipleStatements: false,
+    // LOAD DATA LOCAL INFILE would let the server read files of this host.
+    flags: ['-LOCAL_FILES', '-MULTI_STATEMENTS'],
+    charset: 'UTF8MB4_UNICODE_CI',
+    ...VALUE_OPTIONS,
+  };
+}
+
+interface ResultHeader {
+  affectedRows: number;
+  stateChanges?: { schema?: string | null };
+}
+
+class MysqlSession implements Session {
+  private broken = false;
+  private flavour: Flavour = 'mysql';
+
+  private constructor(
+    private readonly connection: mysql.Connection,
+    private readonly target: Target,
+    private readonly limits: EngineLimits,
+  ) {
+    // Fatal errors on an idle connection are emitted; without a listener the process would crash.
+    connection.on('error', () => (this.broken = true));
+    connection.on('end', () => (this.broken = true));
+  }
+
+  static async open(target: Target, limits: EngineLimits): Promise<MysqlSession> {
+    const connection = mysql.createConnection(connectionOptions(target, limits));
+    const session = new MysqlSession(connection, target, limits);
+    const { host, port, password } = target.params;
+    try {
+      await withDeadline(
+        new Promise<void>((resolve, reject) =>
+          connection.connect((err) => (err ? reject(err) : resolve())),
+        ),
+        limits.connectTimeoutMs,
+        () => {
+          session.dropSocket();
+          return new DatabaseFailure(
+            'connect_timeout',
+            `No connection to ${host}:${port} within ${limits.connectTimeoutMs} ms`,
+          );
+        },
+      );
+      const [version] = await session.query<Array<{ version: string }>>(
+        'SELECT VERSION() AS version',
+      );
+      session.flavour = /mariadb/i.test(version?.version ?? '') ? 'mariadb' : 'mysql';
+      await session.query(sessionSettings(session.flavour, limits.statementTimeoutMs));
+    } catch (err) {
+      session.dropSocket();
+      throw mysqlFailure(err, password);
+    }
+    return session;
+  }
+
+  get reusable(): boolean {
+    return !this.broken;
+  }
+
+  async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
+    // COM_RESET_CONNECTION keeps the default database: a session that changed it is not reused.
+    if (statementHead(sql, 'mysql').keyword === 'USE') this.broken = true;
+    try {
+      if (options.readOnly) await this.query(readOnlySettings(this.flavour));
+      return await this.runCapped(sql, options.maxRows);
+    } catch (err) {
+      throw mysqlFailure(err, this.target.params.password);
+    }
+  }
+
+  async listTables(): Promise<TableColumnRow[]> {
+    try {
+      return await this.query<TableColumnRow[]>(LIST_TABLES, [this.target.params.database]);
+    } catch (err) {
+      throw mysqlFailure(err, this.target.params.password);
+    }
+  }
+
+  /**
+   * COM_RESET_CONNECTION rolls back, drops temporary tables, releases locks (GET_LOCK, LOCK
+   * TABLES), clears user variables and prepared statements, and resets session variables.
+   */
+  async reset(): Promise<void> {
+    if (this.broken) throw new Error('connection is broken');
+    await new Promise<void>((resolve, reject) =>
+      this.connection.reset((err) => (err ? reject(err) : resolve())),
+    );
+    await this.query(sessionSettings(this.flavour, this.limits.statementTimeoutMs));
+  }
+
+  abort(): void {
+    void killQuery(this.target, this.limits, this.connection.threadId);
+    this.dropSocket();
+  }
+
+  async close(): Promise<void> {
+    if (this.broken) {
+      this.dropSocket();
+      return;
+    }
+    await new Promise<void>((resolve) => this.connection.end(() => resolve()));
+  }
+
+  private dropSocket(): void {
+    this.broken = true;
+    this.connection.destroy();
+  }
+
+  private query<T>(sql: string, values?: unknown[]): Promise<T> {
+    return new Promise((resolve, reject) =>
+      this.connection.query(sql, values, (err, result) =>
+        err ? reject(err) : resolve(result as T),
+      ),
+    );
+  }
+
+  /**
+   * Streams the result and keeps the first `maxRows` rows of the first result set (a CALL may
+   * return several). Past the cap the rest is not read: the connection is dropped instead, which
+   * stops the server from sending it.
+   */
+  private runCapped(sql: string, maxRows: number): Promise<StatementOutcome> {
+    return new Promise((resolve, reject) => {
+      let rows: Row[] | undefined;
+      let resultSets = 0;
+      let rowCount = 0;
+      let settled = false;
+      // mysql2 announces an OK packet (a statement without rows) with 'fields' undefined.
+      let nextIsHeader = false;
+      const finish = (outcome: StatementOutcome) => {
+        if (settled) return;
+        settled = true;
+        resolve(outcome);
+      };
+      const query = this.connection.query(sql);
+      query.on('fields', (fields: unknown) => {
+        nextIsHeader = fields === undefined;
+        if (nextIsHeader) return;
+        resultSets += 1;
+        rows ??= [];
+      });
+      query.on('result', (result: unknown) => {
+        if (nextIsHeader) {
+          nextIsHeader = false;
+          const header = result as ResultHeader;
+          rowCount += header.affectedRows;
+          // Session tracking reports a changed default database (e.g. in a procedure).
+          if (header.stateChanges?.schema) this.broken = true;
+          return;
+        }
+        if (settled || resultSets !== 1 || !rows) return;
+        if (rows.length === maxRows) {
+          this.dropSocket();
+          finish({ kind: 'rows', rows, truncated: true });
+          return;
+        }
+        rows.push(result as Row);
+      });
+      query.on('error', (err: Error & { fatal?: boolean }) => {
+        if (err.fatal) this.broken = true;
+        if (!settled) {
+          settled = true;
+          reject(err);
+        }
+      });
+      query.on('end', () =>
+        finish(rows ? { kind: 'rows', rows, truncated: false } : { kind: 'count', rowCount }),
+      );
+    });
+  }
+}
+
+/**
+ * Stops a statement that outlived the client-side deadline, from a second connection (a user
+ * may kill its own threads); needed because dropping the socket does not stop MySQL's work.
+ */
+async function killQuery(target: Target, limits: EngineLimits, threadId: number) {
+  const connection = mysql.createConnection({
+    ...connectionOptions(target, limits),
+    connectTimeout: limits.connectTimeoutMs,
+  });
+  connection.on('error', () => undefined);
+  await new Promise<void>((resolve) =>
+    connection.query(`KILL QUERY ${Number(threadId)}`, () => resolve()),
+  );
+  connection.destroy();
+}

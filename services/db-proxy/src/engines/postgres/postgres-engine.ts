@@ -1,0 +1,174 @@
+/**
+ * PostgreSQL through node-postgres. Each session is one pg.Client; the caller's statement goes
+ * over the extended protocol (one statement at most), read-only requests run inside
+ * `BEGIN READ ONLY`, and between requests `DISCARD ALL` returns the session to its initial state.
+ */
+import pg from 'pg';
+import type { Target } from '../../connection/params';
+import { DatabaseFailure } from '../../errors';
+import { withDeadline } from '../../deadline';
+import type {
+  Engine,
+  EngineLimits,
+  Session,
+  StatementOptions,
+  StatementOutcome,
+  TableColumnRow,
+} from '../engine';
+import { CappedStatement } from './capped-statement';
+import { postgresFailure } from './failures';
+
+/**
+ * The SELECT takes the transaction's first snapshot: from then on PostgreSQL itself refuses
+ * `SET TRANSACTION READ WRITE` ("must be set before any query"), whatever the statement does.
+ */
+const BEGIN_READ_ONLY = 'BEGIN TRANSACTION READ ONLY; SELECT 1';
+
+/** Seed rule 1: tables of schema `public`, columns restricted to the same schema. */
+const LIST_TABLES = `
+  SELECT t.table_name, c.column_name, c.data_type
+  FROM information_schema.tables t
+  LEFT JOIN information_schema.columns c
+    ON c.table_schema = t.table_schema AND c.table_name = t.table_name
+  WHERE t.table_schema = 'public'
+  ORDER BY t.table_name, c.ordinal_position`;
+
+export function createPostgresEngine(limits: EngineLimits): Engine {
+  return { connect: (target) => PostgresSession.open(target, limits) };
+}
+
+function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
+  const { params, address } = target;
+  return {
+    host: address,
+    port: params.port,
+    user: params.user,
+    password: params.password,
+    database: params.database,
+    // Our own deadline answers first; the driver's closes the socket just after, as a backstop.
+    connectionTimeoutMillis: limits.connectTimeoutMs + 1000,
+    // A startup parameter, so it is the session default DISCARD ALL returns to.
+    statement_timeout: limits.statementTimeoutMs,
+    // Dates are parsed from ISO output whatever the database's defaults are; in UTC,
+    // timestamptz text needs no offset arithmetic.
+    options: '-c DateStyle=ISO -c TimeZone=UTC',
+    application_name: 'pelita-db-proxy',
+    keepAlive: true,
+  };
+}
+
+class PostgresSession implements Session {
+  private broken = false;
+
+  private constructor(
+    private readonly client: pg.Client,
+    private readonly target: Target,
+    private readonly limits: EngineLimits,
+  ) {
+    // An idle connection that dies emits 'error'; without a listener the process would crash.
+    client.on('error', () => (this.broken = true));
+    client.on('end', () => (this.broken = true));
+  }
+
+  static async open(target: Target, limits: EngineLimits): Promise<PostgresSession> {
+    const client = new pg.Client(clientConfig(target, limits));
+    const session = new PostgresSession(client, target, limits);
+    const { host, port, password } = target.params;
+    try {
+      await withDeadline(
+        client.connect(),
+        limits.connectTimeoutMs,
+        () => {
+          session.dropSocket();
+          return new DatabaseFailure(
+            'connect_timeout',
+            `No connection to ${host}:${port} within ${limits.connectTimeoutMs} ms`,
+          );
+        },
+        () => void session.close(),
+      );
+    } catch (err) {
+      session.broken = true;
+      void session.close();
+      throw postgresFailure(err, password);
+    }
+    return session;
+  }
+
+  get reusable(): boolean {
+    return !this.broken;
+  }
+
+  async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
+    try {
+      if (options.readOnly) await this.client.query(BEGIN_READ_ONLY);
+      return await this.client.query(new CappedStatement(sql, options.maxRows)).done;
+    } catch (err) {
+      throw postgresFailure(err, this.target.params.password);
+    }
+  }
+
+  async listTables(): Promise<TableColumnRow[]> {
+    try {
+      return (await this.client.query<TableColumnRow>(LIST_TABLES)).rows;
+    } catch (err) {
+      throw postgresFailure(err, this.target.params.password);
+    }
+  }
+
+  /**
+   * DISCARD ALL drops temp tables, prepared statements, cursors, LISTENs and advisory locks, and
+   * resets every setting (search_path, role, statement_timeout...) to the session default. It
+   * cannot run inside a transaction, so an open one (read-only mode, or a caller's BEGIN) is
+   * rolled back first: nothing a request started outlives it, as when the seed closed the
+   * connection.
+   */
+  async reset(): Promise<void> {
+    if (this.broken) throw new Error('connection is broken');
+    if (this.transactionStatus() !== 'I') await this.client.query('ROLLBACK');
+    await this.client.query('DISCARD ALL');
+  }
+
+  abort(): void {
+    const backend = (this.client as unknown as { processID?: number }).processID;
+    if (backend !== undefined) void cancelBackend(this.target, this.limits, backend);
+    this.dropSocket();
+  }
+
+  async close(): Promise<void> {
+    if (this.broken) this.dropSocket();
+    await this.client.end().catch(() => undefined);
+  }
+
+  private dropSocket(): void {
+    this.broken = true;
+    this.client.connection.stream.destroy();
+  }
+
+  /** 'I' idle, 'T' in a transaction, 'E' in a failed transaction (ReadyForQuery status). */
+  private transactionStatus(): string | null {
+    const client = this.client as unknown as { getTransactionStatus?: () => string | null };
+    return client.getTransactionStatus?.() ?? null;
+  }
+}
+
+/**
+ * Cancels a statement that outlived the client-side deadline, from a second connection (a role
+ * may cancel its own backends). Best effort: the server's statement_timeout is the first limit,
+ * this only matters when the server stopped answering or the setting was bypassed.
+ */
+async function cancelBackend(target: Target, limits: EngineLimits, backend: number) {
+  const client = new pg.Client({
+    ...clientConfig(target, limits),
+    connectionTimeoutMillis: limits.connectTimeoutMs,
+  });
+  client.on('error', () => undefined);
+  try {
+    await client.connect();
+    await client.query('SELECT pg_cancel_backend($1)', [backend]);
+  } catch {
+    // The connection is dropped anyway; nothing else to do.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}

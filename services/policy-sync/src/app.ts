@@ -1,0 +1,35 @@
+/** Builds the policy sync's express app from its dependencies; no listening, no environment reads. */
+import { createService, type Logger, type Metrics, type ReadinessCheck } from '@pelita/kit';
+import type { Express } from 'express';
+import { createCallerCheck } from './caller-auth';
+import { infoBody, InfoBody } from './routes/info-body';
+import { syncRoutes } from './routes/sync';
+import type { SyncOnRequest } from './sync/sync-on-request';
+
+export interface AppDeps {
+  logger: Logger;
+  metrics: Metrics;
+  syncOnRequest: SyncOnRequest;
+  /** `SYNC_SERVICE_TOKEN`; callers are not checked when undefined. */
+  serviceToken: string | undefined;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export function createApp(deps: AppDeps): Express {
+  return createService({
+    name: 'policy-sync',
+    description:
+      'Pulls user-to-role and role-to-grant data from the user service, keeps it in the shared ' +
+      'policy data file and pushes it to OPA',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    health: () => ({ status: 'UP' }),
+    errorBody: infoBody,
+    errorSchema: InfoBody,
+    routes: syncRoutes({
+      syncOnRequest: deps.syncOnRequest,
+      isCaller: createCallerCheck(deps.serviceToken),
+    }),
+  });
+}

@@ -1,0 +1,144 @@
+/**
+ * Trigger fan-out between replicas over Redis pub/sub: the replica a caller reaches publishes the
+ * sources to sync, every other replica hears it and syncs too. A message lost while a replica was
+ * disconnected is made up for by a full sync when its subscription comes back, and by the
+ * periodic resync.
+ */
+import type { Logger } from '@pelita/kit';
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { Source } from './policy-data';
+
+export interface TriggerBus {
+  /** Connects and subscribes; resolves once subscribed, or once the first attempt failed. */
+  start(): Promise<void>;
+  /** Asks every other replica to sync `sources`. */
+  publish(sources: readonly Source[]): Promise<void>;
+  /** Resolves when Redis answers. */
+  checkHealth(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface TriggerBusOptions {
+  redisUrl: string;
+  channel: string;
+  /** This replica's id: its own messages come back to it and are skipped. */
+  instanceId: string;
+  logger: Logger;
+  onTrigger: (sources: Source[]) => void;
+  /**
+   * Subscribed after a time without subscription (a lost connection, or Redis unreachable at
+   * start): triggers may have been missed.
+   */
+  onResubscribed: () => void;
+}
+
+const TriggerMessage = z.object({
+  origin: z.string(),
+  sources: z.array(z.enum(['user_roles', 'role_grants'])).min(1),
+});
+
+export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
+  const { channel, instanceId, logger } = options;
+  // Publishing fails at once while Redis is away instead of queueing: the caller's own sync
+  // must not wait for it, and the periodic resync reaches the other replicas anyway.
+  const publisher = new Redis(options.redisUrl, {
+    lazyConnect: true,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    commandTimeout: 2_000,
+  });
+  // Subscribing again on every `ready` (rather than ioredis' auto-resubscribe) also covers a
+  // Redis that was unreachable when this replica started.
+  const subscriber = new Redis(options.redisUrl, { lazyConnect: true, autoResubscribe: false });
+
+  let subscribed = false;
+  let missedTriggers = false;
+  let resolveFirstSubscription: () => void = () => undefined;
+  const firstSubscription = new Promise<void>((resolve) => (resolveFirstSubscription = resolve));
+
+  for (const client of [publisher, subscriber]) {
+    // ioredis retries with back-off and reports every failed attempt here; the transitions
+    // (lost, restored) are what the log needs, at warn and info.
+    client.on('error', (err: Error) => logger.debug({ err }, 'Redis connection error'));
+  }
+
+  subscriber.on('close', () => {
+    if (!subscribed) return;
+    subscribed = false;
+    missedTriggers = true;
+    logger.warn({ channel }, 'Redis connection lost; triggers of other replicas are missed');
+  });
+
+  subscriber.on('ready', () => {
+    subscriber.subscribe(channel).then(
+      () => {
+        subscribed = true;
+        if (missedTriggers) {
+          missedTriggers = false;
+          logger.info({ channel }, 'trigger subscription restored; catching up with a full sync');
+          options.onResubscribed();
+        }
+        resolveFirstSubscription();
+      },
+      (err: unknown) => {
+        // Tried again on the next `ready`; start-up goes on without the subscription.
+        missedTriggers = true;
+        logger.warn({ err, channel }, 'cannot subscribe to the trigger channel');
+        resolveFirstSubscription();
+      },
+    );
+  });
+
+  subscriber.on('message', (from: string, message: string) => {
+    if (from !== channel) return;
+    const parsed = parseMessage(message);
+    if (!parsed) {
+      logger.warn({ channel }, 'ignoring a malformed trigger message');
+      return;
+    }
+    if (parsed.origin === instanceId) return;
+    options.onTrigger(parsed.sources);
+  });
+
+  return {
+    async start() {
+      const connected = Promise.all([publisher.connect(), subscriber.connect()]);
+      try {
+        await connected;
+        await firstSubscription;
+      } catch (err) {
+        // ioredis keeps reconnecting in the background; the `ready` handler subscribes then.
+        missedTriggers = true;
+        logger.warn({ err }, 'Redis unreachable at start; will keep trying');
+      }
+    },
+    async publish(sources) {
+      await publisher.publish(channel, JSON.stringify({ origin: instanceId, sources }));
+    },
+    async checkHealth() {
+      await publisher.ping();
+    },
+    async close() {
+      subscribed = false; // a deliberate close is no lost connection
+      await Promise.all([publisher, subscriber].map(closeClient));
+    },
+  };
+}
+
+function parseMessage(message: string): z.infer<typeof TriggerMessage> | undefined {
+  try {
+    const result = TriggerMessage.safeParse(JSON.parse(message));
+    return result.success ? result.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function closeClient(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    await client.quit().catch(() => client.disconnect());
+  } else {
+    client.disconnect();
+  }
+}

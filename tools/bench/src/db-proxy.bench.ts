@@ -1,0 +1,291 @@
+/**
+ * Database proxy: `POST /execute` of the built service (its own process, tracing on, logs at
+ * warn) against two baselines serving the same statement over the same kind of HTTP request, so
+ * every figure includes HTTP and JSON:
+ * - "direct": a bare node:http server querying through a direct pool (pg.Pool / mysql2 pool,
+ *   5 connections like POOL_MAX_PER_TARGET): what the proxy costs on top of a pool;
+ * - "per-request": the same server opening and closing a connection for every query, the seed's
+ *   behaviour (on a bare server, faster than the seed's express one: a conservative baseline).
+ * Both baselines are this file run as a child process (`node db-proxy.bench.js serve ...`), so
+ * none shares the CPU of the load generator. Each figure is the best of ROUNDS alternating runs:
+ * on a shared machine a single run mostly measures the neighbours.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import { cpus, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { requireEnv } from '@pelita/testenv';
+import mysql from 'mysql2/promise';
+import pg from 'pg';
+import { ratio, runLoad, type LoadOptions, type LoadResult } from './load';
+import { startProcess } from './process';
+import { report, table } from './report';
+
+const CONNECTIONS = 16;
+const DURATION_SECONDS = 5;
+const WARM_UP_SECONDS = 1;
+const ROUNDS = 2;
+const POOL_SIZE = 5;
+const DATABASE = 'pelita_bench_dbproxy';
+const ROWS = 1000;
+const SERVICE_MAIN = join(__dirname, '..', '..', '..', 'services', 'db-proxy', 'dist', 'main.js');
+
+type Engine = 'postgresql' | 'mariadb';
+type Baseline = 'direct' | 'per-request';
+
+const QUERIES = {
+  'SELECT 1': 'SELECT 1 AS one',
+  [`${ROWS}-row select`]: 'SELECT id, name, amount, created_at FROM bench_rows ORDER BY id',
+};
+
+export async function run(): Promise<void> {
+  const urls = { postgresql: databaseUrl('postgresql'), mariadb: databaseUrl('mariadb') };
+  await prepareDatabases();
+  const service = await startService();
+  try {
+    report(
+      `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, best of ${ROUNDS} rounds; ` +
+        `pool of ${POOL_SIZE} per target on both pooled sides; ${cpus().length} CPUs, ` +
+        `load average ${loadavg()[0]?.toFixed(1)} at start`,
+    );
+    const figures: Array<Record<string, string | number>> = [];
+    const ratios: Array<Record<string, string | number>> = [];
+    for (const engine of ['postgresql', 'mariadb'] as const) {
+      const direct = await startProcess(__filename, ['serve', 'direct', engine]);
+      const perRequest = await startProcess(__filename, ['serve', 'per-request', engine]);
+      try {
+        for (const [label, query] of Object.entries(QUERIES)) {
+          const body = JSON.stringify({ query });
+          const targets: Array<[string, LoadOptions]> = [
+            ['pelita /execute', executeLoad(service.url, connectionHeaders(urls[engine]), body)],
+            ['direct pool', executeLoad(`http://127.0.0.1:${direct.port}`, {}, body)],
+            ['per-request (seed)', executeLoad(`http://127.0.0.1:${perRequest.port}`, {}, body)],
+          ];
+          const results = new Map<string, LoadResult>();
+          for (const [, options] of targets) await measure(options, WARM_UP_SECONDS);
+          for (let round = 0; round < ROUNDS; round += 1) {
+            for (const [name, options] of targets) {
+              const result = await measure(options, DURATION_SECONDS);
+              const best = results.get(name);
+              if (!best || result.requestsPerSecond > best.requestsPerSecond)
+                results.set(name, result);
+            }
+          }
+          for (const [name, result] of results) {
+            figures.push({
+              engine,
+              statement: label,
+              server: name,
+              'req/s': Math.round(result.requestsPerSecond),
+              'p50 ms': result.p50Ms,
+              'p99 ms': result.p99Ms,
+            });
+          }
+          const pelita = results.get('pelita /execute') as LoadResult;
+          const pooled = results.get('direct pool') as LoadResult;
+          const seed = results.get('per-request (seed)') as LoadResult;
+          ratios.push({
+            engine,
+            statement: label,
+            'pelita/direct': ratio(pelita.requestsPerSecond, pooled.requestsPerSecond),
+            target: '>= 0.50 (within 2x)',
+            'pelita/per-request': ratio(pelita.requestsPerSecond, seed.requestsPerSecond),
+            'target ': engine === 'postgresql' ? '>= 5' : '-',
+          });
+        }
+      } finally {
+        await direct.stop();
+        await perRequest.stop();
+      }
+    }
+    table(figures);
+    report('');
+    table(ratios);
+  } finally {
+    await service.stop();
+    await dropDatabases();
+  }
+}
+
+function databaseUrl(engine: Engine): URL {
+  const { POSTGRES_URL, MARIADB_URL } = requireEnv('POSTGRES_URL', 'MARIADB_URL');
+  const url = new URL(engine === 'postgresql' ? POSTGRES_URL : MARIADB_URL);
+  url.pathname = `/${DATABASE}`;
+  return url;
+}
+
+/** A database of the benchmark's own with a table of ROWS rows, on both servers. */
+async function prepareDatabases(): Promise<void> {
+  const { POSTGRES_URL, MARIADB_URL } = requireEnv('POSTGRES_URL', 'MARIADB_URL');
+  const root = new pg.Client({ connectionString: POSTGRES_URL });
+  await root.connect();
+  await root.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await root.query(`CREATE DATABASE ${DATABASE}`);
+  await root.end();
+  const postgres = new pg.Client({ connectionString: databaseUrl('postgresql').toString() });
+  await postgres.connect();
+  await postgres.query(
+    'CREATE TABLE bench_rows (id int PRIMARY KEY, name text, amount numeric(12,2), created_at timestamptz)',
+  );
+  await postgres.query(
+    `INSERT INTO bench_rows SELECT n, 'row ' || n, n * 1.25, '2024-01-01'::timestamptz + n * interval '1 minute'
+     FROM generate_series(1, ${ROWS}) AS n`,
+  );
+  await postgres.end();
+
+  const maria = await mysql.createConnection({ uri: MARIADB_URL });
+  await maria.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+  await maria.query(`CREATE DATABASE ${DATABASE}`);
+  await maria.query(`USE ${DATABASE}`);
+  await maria.query(
+    'CREATE TABLE bench_rows (id int PRIMARY KEY, name varchar(40), amount decimal(12,2), created_at timestamp)',
+  );
+  await maria.query(
+    `INSERT INTO bench_rows
+     WITH RECURSIVE s(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < ${ROWS})
+     SELECT n, CONCAT('row ', n), n * 1.25, TIMESTAMP('2024-01-01') + INTERVAL n MINUTE FROM s`,
+  );
+  await maria.end();
+}
+
+async function dropDatabases(): Promise<void> {
+  const { POSTGRES_URL, MARIADB_URL } = requireEnv('POSTGRES_URL', 'MARIADB_URL');
+  const root = new pg.Client({ connectionString: POSTGRES_URL });
+  await root.connect();
+  await root.query(`DROP DATABASE IF EXISTS ${DATABASE} WITH (FORCE)`);
+  await root.end();
+  const maria = await mysql.createConnection({ uri: MARIADB_URL });
+  await maria.query(`DROP DATABASE IF EXISTS ${DATABASE}`);
+  await maria.end();
+}
+
+function connectionHeaders(url: URL): Record<string, string> {
+  return {
+    'x-db-mode': url.protocol === 'postgres:' ? 'postgresql' : 'mariadb',
+    'x-db-host': url.hostname,
+    'x-db-port': url.port,
+    'x-db-user': decodeURIComponent(url.username),
+    'x-db-password': decodeURIComponent(url.password),
+    'x-db-name': url.pathname.slice(1),
+  };
+}
+
+function executeLoad(base: string, headers: Record<string, string>, body: string): LoadOptions {
+  return {
+    url: `${base}/execute`,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+  };
+}
+
+async function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
+  const result = await runLoad({ ...options, connections: CONNECTIONS, durationSeconds });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(
+      `${options.url}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`,
+    );
+  }
+  return result;
+}
+
+/** The built service on a free port; ready when /health answers (LOG_LEVEL=warn hides `listening`). */
+async function startService(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [SERVICE_MAIN], {
+    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode !== null) return;
+    child.kill('SIGTERM');
+    await once(child, 'exit');
+  };
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    if (child.exitCode !== null) throw new Error(`${SERVICE_MAIN} exited (${child.exitCode})`);
+    try {
+      if ((await fetch(`${url}/health`)).ok) return { url, stop };
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  await stop();
+  throw new Error(`${SERVICE_MAIN} did not answer /health`);
+}
+
+async function freePort(): Promise<number> {
+  const server = createNetServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Runs one statement and returns its rows, the baseline way. */
+type RunQuery = (sql: string) => Promise<unknown[]>;
+
+function baselineRunner(baseline: Baseline, engine: Engine): RunQuery {
+  const url = databaseUrl(engine).toString();
+  if (engine === 'postgresql') {
+    if (baseline === 'direct') {
+      const pool = new pg.Pool({ connectionString: url, max: POOL_SIZE });
+      return async (sql) => (await pool.query(sql)).rows as unknown[];
+    }
+    return async (sql) => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        return (await client.query(sql)).rows as unknown[];
+      } finally {
+        await client.end();
+      }
+    };
+  }
+  if (baseline === 'direct') {
+    const pool = mysql.createPool({ uri: url, connectionLimit: POOL_SIZE });
+    return async (sql) => (await pool.query(sql))[0] as unknown[];
+  }
+  return async (sql) => {
+    const connection = await mysql.createConnection({ uri: url });
+    try {
+      return (await connection.query(sql))[0] as unknown[];
+    } finally {
+      await connection.end();
+    }
+  };
+}
+
+/** Child-process mode: a bare HTTP server answering `POST /execute` like the proxy does. */
+function serveBaseline(baseline: Baseline, engine: Engine): void {
+  const runQuery = baselineRunner(baseline, engine);
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const { query } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string };
+      runQuery(query).then(
+        (rows) => {
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ result: rows }));
+        },
+        (err: unknown) => {
+          res.writeHead(500, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: String(err) }));
+        },
+      );
+    });
+  });
+  server.listen(0, '127.0.0.1', () => {
+    process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+  });
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+if (require.main === module && process.argv[2] === 'serve') {
+  serveBaseline(process.argv[3] as Baseline, process.argv[4] as Engine);
+}
