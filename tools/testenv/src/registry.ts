@@ -8,6 +8,7 @@ import { opensearch } from './servers/opensearch';
 import { postgres } from './servers/postgres';
 import { redis } from './servers/redis';
 import { schemathesis } from './servers/schemathesis';
+import { smtp } from './servers/smtp';
 
 export const servers: readonly Server[] = [
   postgres,
@@ -16,5 +17,6 @@ export const servers: readonly Server[] = [
   opensearch,
   minio,
   opa,
+  smtp,
   schemathesis,
 ];

@@ -46,4 +46,27 @@ describe('test servers', () => {
     expect((await fetch(`${OPA_URL}/health`)).status).toBe(200);
     await expect(query(OPA_BIN, ['version'])).resolves.toMatch(/^Version: 1\./);
   });
+
+  it('SMTP: a message sent over SMTP lands in the Maildir', async () => {
+    const { SMTP_HOST, SMTP_PORT, SMTP_MAILDIR } = requireEnv(
+      'SMTP_HOST',
+      'SMTP_PORT',
+      'SMTP_MAILDIR',
+    );
+    const marker = `probe-${Date.now()}`;
+    const script = [
+      'import smtplib, sys',
+      'from email.message import EmailMessage',
+      'm = EmailMessage(); m["From"] = "a@pelita.test"; m["To"] = "b@pelita.test"',
+      'm["Subject"] = sys.argv[3]; m.set_content("hello")',
+      'smtplib.SMTP(sys.argv[1], int(sys.argv[2])).send_message(m)',
+    ].join('\n');
+    await query('python3', ['-c', script, SMTP_HOST, SMTP_PORT, marker]);
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = `${SMTP_MAILDIR}/new`;
+    const found = readdirSync(dir).some((f) =>
+      readFileSync(`${dir}/${f}`, 'utf8').includes(marker),
+    );
+    expect(found).toBe(true);
+  });
 });

@@ -1,0 +1,39 @@
+// Python command-line tools from PyPI, each pinned in its own virtualenv under the cache.
+import fs from 'node:fs';
+import path from 'node:path';
+import { findExecutable, runChecked } from './proc';
+import { type Settings } from './settings';
+
+export interface PythonTool {
+  /** PyPI distribution name. */
+  distribution: string;
+  version: string;
+}
+
+export function venvDir(settings: Settings, tool: PythonTool): string {
+  return path.join(settings.cacheDir, `${tool.distribution}-${tool.version}`);
+}
+
+export function venvBin(settings: Settings, tool: PythonTool, command: string): string {
+  return path.join(venvDir(settings, tool), 'bin', command);
+}
+
+export async function installVenv(settings: Settings, tool: PythonTool): Promise<void> {
+  const python = findExecutable('python3');
+  if (python === undefined) throw new Error('python3 not found on PATH');
+  const dir = venvDir(settings, tool);
+  // A half-made virtualenv from an interrupted install would pass for installed otherwise.
+  fs.rmSync(dir, { recursive: true, force: true });
+  await runChecked(python, ['-m', 'venv', dir], { timeoutMs: 120_000 });
+  await runChecked(
+    path.join(dir, 'bin', 'pip'),
+    ['install', '--quiet', '--disable-pip-version-check', `${tool.distribution}==${tool.version}`],
+    { timeoutMs: 15 * 60_000 },
+  );
+  // Marks the install complete: the stamp is written only after pip succeeded.
+  fs.writeFileSync(path.join(dir, '.installed'), `${tool.distribution}==${tool.version}\n`);
+}
+
+export function isVenvInstalled(settings: Settings, tool: PythonTool): boolean {
+  return fs.existsSync(path.join(venvDir(settings, tool), '.installed'));
+}
