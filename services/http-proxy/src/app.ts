@@ -1,7 +1,12 @@
 /** Builds the HTTP proxy's express app from its dependencies; no listening, no environment reads. */
-import { createMetrics, createService, type Logger, type Metrics } from '@pelita/kit';
+import {
+  createMetrics,
+  createService,
+  type Logger,
+  type Metrics,
+  requireServiceToken,
+} from '@pelita/kit';
 import type { Express } from 'express';
-import { requireServiceToken } from './caller-auth';
 import type { Settings } from './config';
 import { createForwarder } from './forward/forward';
 import type { UpstreamClient } from './forward/upstream-client';
@@ -27,7 +32,6 @@ export function createApp({
     metrics: createUpstreamMetrics(metrics.registry),
   });
   const token = settings.PROXY_SERVICE_TOKEN;
-  const callerAuth = token === undefined ? [] : [requireServiceToken(token)];
   return createService({
     name: 'http-proxy',
     description:
@@ -35,6 +39,8 @@ export function createApp({
     logger,
     metrics,
     bodyLimit: settings.BODY_LIMIT,
-    routes: [proxyRoute({ forwarder, callerAuth })],
+    // Checked before the body is validated: a caller without the token learns nothing more.
+    ...(token === undefined ? {} : { guard: requireServiceToken(token) }),
+    routes: [proxyRoute({ forwarder })],
   });
 }

@@ -46,6 +46,7 @@ export {
 
 // Authentication and authorisation of protected routes
 export { requireAuth, type RequireAuthOptions, type SessionLookup } from './auth/require-auth';
+export { requireServiceToken, bearerMatches } from './auth/service-token';
 export {
   opaDecision,
   type OpaDecisionOptions,

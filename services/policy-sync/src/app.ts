@@ -1,7 +1,12 @@
 /** Builds the policy sync's express app from its dependencies; no listening, no environment reads. */
-import { createService, type Logger, type Metrics, type ReadinessCheck } from '@pelita/kit';
+import {
+  createService,
+  type Logger,
+  type Metrics,
+  type ReadinessCheck,
+  requireServiceToken,
+} from '@pelita/kit';
 import type { Express } from 'express';
-import { createCallerCheck } from './caller-auth';
 import { infoBody, InfoBody } from './routes/info-body';
 import { syncRoutes } from './routes/sync';
 import type { SyncOnRequest } from './sync/sync-on-request';
@@ -27,9 +32,7 @@ export function createApp(deps: AppDeps): Express {
     health: () => ({ status: 'UP' }),
     errorBody: infoBody,
     errorSchema: InfoBody,
-    routes: syncRoutes({
-      syncOnRequest: deps.syncOnRequest,
-      isCaller: createCallerCheck(deps.serviceToken),
-    }),
+    ...(deps.serviceToken === undefined ? {} : { guard: requireServiceToken(deps.serviceToken) }),
+    routes: syncRoutes({ syncOnRequest: deps.syncOnRequest }),
   });
 }

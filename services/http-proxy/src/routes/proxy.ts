@@ -1,27 +1,14 @@
 /** `POST /proxy`: forward the described call and pass the target's answer through. */
 import { defineRoute, ErrorBodySchema, type RouteDefinition } from '@pelita/kit';
-import type { RequestHandler } from 'express';
-import { z } from 'zod';
 import { ProxyRequest } from '../forward/connection';
 import type { Forwarder } from '../forward/forward';
 import { callerGoneSignal, sendUpstreamAnswer } from './upstream-answer';
 
-const CallerHeaders = z.object({
-  authorization: z
-    .string()
-    .optional()
-    .describe(
-      '`Bearer <PROXY_SERVICE_TOKEN>` when the proxy is configured with one; never forwarded',
-    ),
-});
-
 export interface ProxyRouteDeps {
   forwarder: Forwarder;
-  /** Runs before validation: the service-token check when one is configured. */
-  callerAuth: RequestHandler[];
 }
 
-export function proxyRoute({ forwarder, callerAuth }: ProxyRouteDeps): RouteDefinition {
+export function proxyRoute({ forwarder }: ProxyRouteDeps): RouteDefinition {
   return defineRoute({
     method: 'post',
     path: '/proxy',
@@ -32,8 +19,7 @@ export function proxyRoute({ forwarder, callerAuth }: ProxyRouteDeps): RouteDefi
       'came (hop-by-hop headers dropped). Only public addresses are reached unless ALLOWED_TARGETS ' +
       'lists the target.',
     tags: ['proxy'],
-    before: callerAuth,
-    request: { body: ProxyRequest, headers: CallerHeaders },
+    request: { body: ProxyRequest },
     responses: {
       200: { description: "The target's answer, with the target's own status (any, not only 200)" },
       400: {

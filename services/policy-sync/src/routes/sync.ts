@@ -1,9 +1,6 @@
 /** `GET /role-users` and `GET /role-grants`: pull one mapping from the user service and push it to OPA. */
-import { defineRoute, unauthorized, type RouteDefinition } from '@pelita/kit';
-// The kit's access log (pino-http) puts a per-request logger on `req.log`; this brings its type.
-import type {} from 'pino-http';
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { CallerCheck } from '../caller-auth';
 import type { Source } from '../sync/policy-data';
 import type { SyncOnRequest } from '../sync/sync-on-request';
 import { InfoBody } from './info-body';
@@ -14,22 +11,12 @@ const SyncAnswer = z.object({
   count: z.number().int().describe('Users (`user_roles`) or roles (`role_grants`) received'),
 });
 
-const CallerHeaders = z.object({
-  authorization: z
-    .string()
-    .optional()
-    .describe('`Bearer <SYNC_SERVICE_TOKEN>` when the service is configured with one'),
-});
-
 const ENDPOINTS: Array<{ path: string; source: Source; what: string }> = [
   { path: '/role-users', source: 'user_roles', what: 'the user-to-role mapping' },
   { path: '/role-grants', source: 'role_grants', what: 'the role-to-grant mapping' },
 ];
 
-export function syncRoutes(deps: {
-  syncOnRequest: SyncOnRequest;
-  isCaller: CallerCheck;
-}): RouteDefinition[] {
+export function syncRoutes(deps: { syncOnRequest: SyncOnRequest }): RouteDefinition[] {
   return ENDPOINTS.map(({ path, source, what }) =>
     defineRoute({
       method: 'get',
@@ -39,7 +26,6 @@ export function syncRoutes(deps: {
         `Fetches \`{URL_USER}/open-api${path}\`, replaces \`${source}\` in the shared policy data ` +
         'file, and sends the whole file to OPA. Every other replica is triggered to do the same.',
       tags: ['sync'],
-      request: { headers: CallerHeaders },
       responses: {
         200: { description: 'Synced: the file and OPA hold the new data', schema: SyncAnswer },
         401: { description: 'SYNC_SERVICE_TOKEN is set and was not sent', schema: InfoBody },
@@ -52,11 +38,7 @@ export function syncRoutes(deps: {
           schema: InfoBody,
         },
       },
-      handler: async ({ headers }, req, res) => {
-        if (!deps.isCaller(headers.authorization)) {
-          res.setHeader('WWW-Authenticate', 'Bearer');
-          throw unauthorized('This endpoint requires Authorization: Bearer <service token>');
-        }
+      handler: async (_input, req) => {
         const result = await deps.syncOnRequest(source, req.log);
         return {
           info: `${source} synced`,
