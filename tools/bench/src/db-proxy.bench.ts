@@ -10,17 +10,15 @@
  * none shares the CPU of the load generator. Each figure is the best of ROUNDS alternating runs:
  * on a shared machine a single run mostly measures the neighbours.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { createServer } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { requireEnv } from '@pelita/testenv';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { ratio, runLoad, type LoadOptions, type LoadResult } from './load';
-import { startProcess } from './process';
+import { ratio, runCleanLoad, type LoadOptions, type LoadResult } from './load';
+import { startProcess, startService } from './process';
 import { report, table } from './report';
 
 const CONNECTIONS = 16;
@@ -43,7 +41,8 @@ const QUERIES = {
 export async function run(): Promise<void> {
   const urls = { postgresql: databaseUrl('postgresql'), mariadb: databaseUrl('mariadb') };
   await prepareDatabases();
-  const service = await startService();
+  // The service logs at its default level (info); its output goes to /dev/null.
+  const service = await startService(SERVICE_MAIN);
   try {
     report(
       `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, best of ${ROUNDS} rounds; ` +
@@ -181,49 +180,8 @@ function executeLoad(base: string, headers: Record<string, string>, body: string
   };
 }
 
-async function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
-  const result = await runLoad({ ...options, connections: CONNECTIONS, durationSeconds });
-  if (result.errors > 0 || result.non2xx > 0) {
-    throw new Error(
-      `${options.url}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`,
-    );
-  }
-  return result;
-}
-
-/** The built service on a free port; ready when /health answers (LOG_LEVEL=warn hides `listening`). */
-async function startService(): Promise<{ url: string; stop: () => Promise<void> }> {
-  const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [SERVICE_MAIN], {
-    env: { ...process.env, PORT: String(port), LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode !== null) return;
-    child.kill('SIGTERM');
-    await once(child, 'exit');
-  };
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    if (child.exitCode !== null) throw new Error(`${SERVICE_MAIN} exited (${child.exitCode})`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { url, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  await stop();
-  throw new Error(`${SERVICE_MAIN} did not answer /health`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
+  return runCleanLoad({ ...options, connections: CONNECTIONS, durationSeconds });
 }
 
 /** Runs one statement and returns its rows, the baseline way. */

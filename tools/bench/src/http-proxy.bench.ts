@@ -3,12 +3,12 @@
  * through `POST /proxy` of the built service running as its own process (as deployed: tracing
  * on, logs at warn). Prints the throughput ratio and the latency the proxy adds.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ratio, runLoad, type LoadOptions, type LoadResult } from './load';
+import { ratio, runCleanLoad, type LoadOptions, type LoadResult } from './load';
+import { startService } from './process';
 import { report, table } from './report';
 
 const CONNECTIONS = 50;
@@ -25,7 +25,8 @@ const ANSWER = JSON.stringify({
 export async function run(): Promise<void> {
   const upstream = await startUpstream();
   const upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
-  const proxy = await startProxy();
+  // The proxy logs at its default level (info); its output goes to /dev/null.
+  const proxy = await startService(PROXY_MAIN, { env: { ALLOWED_TARGETS: '127.0.0.0/8' } });
   try {
     const direct: LoadOptions = { url: `${upstreamUrl}/items` };
     const proxied: LoadOptions = {
@@ -55,21 +56,14 @@ export async function run(): Promise<void> {
       { figure: 'added p99 latency (ms)', measured: added('p99Ms'), target: '-' },
     ]);
   } finally {
-    proxy.child.kill('SIGTERM');
-    await once(proxy.child, 'exit');
+    await proxy.stop();
     upstream.closeAllConnections();
     upstream.close();
   }
 }
 
-async function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
-  const result = await runLoad({ ...options, connections: CONNECTIONS, durationSeconds });
-  if (result.errors > 0 || result.non2xx > 0) {
-    throw new Error(
-      `${options.url}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`,
-    );
-  }
-  return result;
+function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
+  return runCleanLoad({ ...options, connections: CONNECTIONS, durationSeconds });
 }
 
 function row(path: string, result: LoadResult) {
@@ -88,34 +82,4 @@ async function startUpstream(): Promise<Server> {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server;
-}
-
-async function startProxy(): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [PROXY_MAIN], {
-    env: { ...process.env, PORT: String(port), ALLOWED_TARGETS: '127.0.0.0/8', LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`http-proxy exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/health`)).ok) return { child, url };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`http-proxy did not answer ${url}/health within 20 s (built? npx tsc -b)`);
-}
-
-async function freePort(): Promise<number> {
-  const server = createNetServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }

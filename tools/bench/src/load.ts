@@ -36,6 +36,17 @@ export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
+/** Like runLoad, but a run with failed or non-2xx answers is an error, not a figure. */
+export async function runCleanLoad(options: LoadOptions): Promise<LoadResult> {
+  const result = await runLoad(options);
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(
+      `${options.url}: ${result.errors} errors and ${result.non2xx} non-2xx answers under load`,
+    );
+  }
+  return result;
+}
+
 export function ratio(measured: number, baseline: number): string {
   return baseline === 0 ? 'n/a' : (measured / baseline).toFixed(2);
 }
