@@ -11,7 +11,7 @@ import { createLogger, createService, defineRoute } from '@pelita/kit';
 const Echo = z.object({ name: z.string().min(1), count: z.number().int() });
 
 function kitApp() {
-  const logger = createLogger({ name: 'bench-echo', level: 'info' });
+  const logger = createLogger({ name: 'bench-echo', level: process.env.LOG_LEVEL ?? 'info' });
   return createService({
     name: 'bench-echo',
     logger,
