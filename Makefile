@@ -9,8 +9,11 @@ TESTENV := node tools/testenv/dist/main.js
 help: ## List the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
+# `npm install` (which follows the lock file) rather than `npm ci`: npm 11.19 writes lock files
+# without the other platforms' optional packages (@swc/core-darwin-*, ...) and its `npm ci`
+# then rejects them as out of sync.
 $(NODE_MODULES_STAMP): package.json package-lock.json $(wildcard services/*/package.json tools/*/package.json)
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $@
 
 install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock file changed)
