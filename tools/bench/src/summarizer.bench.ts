@@ -7,7 +7,7 @@
  * Both are started as processes from their build output: run `npx tsc -b` first.
  */
 import { join } from 'node:path';
-import { startProcess, type StartedProcess } from './process';
+import { startService, type StartedService } from './process';
 import { report, table } from './report';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -38,21 +38,21 @@ function sentences(count: number): string {
 }
 
 async function wallTimeAgainstIdeal(): Promise<void> {
-  const stub = await startProcess(LLM_STUB, [], {
-    PORT: '0',
-    LLM_STUB_LATENCY_MS: String(LATENCY_S * 1000),
+  const stub = await startService(LLM_STUB, {
+    env: { LLM_STUB_LATENCY_MS: String(LATENCY_S * 1000) },
+    readyPath: '/v1/models',
   });
-  const stubUrl = `http://127.0.0.1:${stub.port}`;
+  const stubUrl = stub.url;
   const text = sentences((CHUNKS * CHUNK_WORDS) / 10);
   const rows: Array<Record<string, string | number>> = [];
   try {
     for (const concurrency of [1, 2, 8]) {
-      const service = await startProcess(SUMMARIZER, [], {
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        BASE_URL_LOCAL: `${stubUrl}/v1`,
-        MODEL_LOCAL: 'pelita-stub',
-        LLM_MAX_CONCURRENCY: String(concurrency),
+      const service = await startService(SUMMARIZER, {
+        env: {
+          BASE_URL_LOCAL: `${stubUrl}/v1`,
+          MODEL_LOCAL: 'pelita-stub',
+          LLM_MAX_CONCURRENCY: String(concurrency),
+        },
       });
       try {
         // Warm-up: as many chunks as calls run at once, so connections to the stand-in exist.
@@ -104,14 +104,14 @@ async function wallTimeAgainstIdeal(): Promise<void> {
 }
 
 async function summarize(
-  service: StartedProcess,
+  service: StartedService,
   text: string,
   chunkSize: number,
 ): Promise<number> {
   const form = new FormData();
   form.append('file', new Blob([text]), 'bench.txt');
   form.append('chunk_size', String(chunkSize));
-  const res = await fetch(`http://127.0.0.1:${service.port}/summarize`, {
+  const res = await fetch(`${service.url}/summarize`, {
     method: 'POST',
     body: form,
   });

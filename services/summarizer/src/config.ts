@@ -1,0 +1,39 @@
+/**
+ * Settings of the summarizer: the kit's base settings plus the model server and the limits.
+ * They come from the environment through the kit's loader; a secret-store provider, when one is
+ * added, fills the same names before `loadConfig` runs.
+ */
+import { tmpdir } from 'node:os';
+import { baseSettings } from '@pelita/kit';
+import { z } from 'zod';
+
+const MIB = 1024 * 1024;
+
+export const settingsSchema = baseSettings.extend({
+  /** OpenAI-compatible API root of the model server, including `/v1`. */
+  BASE_URL_LOCAL: z.url({ protocol: /^https?$/ }),
+  /** API key sent as `Authorization: Bearer`; empty sends no `Authorization` header. */
+  API_KEY_LOCAL: z.string().default(''),
+  /** Model name used for every call. */
+  MODEL_LOCAL: z.string().trim().min(1),
+  /** Seconds one model call (one HTTP attempt) may take. */
+  LLM_TIMEOUT: z.coerce.number().positive().default(600),
+  /** Retries of a model call on connection errors, time-outs, 408/409/429 and 5xx. */
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** Model calls in flight at once, for the whole process. */
+  LLM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(2),
+  /** Largest uploaded file, in bytes; larger uploads are answered 413. */
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(50 * MIB),
+  /** Upper bound of re-summarising passes, on top of the rule that every pass must shrink. */
+  MAX_REDUCTION_PASSES: z.coerce.number().int().min(0).max(100).default(10),
+  /** Where per-request temporary directories (upload, result file) are created. */
+  TEMP_DIR: z.string().min(1).default(tmpdir()),
+  /** Time limit of the model list call made by `/health`, `/ready` and the start-up probe. */
+  UPSTREAM_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+});
+
+export type Settings = z.output<typeof settingsSchema>;

@@ -1,0 +1,96 @@
+/**
+ * Named entities of a text of any length: the text is split like `/summarize` splits it, each
+ * chunk is one entity call (in parallel under the concurrency limit), and the sets are merged.
+ * A failing chunk contributes nothing; when every chunk fails the first failure is reported.
+ */
+import type { Logger } from '@pelita/kit';
+import { DEFAULT_CHUNK_SIZE, chunkBySentences } from './chunker';
+import { emptyEntities, mergeEntities, type NamedEntities } from './entities';
+import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from './model-errors';
+import type { ModelTasks } from './model-tasks';
+import type { EntitiesFile } from './output-files';
+import type { SummarizerMetrics } from './summarizer-metrics';
+import { estimateTokensOfWords } from './token-estimate';
+
+export interface EntityExtraction {
+  entities: NamedEntities;
+  /** Prompt tokens of the successful calls (usage figures, else estimated from the words). */
+  inputTokens: number;
+  chunks: number;
+  failed: number;
+  /** The first failure, when there was one. */
+  firstError: unknown;
+}
+
+export interface EntityExtractionDeps {
+  tasks: ModelTasks;
+  logger: Logger;
+  metrics: SummarizerMetrics;
+}
+
+export async function extractEntitiesOf(
+  text: string,
+  chunkSize: number,
+  deps: EntityExtractionDeps,
+  signal?: AbortSignal,
+): Promise<EntityExtraction> {
+  const chunks = chunkBySentences(text, chunkSize);
+  const results = await Promise.all(
+    chunks.map(async (chunk, index) => {
+      try {
+        const answer = await deps.tasks.extractEntities(chunk.text, {
+          signal,
+          logger: deps.logger,
+        });
+        deps.metrics.chunksProcessed.inc({ stage: 'entities', outcome: 'ok' });
+        return {
+          ok: true as const,
+          entities: answer.entities,
+          tokens: answer.usage.promptTokens ?? estimateTokensOfWords(chunk.words),
+        };
+      } catch (err) {
+        if (isAbort(err, signal) || !isModelFailure(err)) throw err;
+        deps.metrics.chunksProcessed.inc({ stage: 'entities', outcome: 'failed' });
+        deps.logger.warn(
+          { chunk: index, chunks: chunks.length },
+          `entity extraction of a chunk failed: ${describeModelError(err)}`,
+        );
+        return { ok: false as const, error: err };
+      }
+    }),
+  );
+  const succeeded = results.filter((result) => result.ok);
+  const failures = results.filter((result) => !result.ok);
+  return {
+    entities:
+      succeeded.length > 0
+        ? mergeEntities(...succeeded.map((result) => result.entities))
+        : emptyEntities(),
+    inputTokens: succeeded.reduce((sum, result) => sum + result.tokens, 0),
+    chunks: chunks.length,
+    failed: failures.length,
+    firstError: failures[0]?.error,
+  };
+}
+
+/** The `/extract_entities` result: entities of the whole text in 10,000-word chunks. */
+export async function entitiesFileOf(
+  text: string,
+  deps: EntityExtractionDeps,
+  signal?: AbortSignal,
+): Promise<EntitiesFile> {
+  const extraction = await extractEntitiesOf(text, DEFAULT_CHUNK_SIZE, deps, signal);
+  if (extraction.failed === extraction.chunks) {
+    throw toUpstreamHttpError(
+      extraction.firstError,
+      extraction.chunks === 1
+        ? 'entity extraction failed'
+        : `entity extraction failed for all ${extraction.chunks} chunks`,
+    );
+  }
+  return {
+    named_entities: extraction.entities,
+    input_tokens: extraction.inputTokens,
+    timestamp: new Date().toISOString(),
+  };
+}

@@ -1,0 +1,191 @@
+/**
+ * The only I/O of the summarizer: chat completions and the model list of an OpenAI-compatible
+ * server, through the openai SDK. The SDK retries connection errors, time-outs, 408, 409, 429 and
+ * 5xx `LLM_MAX_RETRIES` times with its backoff (honouring `retry-after(-ms)`); each HTTP attempt
+ * may take `LLM_TIMEOUT`. A retry hint longer than one attempt may take is shortened to it, so a
+ * model server asking for an hour's pause cannot hold a request for an hour.
+ */
+import type { Logger } from '@pelita/kit';
+import OpenAI from 'openai';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
+
+export interface ModelClientOptions {
+  baseUrl: string;
+  /** Empty: no `Authorization` header is sent. */
+  apiKey: string;
+  model: string;
+  timeoutMs: number;
+  maxRetries: number;
+  logger: Logger;
+  metrics: SummarizerMetrics;
+}
+
+export interface TokenUsage {
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export interface Completion {
+  content: string;
+  finishReason: string | null;
+  /** As reported by the server; absent when it reports none. */
+  usage: TokenUsage | undefined;
+}
+
+export interface ModelInfo {
+  id: string;
+  /** The context length the server reports (`max_model_len` and its cousins), if any. */
+  maxModelLength: number | undefined;
+}
+
+export interface CallOptions {
+  operation: CallOperation;
+  signal?: AbortSignal;
+}
+
+export interface ModelClient {
+  readonly model: string;
+  readonly baseUrl: string;
+  complete(messages: ChatCompletionMessageParam[], options: CallOptions): Promise<Completion>;
+  listModels(timeoutMs: number): Promise<ModelInfo[]>;
+}
+
+/** Fields servers use for the context length: vLLM, llama.cpp/LM Studio/OpenRouter, Groq, others. */
+const CONTEXT_LENGTH_FIELDS = [
+  'max_model_len',
+  'context_length',
+  'context_window',
+  'max_context_length',
+] as const;
+
+export function createModelClient(options: ModelClientOptions): ModelClient {
+  const { model, metrics, logger } = options;
+  const sdkLogger = logger.child({ component: 'openai-sdk' });
+  const client = new OpenAI({
+    baseURL: options.baseUrl,
+    // The SDK insists on a key; without one the header is removed below.
+    apiKey: options.apiKey === '' ? 'no-key' : options.apiKey,
+    ...(options.apiKey === '' ? { defaultHeaders: { Authorization: null } } : {}),
+    organization: null,
+    project: null,
+    timeout: options.timeoutMs,
+    maxRetries: options.maxRetries,
+    fetch: observedFetch(metrics, options.timeoutMs),
+    logLevel: 'warn',
+    logger: {
+      error: (message: string) => sdkLogger.error(message),
+      warn: (message: string) => sdkLogger.warn(message),
+      info: (message: string) => sdkLogger.info(message),
+      debug: (message: string) => sdkLogger.debug(message),
+    },
+  });
+
+  return {
+    model,
+    baseUrl: options.baseUrl,
+
+    async complete(messages, { operation, signal }) {
+      const stopTimer = metrics.llmCallDuration.startTimer({ operation });
+      const call = linkedSignal(signal);
+      try {
+        const completion = await client.chat.completions.create(
+          { model, messages, stream: false },
+          call ? { signal: call.signal } : {},
+        );
+        const choice = completion.choices[0];
+        const usage = completion.usage
+          ? {
+              promptTokens: completion.usage.prompt_tokens,
+              completionTokens: completion.usage.completion_tokens,
+            }
+          : undefined;
+        return {
+          content: choice?.message.content ?? '',
+          finishReason: choice?.finish_reason ?? null,
+          usage,
+        };
+      } finally {
+        call?.unlink();
+        stopTimer();
+      }
+    },
+
+    async listModels(timeoutMs) {
+      const page = await client.models.list({ timeout: timeoutMs, maxRetries: 0 });
+      return page.data.map((entry) => {
+        const raw = entry as unknown as Record<string, unknown>;
+        const length = CONTEXT_LENGTH_FIELDS.map((field) => raw[field]).find(
+          (value): value is number => typeof value === 'number' && value > 0,
+        );
+        return { id: entry.id, maxModelLength: length };
+      });
+    },
+  };
+}
+
+/**
+ * A signal for one call that follows the request's signal. The SDK leaves its listener on the
+ * signal it is given; on a per-call signal that listener goes away with the call instead of
+ * piling up on the request's signal, one per model call.
+ */
+function linkedSignal(parent: AbortSignal | undefined) {
+  if (!parent) return undefined;
+  const controller = new AbortController();
+  const follow = () => controller.abort(parent.reason);
+  if (parent.aborted) follow();
+  else parent.addEventListener('abort', follow, { once: true });
+  return {
+    signal: controller.signal,
+    unlink: () => parent.removeEventListener('abort', follow),
+  };
+}
+
+/** Counts every HTTP attempt and caps retry hints at `maxWaitMs`. */
+function observedFetch(metrics: SummarizerMetrics, maxWaitMs: number): typeof fetch {
+  return async function modelServerFetch(input, init) {
+    let response: Response;
+    try {
+      response = await fetch(input, init);
+    } catch (err) {
+      metrics.llmHttpAttempts.inc({ status: 'error' });
+      throw thisRealmError(err);
+    }
+    metrics.llmHttpAttempts.inc({ status: String(response.status) });
+    const wait = retryWaitMs(response.headers);
+    if (wait === undefined || wait <= maxWaitMs) return response;
+    const headers = new Headers(response.headers);
+    headers.delete('retry-after');
+    headers.set('retry-after-ms', String(maxWaitMs));
+    return new Response(response.body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers,
+    });
+  };
+}
+
+/**
+ * The SDK tells a time-out (an `AbortError`) from other connection failures only for errors that
+ * are `instanceof Error` here; errors from another realm (fetch's DOMException seen from a vm
+ * context, as under jest) would all count as "unreachable". Re-created here, they keep their kind.
+ */
+function thisRealmError(err: unknown): unknown {
+  if (err instanceof Error || typeof err !== 'object' || err === null) return err;
+  const { name, message } = err as { name?: unknown; message?: unknown };
+  const copy = new Error(typeof message === 'string' ? message : 'fetch failed', { cause: err });
+  if (typeof name === 'string') copy.name = name;
+  return copy;
+}
+
+/** The pause a response asks for, from `retry-after-ms` or `retry-after` (seconds or a date). */
+export function retryWaitMs(headers: Headers, now = Date.now()): number | undefined {
+  const ms = headers.get('retry-after-ms');
+  if (ms !== null && !Number.isNaN(parseFloat(ms))) return parseFloat(ms);
+  const after = headers.get('retry-after');
+  if (after === null) return undefined;
+  const seconds = parseFloat(after);
+  if (!Number.isNaN(seconds)) return seconds * 1000;
+  const date = Date.parse(after);
+  return Number.isNaN(date) ? undefined : date - now;
+}

@@ -1,0 +1,78 @@
+/**
+ * What went wrong with a model call, and the HTTP answer it becomes when a request cannot be
+ * served: transient trouble (unreachable, rate-limited, 503 from the model server) is 503, a
+ * time-out 504, a bad answer or another error status from the model server 502.
+ */
+import { HttpError } from '@pelita/kit';
+import {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+  RateLimitError,
+} from 'openai';
+import type { CallOutcome } from './summarizer-metrics';
+
+/** The model answered, three times, with nothing that parses as the JSON asked for. */
+export class ModelOutputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ModelOutputError';
+  }
+}
+
+/** A failure of the model server or of its answer (anything else is a bug of ours). */
+export function isModelFailure(err: unknown): boolean {
+  return err instanceof ModelOutputError || err instanceof APIError;
+}
+
+/** The caller went away; the remaining model calls are cancelled. */
+export function isAbort(err: unknown, signal?: AbortSignal): boolean {
+  return err instanceof APIUserAbortError || (signal?.aborted ?? false);
+}
+
+export function outcomeOf(err: unknown): Exclude<CallOutcome, 'success'> {
+  if (err instanceof ModelOutputError) return 'invalid_output';
+  if (err instanceof APIUserAbortError) return 'aborted';
+  if (err instanceof APIConnectionTimeoutError) return 'timeout';
+  if (err instanceof APIConnectionError) return 'unreachable';
+  if (err instanceof RateLimitError) return 'rate_limited';
+  if (err instanceof APIError && err.status === 503) return 'unavailable';
+  return 'upstream_error';
+}
+
+/** A short, credential-free description of a model call failure, for logs and error bodies. */
+export function describeModelError(err: unknown): string {
+  if (err instanceof ModelOutputError) return err.message;
+  if (err instanceof APIConnectionTimeoutError) return 'the model server did not answer in time';
+  if (err instanceof APIConnectionError) return 'the model server is unreachable';
+  if (err instanceof APIError) {
+    return `the model server answered ${err.status ?? 'an error'}${err.message ? `: ${err.message}` : ''}`;
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** The HTTP error for a request that failed because of `err`; `context` says what failed. */
+export function toUpstreamHttpError(err: unknown, context: string): HttpError {
+  if (!isModelFailure(err)) {
+    return new HttpError(500, 'internal_error', 'Internal server error', { cause: err });
+  }
+  const message = `${context}: ${describeModelError(err)}`;
+  const options = { cause: err };
+  switch (outcomeOf(err)) {
+    case 'unreachable':
+      return new HttpError(503, 'llm_unreachable', message, options);
+    case 'rate_limited':
+      return new HttpError(503, 'llm_rate_limited', message, options);
+    case 'unavailable':
+      return new HttpError(503, 'llm_unavailable', message, options);
+    case 'timeout':
+      return new HttpError(504, 'llm_timeout', message, options);
+    case 'invalid_output':
+      return new HttpError(502, 'llm_invalid_output', message, options);
+    case 'aborted':
+      return new HttpError(499, 'client_closed_request', message, options);
+    case 'upstream_error':
+      return new HttpError(502, 'llm_error', message, options);
+  }
+}

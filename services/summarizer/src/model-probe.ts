@@ -1,0 +1,84 @@
+/**
+ * What the model server says about itself: the `upstream` part of `/health`, and the start-up
+ * probe that warns when the default chunk would fill more than 60% of the model's context.
+ */
+import { redactString, type Logger } from '@pelita/kit';
+import type { ModelClient } from './llm-client';
+import { describeModelError } from './model-errors';
+import { DEFAULT_CHUNK_SIZE } from './chunker';
+import { TOKENS_PER_WORD } from './token-estimate';
+
+export interface UpstreamStatus {
+  reachable: boolean;
+  models: string[];
+  error: string | null;
+}
+
+export async function upstreamStatus(
+  client: ModelClient,
+  timeoutMs: number,
+): Promise<UpstreamStatus> {
+  try {
+    const models = await client.listModels(timeoutMs);
+    return { reachable: true, models: models.map((model) => model.id), error: null };
+  } catch (err) {
+    return { reachable: false, models: [], error: redactString(describeModelError(err)) };
+  }
+}
+
+/** Share of the model's maximum length the default chunk may fill without a warning. */
+export const CONTEXT_WARNING_SHARE = 0.6;
+
+export type ProbeResult =
+  | { outcome: 'fits' | 'too_large'; maxModelLength: number; estimatedTokens: number }
+  | { outcome: 'no_length' | 'failed' };
+
+/** Logs its outcome and never throws: a failed probe does not stop start-up. */
+export async function probeModelContext(
+  client: ModelClient,
+  logger: Logger,
+  timeoutMs: number,
+): Promise<ProbeResult> {
+  let models;
+  try {
+    models = await client.listModels(timeoutMs);
+  } catch (err) {
+    logger.warn(
+      { modelBaseUrl: redactString(client.baseUrl) },
+      `start-up probe: model list unavailable (${describeModelError(err)}); starting anyway`,
+    );
+    return { outcome: 'failed' };
+  }
+  const model = models.find((entry) => entry.id === client.model);
+  if (!model) {
+    logger.warn(
+      { configuredModel: client.model, models: models.map((entry) => entry.id) },
+      'start-up probe: the configured model is not in the model list',
+    );
+  }
+  const maxModelLength = (model ?? models[0])?.maxModelLength;
+  if (maxModelLength === undefined) {
+    logger.info(
+      { configuredModel: client.model },
+      'start-up probe: the model server reports no maximum model length',
+    );
+    return { outcome: 'no_length' };
+  }
+  const estimatedTokens = Math.ceil(DEFAULT_CHUNK_SIZE * TOKENS_PER_WORD);
+  const limit = maxModelLength * CONTEXT_WARNING_SHARE;
+  if (estimatedTokens > limit) {
+    const advised = Math.floor(limit / TOKENS_PER_WORD);
+    logger.warn(
+      { configuredModel: client.model, maxModelLength, estimatedTokens, advisedChunkSize: advised },
+      `start-up probe: a default chunk (${DEFAULT_CHUNK_SIZE} words, about ${estimatedTokens} tokens) ` +
+        `exceeds ${CONTEXT_WARNING_SHARE * 100}% of the model's maximum length ${maxModelLength}; ` +
+        `send a smaller chunk_size (at most ${advised})`,
+    );
+    return { outcome: 'too_large', maxModelLength, estimatedTokens };
+  }
+  logger.info(
+    { configuredModel: client.model, maxModelLength, estimatedTokens },
+    'start-up probe: the default chunk fits the model',
+  );
+  return { outcome: 'fits', maxModelLength, estimatedTokens };
+}

@@ -1,0 +1,36 @@
+/** Schemas of the multipart forms: validation and the OpenAPI description in one place. */
+import { z } from 'zod';
+import { DEFAULT_CHUNK_SIZE } from '../chunker';
+import { DEFAULT_TARGET_CONTEXT } from '../summary-pipeline';
+import { UploadedFile } from '../upload';
+const MAX_WORDS = 10_000_000;
+
+const fileField = z
+  .custom<UploadedFile>((value) => value instanceof UploadedFile, {
+    message: 'a text file is required in the multipart field `file`',
+  })
+  .meta({ type: 'string', format: 'binary', description: 'Text file (UTF-8, or UTF-16 with BOM)' });
+
+const wordCount = (fallback: number, description: string) =>
+  z.coerce.number().int().min(1).max(MAX_WORDS).default(fallback).meta({ description });
+
+export const SummarizeForm = z.object({
+  file: fileField,
+  chunk_size: wordCount(
+    DEFAULT_CHUNK_SIZE,
+    'Largest chunk, in words (a longer sentence is a chunk of its own)',
+  ),
+  target_context: wordCount(
+    DEFAULT_TARGET_CONTEXT,
+    'Combined chunk summaries longer than this many words are summarised again',
+  ),
+  enable_ner: z
+    .stringbool({ truthy: ['true'], falsy: ['false'], case: 'insensitive' })
+    .default(true)
+    .meta({
+      type: 'boolean',
+      description: 'Extract named entities: `true` (default) or `false`, any letter case',
+    }),
+});
+
+export const ExtractEntitiesForm = z.object({ file: fileField });

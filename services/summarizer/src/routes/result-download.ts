@@ -1,0 +1,34 @@
+/** Sends a result as a JSON file download, written to the request's temporary directory. */
+import { setMaxListeners } from 'node:events';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Response } from 'express';
+import { resultFileName, type ResultKind } from '../output-files';
+import { workspaceOf } from '../upload';
+
+export async function sendResultFile(
+  res: Response,
+  kind: ResultKind,
+  body: unknown,
+  at = new Date(),
+): Promise<void> {
+  const name = resultFileName(kind, at);
+  const path = join(workspaceOf(res), name);
+  await writeFile(path, JSON.stringify(body));
+  await new Promise<void>((resolve, reject) => {
+    res.download(path, name, (err?: Error) => (err ? reject(err) : resolve()));
+  });
+}
+
+/**
+ * Aborted when the client disconnects before the response is complete. Every model call waiting
+ * for a concurrency slot listens to it, so it has no listener limit.
+ */
+export function clientGoneSignal(res: Response): AbortSignal {
+  const controller = new AbortController();
+  setMaxListeners(0, controller.signal);
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
+  });
+  return controller.signal;
+}

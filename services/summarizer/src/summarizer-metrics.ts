@@ -1,0 +1,64 @@
+/** The summarizer's own Prometheus series, registered on the kit's registry. */
+import { Counter, Histogram, type Registry } from 'prom-client';
+
+export type CallOperation = 'chunk' | 'reduce' | 'final' | 'entities' | 'models';
+export type CallOutcome =
+  | 'success'
+  | 'invalid_output'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'upstream_error'
+  | 'timeout'
+  | 'unreachable'
+  | 'aborted';
+
+export interface SummarizerMetrics {
+  llmCalls: Counter<'operation' | 'outcome'>;
+  llmCallDuration: Histogram<'operation'>;
+  llmHttpAttempts: Counter<'status'>;
+  chunksProcessed: Counter<'stage' | 'outcome'>;
+  tokens: Counter<'direction'>;
+  reductionLoops: Counter<'ended'>;
+}
+
+export function createSummarizerMetrics(registry: Registry): SummarizerMetrics {
+  return {
+    llmCalls: new Counter({
+      name: 'summarizer_llm_calls_total',
+      help: 'Model calls (one parse attempt each, transport retries included), by operation and outcome',
+      labelNames: ['operation', 'outcome'] as const,
+      registers: [registry],
+    }),
+    llmCallDuration: new Histogram({
+      name: 'summarizer_llm_call_duration_seconds',
+      help: 'Duration of model calls, transport retries included, by operation',
+      labelNames: ['operation'] as const,
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600],
+      registers: [registry],
+    }),
+    llmHttpAttempts: new Counter({
+      name: 'summarizer_llm_http_attempts_total',
+      help: 'HTTP requests sent to the model server (each retry counts), by response status or "error"',
+      labelNames: ['status'] as const,
+      registers: [registry],
+    }),
+    chunksProcessed: new Counter({
+      name: 'summarizer_chunks_processed_total',
+      help: 'Chunks summarised, by stage (initial, reduction, entities) and outcome (ok, failed)',
+      labelNames: ['stage', 'outcome'] as const,
+      registers: [registry],
+    }),
+    tokens: new Counter({
+      name: 'summarizer_llm_tokens_total',
+      help: 'Tokens sent to (in) and received from (out) the model, from usage figures or estimated',
+      labelNames: ['direction'] as const,
+      registers: [registry],
+    }),
+    reductionLoops: new Counter({
+      name: 'summarizer_reduction_loops_total',
+      help: 'Re-summarising loops by how they ended: not_needed, target_reached, no_shrink, pass_limit',
+      labelNames: ['ended'] as const,
+      registers: [registry],
+    }),
+  };
+}

@@ -1,0 +1,259 @@
+/**
+ * The hierarchical summary of `/summarize`:
+ * 1. the text is chunked at sentence ends under `chunkSize` words;
+ * 2. stage 1 summarises every chunk in parallel (under the process-wide concurrency limit), with
+ *    entities read from the chunk's own text; a failing chunk becomes an empty placeholder;
+ * 3. while the combined summaries exceed `targetContext` words they are re-chunked and summarised
+ *    again without entities; a pass that does not shrink the text ends the loop, and so does
+ *    the pass limit;
+ * 4. one final call merges the combined summaries, while the entities of the aggregated key
+ *    points are extracted beside it;
+ * 5. entities are merged from the chunks, the final summary and the key points.
+ */
+import type { Logger } from '@pelita/kit';
+import { chunkBySentences, countWords, type Chunk } from './chunker';
+import { emptyEntities, mergeEntities, dedupeStrings, type NamedEntities } from './entities';
+import { extractEntitiesOf } from './entity-extraction';
+import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from './model-errors';
+import type { ModelTasks, SummaryAnswer } from './model-tasks';
+import type { ChunkSummary, SummaryFile } from './output-files';
+import type { SummarizerMetrics } from './summarizer-metrics';
+import { estimateTokensOfWords, estimateTokens } from './token-estimate';
+
+export interface SummarizeParams {
+  chunkSize: number;
+  targetContext: number;
+  enableNer: boolean;
+}
+
+export interface SummaryPipelineDeps {
+  tasks: ModelTasks;
+  logger: Logger;
+  metrics: SummarizerMetrics;
+  maxReductionPasses: number;
+}
+
+/** Combined summaries longer than this many words are summarised again (the spec's default). */
+export const DEFAULT_TARGET_CONTEXT = 128_000;
+
+const SEPARATOR = '\n\n';
+
+export async function summarizeDocument(
+  text: string,
+  params: SummarizeParams,
+  deps: SummaryPipelineDeps,
+  signal?: AbortSignal,
+): Promise<SummaryFile> {
+  const { logger } = deps;
+  const chunks = chunkBySentences(text, params.chunkSize);
+  logger.info(
+    { chunks: chunks.length, chunkSize: params.chunkSize, enableNer: params.enableNer },
+    'summarising: stage 1',
+  );
+  const stageOne = await summariseChunks(chunks, params.enableNer, deps, signal);
+
+  const combined = stageOne
+    .map((chunk) => chunk.summary)
+    .filter((summary) => summary !== '')
+    .join(SEPARATOR);
+  const reduced = await reduceUntilWithin(combined, params, deps, signal);
+
+  const keyPointsAggregated = dedupeStrings(stageOne.flatMap((chunk) => chunk.key_points));
+  const [final, keyPointEntities] = await Promise.all([
+    mergeFinal(reduced, params.enableNer, deps, signal),
+    keyPointEntitiesOf(keyPointsAggregated, params, deps, signal),
+  ]);
+
+  const chunkEntities = mergeEntities(...stageOne.map((chunk) => chunk.named_entities));
+  return {
+    total_initial_chunks: chunks.length,
+    summarize_chunk: stageOne,
+    final_summary: {
+      summary: final.summary,
+      key_points_model: final.keyPoints,
+      key_points_aggregated: keyPointsAggregated,
+      topics_aggregated: dedupeStrings([
+        ...stageOne.flatMap((chunk) => chunk.topics),
+        ...final.topics,
+      ]),
+      named_entities: {
+        final_summary_entities: final.entities,
+        aggregated_key_points_entities: keyPointEntities,
+        chunk_entities_merged: chunkEntities,
+        all_entities_merged: mergeEntities(chunkEntities, final.entities, keyPointEntities),
+      },
+    },
+    final_summary_tokens:
+      final.usage.completionTokens ?? (final.summary === '' ? 0 : estimateTokens(final.summary)),
+  };
+}
+
+/** Stage 1. Throws only when every chunk failed (or the caller went away). */
+async function summariseChunks(
+  chunks: Chunk[],
+  ner: boolean,
+  deps: SummaryPipelineDeps,
+  signal: AbortSignal | undefined,
+): Promise<ChunkSummary[]> {
+  let firstError: unknown;
+  let failed = 0;
+  const results = await Promise.all(
+    chunks.map(async (chunk, index): Promise<ChunkSummary> => {
+      try {
+        const answer = await deps.tasks.summarizeChunk(chunk.text, ner, {
+          signal,
+          logger: deps.logger,
+        });
+        deps.metrics.chunksProcessed.inc({ stage: 'initial', outcome: 'ok' });
+        return chunkSummary(index, chunk, answer);
+      } catch (err) {
+        if (isAbort(err, signal) || !isModelFailure(err)) throw err;
+        deps.metrics.chunksProcessed.inc({ stage: 'initial', outcome: 'failed' });
+        failed += 1;
+        firstError ??= err;
+        deps.logger.warn(
+          { chunk: index, chunks: chunks.length },
+          `chunk replaced by an empty placeholder: ${describeModelError(err)}`,
+        );
+        return placeholder(index, chunk);
+      }
+    }),
+  );
+  if (failed === chunks.length) {
+    throw toUpstreamHttpError(firstError, `all ${chunks.length} chunks failed`);
+  }
+  return results;
+}
+
+function chunkSummary(index: number, chunk: Chunk, answer: SummaryAnswer): ChunkSummary {
+  return {
+    chunk_index: index,
+    original_tokens: answer.usage.promptTokens ?? estimateTokensOfWords(chunk.words),
+    summary_tokens: answer.usage.completionTokens ?? estimateTokens(answer.summary),
+    original_text: chunk.text,
+    summary: answer.summary,
+    key_points: answer.keyPoints,
+    topics: answer.topics,
+    named_entities: answer.entities,
+  };
+}
+
+function placeholder(index: number, chunk: Chunk): ChunkSummary {
+  return {
+    chunk_index: index,
+    original_tokens: estimateTokensOfWords(chunk.words),
+    summary_tokens: 0,
+    original_text: chunk.text,
+    summary: '',
+    key_points: [],
+    topics: [],
+    named_entities: emptyEntities(),
+  };
+}
+
+/**
+ * Stage 2 and later. Each pass must shrink the text, else the shorter text so far is kept and
+ * the loop ends; a chunk that fails in a pass keeps its text, so nothing is lost silently.
+ */
+async function reduceUntilWithin(
+  text: string,
+  params: SummarizeParams,
+  deps: SummaryPipelineDeps,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  let current = text;
+  let words = countWords(current);
+  if (words <= params.targetContext) {
+    deps.metrics.reductionLoops.inc({ ended: 'not_needed' });
+    return current;
+  }
+  for (let pass = 1; ; pass += 1) {
+    if (pass > deps.maxReductionPasses) {
+      deps.metrics.reductionLoops.inc({ ended: 'pass_limit' });
+      deps.logger.warn(
+        { words, targetContext: params.targetContext, passes: pass - 1 },
+        'reduction pass limit reached; merging the text as it is',
+      );
+      return current;
+    }
+    const chunks = chunkBySentences(current, params.chunkSize);
+    deps.logger.info(
+      { pass: pass + 1, words, chunks: chunks.length },
+      'summarising: reduction pass',
+    );
+    const summaries = await Promise.all(
+      chunks.map(async (chunk) => {
+        try {
+          const answer = await deps.tasks.reduce(chunk.text, { signal, logger: deps.logger });
+          deps.metrics.chunksProcessed.inc({ stage: 'reduction', outcome: 'ok' });
+          return answer.summary;
+        } catch (err) {
+          if (isAbort(err, signal) || !isModelFailure(err)) throw err;
+          deps.metrics.chunksProcessed.inc({ stage: 'reduction', outcome: 'failed' });
+          deps.logger.warn(
+            { pass: pass + 1 },
+            `reduction of a chunk failed, its text is kept: ${describeModelError(err)}`,
+          );
+          return chunk.text;
+        }
+      }),
+    );
+    const next = summaries.filter((summary) => summary !== '').join(SEPARATOR);
+    const nextWords = countWords(next);
+    if (nextWords >= words) {
+      deps.metrics.reductionLoops.inc({ ended: 'no_shrink' });
+      deps.logger.warn(
+        { pass: pass + 1, words, nextWords, targetContext: params.targetContext },
+        'a reduction pass did not shrink the text; merging the shorter text',
+      );
+      return current;
+    }
+    current = next;
+    words = nextWords;
+    if (words <= params.targetContext) {
+      deps.metrics.reductionLoops.inc({ ended: 'target_reached' });
+      return current;
+    }
+  }
+}
+
+/** The final merge; nothing to merge (every summary empty) gives an empty final summary. */
+async function mergeFinal(
+  text: string,
+  ner: boolean,
+  deps: SummaryPipelineDeps,
+  signal: AbortSignal | undefined,
+): Promise<SummaryAnswer> {
+  if (text.trim() === '') {
+    return {
+      summary: '',
+      keyPoints: [],
+      topics: [],
+      entities: emptyEntities(),
+      usage: { promptTokens: undefined, completionTokens: 0 },
+    };
+  }
+  try {
+    return await deps.tasks.finalMerge(text, ner, { signal, logger: deps.logger });
+  } catch (err) {
+    if (isAbort(err, signal) || !isModelFailure(err)) throw err;
+    throw toUpstreamHttpError(err, 'the final merge failed');
+  }
+}
+
+/** Entities of the aggregated key points; a failure here leaves that source empty. */
+async function keyPointEntitiesOf(
+  keyPoints: string[],
+  params: SummarizeParams,
+  deps: SummaryPipelineDeps,
+  signal: AbortSignal | undefined,
+): Promise<NamedEntities> {
+  if (!params.enableNer || keyPoints.length === 0) return emptyEntities();
+  const extraction = await extractEntitiesOf(
+    keyPoints.join(SEPARATOR),
+    params.chunkSize,
+    deps,
+    signal,
+  );
+  return extraction.entities;
+}

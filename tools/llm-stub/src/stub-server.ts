@@ -1,0 +1,411 @@
+/**
+ * The HTTP server of the stand-in: `/v1/models`, `/v1/chat/completions` (streaming and not),
+ * and a control API under `/_stub/` (statistics, faults, options) for tests and benchmarks run
+ * against a separate process.
+ */
+import { once } from 'node:events';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { z } from 'zod';
+import {
+  buildAnswer,
+  promptOf,
+  usageOf,
+  type AnswerKey,
+  type ChatMessage,
+  type SummaryMode,
+} from './answer';
+import {
+  FaultRuleSchema,
+  FaultScript,
+  distortAnswer,
+  ruleFromJson,
+  type FaultRule,
+} from './faults';
+
+export interface LlmStubOptions {
+  /** 0 (default) picks a free port. */
+  port?: number;
+  host?: string;
+  /** Model ids listed and accepted; the first is the default. */
+  models?: string[];
+  /** Reported as `max_model_len` in the model list (vLLM's field); null leaves it out. */
+  maxModelLen?: number | null;
+  /** Base latency of every chat completion, in ms (default 0). */
+  latencyMs?: number;
+  /** `shrink` (default): summaries are the leading sentences; `echo`: the whole input. */
+  summaryMode?: SummaryMode;
+  /** Share of the words a shrinking summary keeps (default 0.25). */
+  shrinkFraction?: number;
+  /** Report `usage` in answers (default true). */
+  includeUsage?: boolean;
+  /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  faults?: FaultRule[];
+  /** Seed of the generator that decides `rate` rules (default 1). */
+  seed?: number;
+}
+
+export interface RecordedCall {
+  model: string;
+  stream: boolean;
+  /** Every message content joined by newlines. */
+  prompt: string;
+  /** The text the answer was derived from. */
+  document: string;
+  /** The JSON keys the instructions asked for. */
+  asked: AnswerKey[];
+  faults: string[];
+  /** HTTP status sent; 0 when the connection was closed without an answer. */
+  status: number;
+  /** Whether an `Authorization` header came with the request. */
+  authorization: boolean;
+  /** When the request arrived and when its answer was complete (ms since the epoch). */
+  receivedAt: number;
+  answeredAt: number | undefined;
+  /** The usage figures of the answer (also when they were not sent). */
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+}
+
+export interface StubStats {
+  chatCompletions: number;
+  modelLists: number;
+  inFlight: number;
+  /** Highest number of chat completions in progress at the same time. */
+  peakInFlight: number;
+  calls: RecordedCall[];
+}
+
+export interface LlmStub {
+  /** Base URL for OpenAI clients, ending in `/v1`. */
+  url: string;
+  port: number;
+  stats: () => StubStats;
+  resetStats: () => void;
+  setFaults: (rules: FaultRule[]) => void;
+  configure: (options: Partial<RuntimeOptions>) => void;
+  close: () => Promise<void>;
+}
+
+type RuntimeOptions = Required<
+  Pick<
+    LlmStubOptions,
+    'models' | 'maxModelLen' | 'latencyMs' | 'summaryMode' | 'shrinkFraction' | 'includeUsage'
+  >
+> & { apiKey: string | undefined };
+
+export const OptionsPatchSchema = z
+  .object({
+    models: z.array(z.string().min(1)).min(1),
+    maxModelLen: z.number().int().positive().nullable(),
+    latencyMs: z.number().int().min(0),
+    summaryMode: z.enum(['shrink', 'echo']),
+    shrinkFraction: z.number().gt(0).max(1),
+    includeUsage: z.boolean(),
+  })
+  .partial();
+
+const ChatRequestSchema = z.object({
+  model: z.string(),
+  messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
+  stream: z.boolean().nullish(),
+  stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+});
+
+const MAX_BODY_BYTES = 256 * 1024 * 1024;
+
+export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStub> {
+  const runtime: RuntimeOptions = {
+    models: options.models ?? ['pelita-stub'],
+    maxModelLen: options.maxModelLen === undefined ? 32_768 : options.maxModelLen,
+    latencyMs: options.latencyMs ?? 0,
+    summaryMode: options.summaryMode ?? 'shrink',
+    shrinkFraction: options.shrinkFraction ?? 0.25,
+    includeUsage: options.includeUsage ?? true,
+    apiKey: options.apiKey,
+  };
+  const script = new FaultScript(options.faults ?? [], options.seed ?? 1);
+  let stats = freshStats();
+  let sequence = 0;
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const path = (req.url ?? '/').split('?')[0] ?? '/';
+    if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+      stats.modelLists += 1;
+      if (!authorised(req)) return sendError(res, 401, 'Invalid API key', 'AuthenticationError');
+      return sendJson(res, 200, { object: 'list', data: runtime.models.map(describeModel) });
+    }
+    const single = /^\/(?:v1\/)?models\/(.+)$/.exec(path);
+    if (req.method === 'GET' && single) {
+      const id = decodeURIComponent(single[1] ?? '');
+      if (!runtime.models.includes(id)) return modelNotFound(res, id);
+      return sendJson(res, 200, describeModel(id));
+    }
+    if (
+      req.method === 'POST' &&
+      (path === '/v1/chat/completions' || path === '/chat/completions')
+    ) {
+      return chatCompletion(req, res);
+    }
+    if (path.startsWith('/_stub/')) return control(req, res, path);
+    return sendError(res, 404, `No route ${req.method} ${path}`, 'NotFoundError');
+  }
+
+  function describeModel(id: string) {
+    return {
+      id,
+      object: 'model',
+      created: 0,
+      owned_by: 'pelita-llm-stub',
+      root: id,
+      ...(runtime.maxModelLen === null ? {} : { max_model_len: runtime.maxModelLen }),
+    };
+  }
+
+  function authorised(req: IncomingMessage): boolean {
+    return runtime.apiKey === undefined || req.headers.authorization === `Bearer ${runtime.apiKey}`;
+  }
+
+  async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.chatCompletions += 1;
+    const receivedAt = Date.now();
+    const parsed = ChatRequestSchema.safeParse(await readJson(req).catch(() => undefined));
+    if (!parsed.success) {
+      return sendError(res, 400, 'Invalid chat completion request', 'BadRequestError');
+    }
+    const request = parsed.data;
+    const messages = request.messages as ChatMessage[];
+    const call: RecordedCall = {
+      model: request.model,
+      stream: request.stream === true,
+      prompt: promptOf(messages),
+      document: '',
+      asked: [],
+      faults: [],
+      status: 0,
+      authorization: req.headers.authorization !== undefined,
+      receivedAt,
+      answeredAt: undefined,
+      usage: undefined,
+    };
+    stats.calls.push(call);
+    if (!authorised(req)) {
+      call.status = 401;
+      return sendError(res, 401, 'Invalid API key', 'AuthenticationError');
+    }
+    if (!runtime.models.includes(request.model)) {
+      call.status = 404;
+      return modelNotFound(res, request.model);
+    }
+
+    stats.inFlight += 1;
+    stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
+    res.once('close', () => {
+      stats.inFlight -= 1;
+      call.answeredAt = Date.now();
+    });
+
+    const faults = script.pick(call.prompt);
+    call.faults = faults.map((fault) => fault.kind);
+    const delay = faults.reduce(
+      (sum, fault) => sum + (fault.kind === 'latency' ? fault.ms : 0),
+      runtime.latencyMs,
+    );
+    if (delay > 0 && !(await sleepUnlessClosed(delay, res))) return;
+
+    if (faults.some((fault) => fault.kind === 'reset')) {
+      req.socket.destroy();
+      return;
+    }
+    const statusFault = faults.find((fault) => fault.kind === 'status');
+    if (statusFault) {
+      call.status = statusFault.status;
+      const headers: Record<string, string> = {};
+      if (statusFault.retryAfterSeconds !== undefined) {
+        headers['retry-after'] = String(statusFault.retryAfterSeconds);
+      }
+      if (statusFault.retryAfterMs !== undefined) {
+        headers['retry-after-ms'] = String(statusFault.retryAfterMs);
+      }
+      return sendError(
+        res,
+        statusFault.status,
+        `Scripted fault ${statusFault.status}`,
+        'APIError',
+        headers,
+      );
+    }
+
+    const answer = buildAnswer(
+      messages,
+      runtime,
+      faults.some((fault) => fault.kind === 'no-shrink'),
+    );
+    call.document = answer.document;
+    call.asked = answer.asked;
+    const { content, truncated } = answer.json
+      ? distortAnswer(answer.json, faults)
+      : { content: answer.prose, truncated: false };
+    const finishReason = truncated ? 'length' : 'stop';
+    const usage = usageOf(messages, content);
+    call.usage = usage;
+    sequence += 1;
+    const id = `chatcmpl-stub-${sequence}`;
+    const created = Math.floor(Date.now() / 1000);
+    call.status = 200;
+
+    if (request.stream) {
+      res.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+        connection: 'keep-alive',
+      });
+      const event = (choices: unknown[], extra: Record<string, unknown> = {}) =>
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: request.model, choices, ...extra })}\n\n`;
+      res.write(
+        event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
+      );
+      for (let at = 0; at < content.length; at += 64) {
+        res.write(
+          event([
+            { index: 0, delta: { content: content.slice(at, at + 64) }, finish_reason: null },
+          ]),
+        );
+      }
+      res.write(event([{ index: 0, delta: {}, finish_reason: finishReason }]));
+      if (runtime.includeUsage && request.stream_options?.include_usage) {
+        res.write(event([], { usage }));
+      }
+      res.end('data: [DONE]\n\n');
+      return;
+    }
+    sendJson(res, 200, {
+      id,
+      object: 'chat.completion',
+      created,
+      model: request.model,
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', content },
+          finish_reason: finishReason,
+          logprobs: null,
+        },
+      ],
+      ...(runtime.includeUsage ? { usage } : {}),
+    });
+  }
+
+  async function control(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    if (req.method === 'GET' && path === '/_stub/stats') return sendJson(res, 200, stats);
+    if (req.method === 'POST' && path === '/_stub/reset') {
+      stats = freshStats(stats.inFlight);
+      return sendJson(res, 200, { reset: true });
+    }
+    if (req.method === 'PUT' && path === '/_stub/faults') {
+      const body = z
+        .object({ faults: z.array(FaultRuleSchema) })
+        .safeParse(await readJson(req).catch(() => undefined));
+      if (!body.success) return sendError(res, 400, body.error.message, 'BadRequestError');
+      script.set(body.data.faults.map(ruleFromJson));
+      return sendJson(res, 200, { faults: body.data.faults.length });
+    }
+    if (req.method === 'PUT' && path === '/_stub/options') {
+      const body = OptionsPatchSchema.safeParse(await readJson(req).catch(() => undefined));
+      if (!body.success) return sendError(res, 400, body.error.message, 'BadRequestError');
+      Object.assign(runtime, body.data);
+      return sendJson(res, 200, runtime);
+    }
+    return sendError(res, 404, `No control route ${req.method} ${path}`, 'NotFoundError');
+  }
+
+  const server: Server = createServer((req, res) => {
+    route(req, res).catch((err: unknown) => {
+      if (!res.headersSent) {
+        sendError(res, 500, err instanceof Error ? err.message : String(err), 'InternalError');
+      } else {
+        res.destroy();
+      }
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const host = options.host && options.host !== '0.0.0.0' ? options.host : '127.0.0.1';
+
+  return {
+    url: `http://${host}:${port}/v1`,
+    port,
+    stats: () => structuredClone(stats),
+    resetStats: () => {
+      stats = freshStats(stats.inFlight);
+    },
+    setFaults: (rules) => script.set(rules),
+    configure: (patch) => Object.assign(runtime, patch),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function freshStats(inFlight = 0): StubStats {
+  return { chatCompletions: 0, modelLists: 0, inFlight, peakInFlight: inFlight, calls: [] };
+}
+
+function modelNotFound(res: ServerResponse, model: string): void {
+  sendError(res, 404, `The model \`${model}\` does not exist.`, 'NotFoundError');
+}
+
+function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    'content-type': 'application/json',
+    'content-length': Buffer.byteLength(text),
+    ...headers,
+  });
+  res.end(text);
+}
+
+function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  type: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { error: { message, type, param: null, code: status } }, headers);
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const parts: Buffer[] = [];
+  let size = 0;
+  for await (const part of req as AsyncIterable<Buffer>) {
+    size += part.length;
+    if (size > MAX_BODY_BYTES) throw new Error('request body too large');
+    parts.push(part);
+  }
+  return JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown;
+}
+
+/** Waits `ms`; resolves false when the client went away meanwhile. */
+function sleepUnlessClosed(ms: number, res: ServerResponse): Promise<boolean> {
+  return new Promise((resolve) => {
+    const onClose = () => {
+      clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = setTimeout(() => {
+      res.off('close', onClose);
+      resolve(true);
+    }, ms);
+    res.once('close', onClose);
+  });
+}
