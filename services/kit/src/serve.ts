@@ -73,8 +73,11 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
   }
 
   if (handleSignals) {
+    // `on`, not `once`: Ctrl-C signals the whole process group, and a supervisor may signal
+    // again; a second signal must not kill the process halfway through draining.
     for (const signal of ['SIGTERM', 'SIGINT'] as const) {
-      process.once(signal, () => {
+      process.on(signal, () => {
+        if (stopping) return;
         logger.info({ signal }, 'shutting down');
         void stop().then(() => process.exit(0));
       });

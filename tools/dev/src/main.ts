@@ -1,10 +1,10 @@
 /**
- * `make dev`: starts every service that has a built entry (`services/<name>/dist/main.js`)
- * with the test servers' settings, one port each from DEV_BASE_PORT (default 4000), prints
- * their URLs and stops them all on Ctrl-C.
+ * `make dev`: starts the LLM stand-in and every service that has a built entry
+ * (`services/<name>/dist/main.js`) against the test servers, one port each from DEV_BASE_PORT
+ * (default 4000), wires them to each other, prints their URLs and stops them all on Ctrl-C.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { currentSettings, envFilePath, readEnvFile } from '@pelita/testenv';
 
@@ -22,6 +22,38 @@ function builtServices(): string[] {
     .sort();
 }
 
+/** The settings that connect the services to the test servers and to each other. */
+function wiring(
+  testenv: Record<string, string>,
+  urlOf: (service: string) => string | undefined,
+  llmUrl: string,
+): Record<string, string> {
+  const stateDir = join(testenv.PELITA_TESTENV_DIR ?? currentSettings().dir, 'dev');
+  mkdirSync(stateDir, { recursive: true });
+  const links: Record<string, string | undefined> = {
+    // summarizer
+    BASE_URL_LOCAL: `${llmUrl}/v1`,
+    MODEL_LOCAL: 'pelita-stub',
+    API_KEY_LOCAL: 'dev',
+    // policy-sync and the services that ask OPA
+    URL_OPA: testenv.OPA_URL,
+    URL_USER: urlOf('user-service'),
+    POLICY_DATA_FILE: join(stateDir, 'data.json'),
+    POLICY_SYNC_URL: urlOf('policy-sync'),
+    // services with their own PostgreSQL database use the test server's
+    DATABASE_URL: testenv.POSTGRES_URL,
+  };
+  return Object.fromEntries(
+    Object.entries(links).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
+}
+
+function start(name: string, script: string, env: Record<string, string>): ChildProcess {
+  const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
+  child.on('exit', (code, signal) => say(`${name} exited (${signal ?? code})`));
+  return child;
+}
+
 function main(): void {
   const testenv = readEnvFile(envFilePath(currentSettings())) ?? {};
   say('Test servers (from `make testenv`):');
@@ -30,18 +62,40 @@ function main(): void {
   }
 
   const services = builtServices();
+  const ports = new Map(services.map((name, index) => [name, basePort + 1 + index]));
+  const urlOf = (name: string) => {
+    const port = ports.get(name);
+    return port === undefined ? undefined : `http://127.0.0.1:${port}`;
+  };
+  const children: ChildProcess[] = [];
+
+  const stub = join(root, 'tools', 'llm-stub', 'dist', 'main.js');
+  const llmUrl = `http://127.0.0.1:${basePort}`;
+  if (existsSync(stub)) {
+    children.push(
+      start('llm-stub', stub, { ...process.env, PORT: String(basePort) }),
+    );
+    say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
+  }
+
   if (services.length === 0)
     say('No service has a built entry yet (services/<name>/dist/main.js).');
-  const children: ChildProcess[] = services.map((name, index) => {
-    const port = basePort + index;
-    const child = spawn(process.execPath, [join(root, 'services', name, 'dist', 'main.js')], {
-      env: { ...testenv, ...process.env, PORT: String(port), OTEL_SERVICE_NAME: name },
-      stdio: 'inherit',
-    });
-    say(`  ${name.padEnd(22)} http://127.0.0.1:${port}  (docs: /api-docs)`);
-    child.on('exit', (code, signal) => say(`${name} exited (${signal ?? code})`));
-    return child;
-  });
+  const shared = wiring(testenv, urlOf, llmUrl);
+  for (const name of services) {
+    const port = String(ports.get(name));
+    children.push(
+      start(name, join(root, 'services', name, 'dist', 'main.js'), {
+        ...testenv,
+        ...shared,
+        ...(process.env as Record<string, string>),
+        // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
+        PORT: port,
+        NODE_PORT: port,
+        OTEL_SERVICE_NAME: name,
+      }),
+    );
+    say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
+  }
 
   const stopAll = () => {
     for (const child of children) child.kill('SIGTERM');
