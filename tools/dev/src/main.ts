@@ -72,9 +72,7 @@ function main(): void {
   const stub = join(root, 'tools', 'llm-stub', 'dist', 'main.js');
   const llmUrl = `http://127.0.0.1:${basePort}`;
   if (existsSync(stub)) {
-    children.push(
-      start('llm-stub', stub, { ...process.env, PORT: String(basePort) }),
-    );
+    children.push(start('llm-stub', stub, { ...process.env, PORT: String(basePort) }));
     say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
   }
 
