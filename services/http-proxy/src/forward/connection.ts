@@ -60,6 +60,8 @@ export const Endpoint = z.object({
 export const Connection = z.object({
   host: z
     .string()
+    // The pattern documents the scheme in the OpenAPI schema; the refinement checks the rest.
+    .regex(/^https?:\/\//i, 'must start with http:// or https://')
     .refine(isHttpBaseUrl, 'must be an absolute http(s) URL without user:password')
     .describe('Base URL of the target API'),
   name: z.string().optional().describe('Label, used in logs only'),
