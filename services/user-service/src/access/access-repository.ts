@@ -1,0 +1,165 @@
+/** SQL of features, sub-features, policies, and the two role-data views policy-sync reads. */
+import type { Pool } from 'pg';
+
+export interface FeatureRow {
+  id: number;
+  name: string;
+  label: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface SubFeatureRow {
+  id: number;
+  feature_id: number;
+  name: string;
+  label: string;
+  method: string;
+  path: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface PolicyRow {
+  id: number;
+  role_id: number;
+  role_name: string;
+  feature_id: number;
+  feature_name: string;
+  sub_feature_id: number;
+  sub_feature_name: string;
+  method: string;
+  path: string;
+  status: boolean;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface GrantRecord {
+  id: number;
+  name: string;
+  label: string;
+  method: string;
+  path: string;
+  status: boolean;
+}
+
+const FEATURE = 'id, name, label, created_at, updated_at';
+const SUB_FEATURE = 'id, feature_id, name, label, method, path, created_at, updated_at';
+const POLICY = `
+  select p.id, p.role_id, r.name as role_name, f.id as feature_id, f.name as feature_name,
+         s.id as sub_feature_id, s.name as sub_feature_name, s.method, s.path, p.status,
+         p.created_at, p.updated_at
+  from policies p
+  join roles r on r.id = p.role_id
+  join sub_features s on s.id = p.sub_feature_id
+  join features f on f.id = s.feature_id`;
+
+export function createAccessRepository(pool: Pool) {
+  const one = async <T extends object>(sql: string, values: unknown[]) =>
+    (await pool.query<T>(sql, values)).rows[0];
+  const removed = async (sql: string, id: number) =>
+    ((await pool.query(sql, [id])).rowCount ?? 0) > 0;
+
+  return {
+    listFeatures: async () =>
+      (await pool.query<FeatureRow>(`select ${FEATURE} from features order by id`)).rows,
+    findFeature: (id: number) =>
+      one<FeatureRow>(`select ${FEATURE} from features where id = $1`, [id]),
+    insertFeature: async (name: string, label: string) =>
+      (await one<FeatureRow>(
+        `insert into features (name, label) values ($1, $2) returning ${FEATURE}`,
+        [name, label],
+      ))!,
+    updateFeature: (id: number, name: string, label: string) =>
+      one<FeatureRow>(
+        `update features set name = $2, label = $3, updated_at = now() where id = $1 returning ${FEATURE}`,
+        [id, name, label],
+      ),
+    removeFeature: (id: number) => removed('delete from features where id = $1', id),
+
+    listSubFeatures: async (featureId: number) =>
+      (
+        await pool.query<SubFeatureRow>(
+          `select ${SUB_FEATURE} from sub_features where feature_id = $1 order by id`,
+          [featureId],
+        )
+      ).rows,
+    findSubFeature: (id: number) =>
+      one<SubFeatureRow>(`select ${SUB_FEATURE} from sub_features where id = $1`, [id]),
+    insertSubFeature: async (featureId: number, s: SubFeatureFields) =>
+      (await one<SubFeatureRow>(
+        `insert into sub_features (feature_id, name, label, method, path)
+         values ($1, $2, $3, $4, $5) returning ${SUB_FEATURE}`,
+        [featureId, s.name, s.label, s.method, s.path],
+      ))!,
+    updateSubFeature: (id: number, s: SubFeatureFields) =>
+      one<SubFeatureRow>(
+        `update sub_features set name = $2, label = $3, method = $4, path = $5, updated_at = now()
+         where id = $1 returning ${SUB_FEATURE}`,
+        [id, s.name, s.label, s.method, s.path],
+      ),
+    removeSubFeature: (id: number) => removed('delete from sub_features where id = $1', id),
+
+    listPolicies: async (roleId?: number) =>
+      (
+        await pool.query<PolicyRow>(
+          `${POLICY} where ($1::int is null or p.role_id = $1) order by r.level, r.name, s.id`,
+          [roleId ?? null],
+        )
+      ).rows,
+    findPolicy: (id: number) => one<PolicyRow>(`${POLICY} where p.id = $1`, [id]),
+    /** Grants the sub-feature to the role, or sets the status of the existing grant. */
+    upsertPolicy: async (roleId: number, subFeatureId: number, status: boolean) =>
+      (await one<{ id: number }>(
+        `insert into policies (role_id, sub_feature_id, status) values ($1, $2, $3)
+         on conflict (role_id, sub_feature_id)
+         do update set status = excluded.status, updated_at = now()
+         returning id`,
+        [roleId, subFeatureId, status],
+      ))!.id,
+    setPolicyStatus: (id: number, status: boolean) =>
+      one<{ id: number }>(
+        'update policies set status = $2, updated_at = now() where id = $1 returning id',
+        [id, status],
+      ),
+    removePolicy: (id: number) => removed('delete from policies where id = $1', id),
+
+    /** `user_roles`: active users' names to their role names. */
+    async roleUsers(): Promise<Record<string, string[]>> {
+      const { rows } = await pool.query<{ username: string; role: string }>(
+        `select u.username, r.name as role from users u join roles r on r.id = u.role_id
+         where u.is_active order by u.username`,
+      );
+      const result: Record<string, string[]> = {};
+      for (const row of rows) (result[row.username] ??= []).push(row.role);
+      return result;
+    },
+
+    /** `policies`: every role (also those without grants) to its grant records. */
+    async roleGrants(): Promise<Record<string, GrantRecord[]>> {
+      const { rows } = await pool.query<GrantRecord & { role: string | null; role_name: string }>(
+        `select r.name as role_name, s.id, s.name, s.label, s.method, s.path, p.status
+         from roles r
+         left join policies p on p.role_id = r.id
+         left join sub_features s on s.id = p.sub_feature_id
+         order by r.name, s.id`,
+      );
+      const result: Record<string, GrantRecord[]> = {};
+      for (const { role_name, id, name, label, method, path, status } of rows) {
+        const grants = (result[role_name] ??= []);
+        if (id !== null) grants.push({ id, name, label, method, path, status });
+      }
+      return result;
+    },
+  };
+}
+
+export interface SubFeatureFields {
+  name: string;
+  label: string;
+  method: string;
+  path: string;
+}
+
+export type AccessRepository = ReturnType<typeof createAccessRepository>;

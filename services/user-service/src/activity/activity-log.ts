@@ -1,0 +1,79 @@
+/**
+ * Records each user action (every request that changes something, plus login and logout) in
+ * the activity log, after the answer is sent. A failed write is logged and counted, never
+ * turned into an error for the user.
+ */
+import type { Logger, RouteDefinition } from '@pelita/kit';
+import type { Request, RequestHandler } from 'express';
+import { Counter, type Registry } from 'prom-client';
+import type { ActivityRepository } from './activity-repository';
+
+/** Set by a public route that learns who acted (login) so the entry names them. */
+export interface ActivityUser {
+  id: string;
+  username: string;
+}
+
+declare module 'express-serve-static-core' {
+  interface Locals {
+    activityUser?: ActivityUser;
+  }
+}
+
+export interface ActivityLog {
+  /** Middleware for one route: records its request when it is an action. */
+  recorderFor(route: RouteDefinition): RequestHandler | undefined;
+}
+
+const READS = new Set(['get', 'head']);
+
+export function createActivityLog(
+  repository: ActivityRepository | undefined,
+  logger: Logger,
+  registry: Registry,
+): ActivityLog {
+  const writes = new Counter({
+    name: 'user_service_activity_log_writes_total',
+    help: 'Entries written to the user activity log, by outcome',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  return {
+    recorderFor(route) {
+      if (!repository || READS.has(route.method) || route.path.startsWith('/open-api/')) {
+        return undefined;
+      }
+      const action = `${route.method.toUpperCase()} ${route.path}`;
+      return function recordActivity(req: Request, res, next) {
+        res.once('finish', () => {
+          const user: ActivityUser | undefined =
+            res.locals.activityUser ??
+            (req.auth ? { id: req.auth.sub, username: req.auth.username } : undefined);
+          repository
+            .record({
+              user_id: user?.id ?? null,
+              username: user?.username ?? null,
+              action,
+              method: req.method,
+              path: req.originalUrl.split('?')[0] ?? '/',
+              status_code: res.statusCode,
+              ip: req.ip ?? '',
+              user_agent: req.get('user-agent') ?? '',
+              timestamp: new Date().toISOString(),
+            })
+            .then(
+              () => writes.inc({ outcome: 'success' }),
+              (err: unknown) => {
+                writes.inc({ outcome: 'failure' });
+                logger.warn(
+                  { action, err: (err as Error).message },
+                  'while writing the activity log',
+                );
+              },
+            );
+        });
+        next();
+      };
+    },
+  };
+}

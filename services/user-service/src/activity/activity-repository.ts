@@ -1,0 +1,93 @@
+/** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
+import { Client, type Types } from '@opensearch-project/opensearch';
+
+export interface ActivityEntry {
+  user_id: string | null;
+  username: string | null;
+  /** `METHOD /route/template`, e.g. `PATCH /users/:id`. */
+  action: string;
+  method: string;
+  path: string;
+  status_code: number;
+  ip: string;
+  user_agent: string;
+  /** ISO 8601, UTC. */
+  timestamp: string;
+}
+
+export interface ActivityQuery {
+  user_id?: string | undefined;
+  username?: string | undefined;
+  action?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
+  page: number;
+  limit: number;
+}
+
+const MAPPINGS = {
+  properties: {
+    user_id: { type: 'keyword' },
+    username: { type: 'keyword' },
+    action: { type: 'keyword' },
+    method: { type: 'keyword' },
+    path: { type: 'keyword' },
+    status_code: { type: 'integer' },
+    ip: { type: 'keyword' },
+    user_agent: { type: 'text' },
+    timestamp: { type: 'date' },
+  },
+} as const;
+
+export function createActivityRepository(url: string, index: string) {
+  const client = new Client({ node: url, requestTimeout: 5000 });
+  return {
+    /** Creates the index with its mappings unless it exists (another replica may race: fine). */
+    async ensureIndex(): Promise<void> {
+      const exists = await client.indices.exists({ index });
+      if (exists.body) return;
+      try {
+        await client.indices.create({ index, body: { mappings: MAPPINGS } });
+      } catch (err) {
+        if (!String((err as Error).message).includes('resource_already_exists')) throw err;
+      }
+    },
+    async record(entry: ActivityEntry): Promise<void> {
+      await client.index({ index, body: entry });
+    },
+    async search(query: ActivityQuery): Promise<{ entries: ActivityEntry[]; total: number }> {
+      const filter: Types.Common_QueryDsl.QueryContainer[] = [];
+      if (query.user_id) filter.push({ term: { user_id: query.user_id } });
+      if (query.username) filter.push({ term: { username: query.username } });
+      if (query.action) filter.push({ term: { action: query.action } });
+      if (query.from || query.to) {
+        filter.push({
+          range: {
+            timestamp: {
+              ...(query.from ? { gte: query.from.toISOString() } : {}),
+              ...(query.to ? { lte: query.to.toISOString() } : {}),
+            },
+          },
+        });
+      }
+      const res = await client.search({
+        index,
+        body: {
+          query: { bool: { filter } },
+          sort: [{ timestamp: { order: 'desc' } }],
+          from: (query.page - 1) * query.limit,
+          size: query.limit,
+          track_total_hits: true,
+        },
+      });
+      const hits = res.body.hits;
+      const total = typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
+      return { entries: hits.hits.map((hit) => hit._source as ActivityEntry), total };
+    },
+    refresh: async () => void (await client.indices.refresh({ index })),
+    ping: () => client.ping(),
+    close: () => client.close(),
+  };
+}
+
+export type ActivityRepository = ReturnType<typeof createActivityRepository>;

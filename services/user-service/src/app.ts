@@ -1,0 +1,97 @@
+/** createApp(deps): the kit's service with every route, guarded by token + session + OPA. No I/O at build. */
+import {
+  createService,
+  type RouteDefinition,
+  opaDecision,
+  requireAuth,
+  type DecideAccess,
+  type Logger,
+  type Metrics,
+  type ReadinessCheck,
+} from '@pelita/kit';
+import type { Express, Request } from 'express';
+import type { Redis } from 'ioredis';
+import type { AccessRepository } from './access/access-repository';
+import type { ActivityLog } from './activity/activity-log';
+import type { ActivityRepository } from './activity/activity-repository';
+import { loadActor } from './access/actor';
+import type { Features } from './access/features';
+import type { Policies } from './access/policies';
+import type { AuthService } from './auth/auth-service';
+import type { SigningKeys } from './auth/signing-keys';
+import type { Roles } from './roles/roles';
+import type { Shortcuts } from './roles/shortcuts';
+import { activityRoutes } from './routes/activity';
+import { authRoutes } from './routes/auth';
+import { featureRoutes } from './routes/features';
+import { openApiRoutes } from './routes/open-api';
+import { photoRoutes } from './routes/photos';
+import { policyRoutes } from './routes/policies';
+import { roleRoutes } from './routes/roles';
+import { shortcutRoutes } from './routes/shortcuts';
+import { userRoutes } from './routes/users';
+import type { FormatTimestamp } from './timestamps';
+import type { ProfilePhotos } from './users/profile-photos';
+import type { UserRepository } from './users/user-repository';
+import type { Users } from './users/users';
+
+export interface AppDeps {
+  logger: Logger;
+  metrics: Metrics;
+  redis: Redis;
+  keys: SigningKeys;
+  opaUrl: string;
+  /** Replaces the OPA call (route tests); `opaDecision({ url: opaUrl })` otherwise. */
+  decide?: DecideAccess;
+  openApiToken: string | undefined;
+  auth: AuthService;
+  users: Users;
+  userRepository: UserRepository;
+  roles: Roles;
+  shortcuts: Shortcuts;
+  features: Features;
+  policies: Policies;
+  access: AccessRepository;
+  time: FormatTimestamp;
+  activityLog: ActivityLog;
+  photos: ProfilePhotos;
+  photoMaxBytes: number;
+  activity: ActivityRepository | undefined;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const actorOf = (req: Request) => loadActor(deps.userRepository, req.auth?.sub);
+  return createService({
+    name: 'user-service',
+    description: 'Login, tokens, users, roles with levels, features, sub-features and policies',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    guard: requireAuth({
+      publicKey: deps.keys.publicKey,
+      sessions: deps.redis,
+      decide: deps.decide ?? opaDecision({ url: deps.opaUrl }),
+      registry: deps.metrics.registry,
+    }),
+    routes: withActivityLog(deps.activityLog, [
+      ...authRoutes(deps.auth, deps.keys),
+      ...userRoutes(deps.users, actorOf, deps.time),
+      ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
+      ...roleRoutes(deps.roles, actorOf, deps.time),
+      ...shortcutRoutes(deps.shortcuts, deps.userRepository, actorOf),
+      ...featureRoutes(deps.features, deps.time),
+      ...policyRoutes(deps.policies, actorOf, deps.time),
+      ...openApiRoutes(deps.access, deps.openApiToken),
+      ...activityRoutes(deps.activity, deps.time),
+    ]),
+  });
+}
+
+/** Puts the activity recorder in front of every route that is a user action. */
+function withActivityLog(log: ActivityLog, routes: RouteDefinition[]): RouteDefinition[] {
+  return routes.map((route) => {
+    const recorder = log.recorderFor(route);
+    return recorder ? { ...route, before: [recorder, ...(route.before ?? [])] } : route;
+  });
+}

@@ -1,0 +1,5 @@
+/** Random secrets and their hashes: what the service stores instead of the secrets. */
+import { createHash, randomBytes } from 'node:crypto';
+
+export const randomToken = (bytes = 32) => randomBytes(bytes).toString('base64url');
+export const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');

@@ -1,0 +1,62 @@
+/** SQL of roles. */
+import type { Pool } from 'pg';
+
+export interface RoleRow {
+  id: number;
+  name: string;
+  description: string;
+  level: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface RoleInput {
+  name: string;
+  description: string;
+  level: number;
+}
+
+const COLUMNS = 'id, name, description, level, created_at, updated_at';
+
+export function createRoleRepository(pool: Pool) {
+  return {
+    async list(): Promise<RoleRow[]> {
+      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles order by level, name`)).rows;
+    },
+    async find(id: number): Promise<RoleRow | undefined> {
+      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles where id = $1`, [id]))
+        .rows[0];
+    },
+    async findByName(name: string): Promise<RoleRow | undefined> {
+      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles where name = $1`, [name]))
+        .rows[0];
+    },
+    async insert(role: RoleInput): Promise<RoleRow> {
+      const { rows } = await pool.query<RoleRow>(
+        `insert into roles (name, description, level) values ($1, $2, $3) returning ${COLUMNS}`,
+        [role.name, role.description, role.level],
+      );
+      return rows[0]!;
+    },
+    async update(id: number, role: RoleInput): Promise<RoleRow | undefined> {
+      const { rows } = await pool.query<RoleRow>(
+        `update roles set name = $2, description = $3, level = $4, updated_at = now()
+         where id = $1 returning ${COLUMNS}`,
+        [id, role.name, role.description, role.level],
+      );
+      return rows[0];
+    },
+    async remove(id: number): Promise<boolean> {
+      return ((await pool.query('delete from roles where id = $1', [id])).rowCount ?? 0) > 0;
+    },
+    async countUsers(id: number): Promise<number> {
+      const { rows } = await pool.query<{ n: string }>(
+        'select count(*) as n from users where role_id = $1',
+        [id],
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+  };
+}
+
+export type RoleRepository = ReturnType<typeof createRoleRepository>;

@@ -1,0 +1,53 @@
+/** Roles with a hierarchical level: an actor creates, changes and deletes only roles below their own. */
+import { conflict, notFound } from '@pelita/kit';
+import { assertBelow, type Actor } from '../access/actor';
+import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import { isUniqueViolation } from '../users/user-repository';
+import type { RoleInput, RoleRepository, RoleRow } from './role-repository';
+
+export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
+  async function existing(id: number): Promise<RoleRow> {
+    const role = await roles.find(id);
+    if (!role) throw notFound(`Role ${id} not found`);
+    return role;
+  }
+  const uniqueName = (err: unknown) =>
+    isUniqueViolation(err) ? conflict('A role with this name already exists') : err;
+
+  return {
+    list: () => roles.list(),
+    get: existing,
+
+    async create(actor: Actor, input: RoleInput): Promise<RoleRow> {
+      assertBelow(actor, input.level, 'roles');
+      const role = await roles.insert(input).catch((err: unknown) => {
+        throw uniqueName(err);
+      });
+      syncTrigger.trigger('role-grants');
+      return role;
+    },
+
+    async update(actor: Actor, id: number, input: RoleInput): Promise<RoleRow> {
+      assertBelow(actor, (await existing(id)).level, 'roles');
+      assertBelow(actor, input.level, 'roles');
+      const role = await roles.update(id, input).catch((err: unknown) => {
+        throw uniqueName(err);
+      });
+      if (!role) throw notFound(`Role ${id} not found`);
+      // A rename changes both mappings' keys.
+      syncTrigger.trigger('role-users', 'role-grants');
+      return role;
+    },
+
+    async remove(actor: Actor, id: number): Promise<void> {
+      assertBelow(actor, (await existing(id)).level, 'roles');
+      if ((await roles.countUsers(id)) > 0) {
+        throw conflict('The role still has users; move them to another role first');
+      }
+      await roles.remove(id);
+      syncTrigger.trigger('role-grants');
+    },
+  };
+}
+
+export type Roles = ReturnType<typeof createRoles>;

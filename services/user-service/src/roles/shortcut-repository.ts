@@ -1,0 +1,50 @@
+/** SQL of the shortcut access lists of roles. */
+import type { Pool } from 'pg';
+
+export interface ShortcutFields {
+  name: string;
+  label: string;
+  path: string;
+}
+
+export interface ShortcutRow extends ShortcutFields {
+  id: number;
+  role_id: number;
+  position: number;
+}
+
+export function createShortcutRepository(pool: Pool) {
+  return {
+    async list(roleId: number): Promise<ShortcutRow[]> {
+      const { rows } = await pool.query<ShortcutRow>(
+        `select id, role_id, position, name, label, path from role_shortcuts
+         where role_id = $1 order by position`,
+        [roleId],
+      );
+      return rows;
+    },
+    /** Replaces the role's list with `shortcuts`, in that order, in one transaction. */
+    async replace(roleId: number, shortcuts: ShortcutFields[]): Promise<void> {
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client.query('delete from role_shortcuts where role_id = $1', [roleId]);
+        for (const [position, s] of shortcuts.entries()) {
+          await client.query(
+            `insert into role_shortcuts (role_id, position, name, label, path)
+             values ($1, $2, $3, $4, $5)`,
+            [roleId, position, s.name, s.label, s.path],
+          );
+        }
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+    },
+  };
+}
+
+export type ShortcutRepository = ReturnType<typeof createShortcutRepository>;

@@ -1,0 +1,29 @@
+/** Shortcut access lists per role: anyone reads, only an actor above the role replaces. */
+import { badRequest, notFound } from '@pelita/kit';
+import { assertBelow, type Actor } from '../access/actor';
+import type { RoleRepository } from './role-repository';
+import type { ShortcutFields, ShortcutRepository, ShortcutRow } from './shortcut-repository';
+
+export function createShortcuts(shortcuts: ShortcutRepository, roles: RoleRepository) {
+  async function role(id: number) {
+    const found = await roles.find(id);
+    if (!found) throw notFound(`Role ${id} not found`);
+    return found;
+  }
+  return {
+    async ofRole(roleId: number): Promise<ShortcutRow[]> {
+      await role(roleId);
+      return shortcuts.list(roleId);
+    },
+    async replace(actor: Actor, roleId: number, list: ShortcutFields[]): Promise<ShortcutRow[]> {
+      assertBelow(actor, (await role(roleId)).level, 'roles');
+      const names = new Set(list.map((s) => s.name));
+      if (names.size !== list.length)
+        throw badRequest('Shortcut names must be unique within a role');
+      await shortcuts.replace(roleId, list);
+      return shortcuts.list(roleId);
+    },
+  };
+}
+
+export type Shortcuts = ReturnType<typeof createShortcuts>;

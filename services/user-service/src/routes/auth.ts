@@ -1,0 +1,141 @@
+/** POST /auth/login, /auth/refresh, /auth/logout, /auth/register, /auth/forgot-password, /auth/reset-password; GET /auth/public-key. */
+import { ACCESS_TOKEN_ISSUER, defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { AuthService } from '../auth/auth-service';
+import { TooManyAttemptsError } from '../auth/auth-service';
+import type { SigningKeys } from '../auth/signing-keys';
+import {
+  BearerHeader,
+  ForgotPasswordBody,
+  LoginBody,
+  MessageResponse,
+  PublicKeyResponse,
+  RefreshBody,
+  RegisterBody,
+  ResetPasswordBody,
+  TokenPairResponse,
+} from '../schemas/auth';
+import { Uuid } from '../schemas/common';
+
+const FORGOT_ANSWER = 'If an account with this e-mail exists, a reset link has been sent to it';
+
+export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinition[] {
+  const tags = ['auth'];
+  return [
+    defineRoute({
+      method: 'post',
+      path: '/auth/login',
+      summary: 'Log in with e-mail and password: an access token and a refresh token',
+      tags,
+      public: true,
+      request: { body: LoginBody },
+      responses: {
+        200: { description: 'Logged in', schema: TokenPairResponse },
+        401: { description: 'Wrong e-mail or password' },
+        403: { description: 'Account deactivated' },
+        429: { description: 'Too many attempts for this e-mail from this address' },
+      },
+      handler: async ({ body }, req, res) => {
+        try {
+          const { tokens, user } = await auth.login(body.email, body.password, req.ip ?? 'unknown');
+          res.locals.activityUser = user;
+          return tokens;
+        } catch (err) {
+          if (err instanceof TooManyAttemptsError)
+            res.setHeader('Retry-After', String(err.retryAfterSeconds));
+          throw err;
+        }
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/refresh',
+      summary: 'Trade a refresh token for a new pair (the old refresh token stops working)',
+      tags,
+      public: true,
+      request: { body: RefreshBody },
+      responses: {
+        200: { description: 'New tokens', schema: TokenPairResponse },
+        401: {
+          description: 'Unknown, expired or replayed refresh token (a replay ends the session)',
+        },
+      },
+      handler: ({ body }) => auth.refresh(body.refresh_token),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/logout',
+      summary:
+        'End the session of the access token sent (access and refresh token both stop working)',
+      tags,
+      public: true,
+      request: { headers: BearerHeader },
+      responses: {
+        204: { description: 'Logged out' },
+        401: { description: 'No valid, live access token' },
+      },
+      handler: async ({ headers }, _req, res) => {
+        await auth.logout(headers.authorization.replace(/^Bearer\s+/i, ''));
+        res.status(204).end();
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/register',
+      summary: 'Create an account with the registration role',
+      tags,
+      public: true,
+      successStatus: 201,
+      request: { body: RegisterBody },
+      responses: {
+        201: { description: 'Registered', schema: Uuid },
+        409: { description: 'E-mail or username taken' },
+      },
+      handler: async ({ body }) => ({ id: await auth.register(body) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/forgot-password',
+      summary: 'E-mail a reset link; the answer is the same whether or not the account exists',
+      tags,
+      public: true,
+      successStatus: 202,
+      request: { body: ForgotPasswordBody },
+      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
+      handler: async ({ body }) => {
+        await auth.forgotPassword(body.email);
+        return { message: FORGOT_ANSWER };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/reset-password',
+      summary:
+        'Set a new password with a reset token (single use); ends every session of the account',
+      tags,
+      public: true,
+      request: { body: ResetPasswordBody },
+      responses: {
+        200: { description: 'Password changed', schema: MessageResponse },
+        400: { description: 'Invalid, used or expired token' },
+      },
+      handler: async ({ body }) => {
+        await auth.resetPassword(body.token, body.password);
+        return { message: 'Password changed; log in again' };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/auth/public-key',
+      summary: 'The public key that verifies access tokens (PEM and JWK)',
+      tags,
+      public: true,
+      responses: { 200: { description: 'The key', schema: PublicKeyResponse } },
+      handler: () => ({
+        algorithm: 'ES256' as const,
+        issuer: ACCESS_TOKEN_ISSUER,
+        pem: keys.publicPem,
+        jwk: keys.publicJwk,
+      }),
+    }),
+  ];
+}

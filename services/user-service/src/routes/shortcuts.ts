@@ -1,0 +1,59 @@
+/** GET/PUT /roles/:id/shortcuts, and GET /me/shortcuts (the caller's role's list). */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { Request } from 'express';
+import type { Actor } from '../access/actor';
+import type { Shortcuts } from '../roles/shortcuts';
+import { IntId } from '../schemas/common';
+import { ShortcutListBody, ShortcutListResponse, toShortcutList } from '../schemas/shortcuts';
+import type { UserRepository } from '../users/user-repository';
+
+export function shortcutRoutes(
+  shortcuts: Shortcuts,
+  users: UserRepository,
+  actorOf: (req: Request) => Promise<Actor>,
+): RouteDefinition[] {
+  const tags = ['shortcuts'];
+  const list = { description: 'The shortcut list', schema: ShortcutListResponse };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/roles/:id/shortcuts',
+      summary: "A role's shortcut access list",
+      tags,
+      request: { params: IntId },
+      responses: { 200: list, 404: { description: 'No such role' } },
+      handler: async ({ params }) => toShortcutList(params.id, await shortcuts.ofRole(params.id)),
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/roles/:id/shortcuts',
+      summary: "Replace a role's shortcut access list (a role below your level)",
+      tags,
+      request: { params: IntId, body: ShortcutListBody },
+      responses: {
+        200: list,
+        400: { description: 'Duplicate names' },
+        403: { description: 'Role not below your level' },
+        404: { description: 'No such role' },
+      },
+      handler: async ({ params, body }, req) =>
+        toShortcutList(
+          params.id,
+          await shortcuts.replace(await actorOf(req), params.id, body.shortcuts),
+        ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/me/shortcuts',
+      summary: "The caller's shortcut access list (of their role)",
+      tags,
+      responses: { 200: list },
+      handler: async (_input, req) => {
+        const actor = await actorOf(req);
+        const user = await users.find(actor.id);
+        const roleId = user?.role_id ?? 0;
+        return toShortcutList(roleId, await shortcuts.ofRole(roleId));
+      },
+    }),
+  ];
+}

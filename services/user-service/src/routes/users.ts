@@ -1,0 +1,97 @@
+/** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { Request } from 'express';
+import type { Actor } from '../access/actor';
+import { Deleted, Paging, Uuid } from '../schemas/common';
+import {
+  CreateUserBody,
+  UpdateUserBody,
+  UserListResponse,
+  UserResponse,
+  toUserResponse,
+} from '../schemas/users';
+import type { FormatTimestamp } from '../timestamps';
+import type { Users } from '../users/users';
+
+export function userRoutes(
+  users: Users,
+  actorOf: (req: Request) => Promise<Actor>,
+  time: FormatTimestamp,
+): RouteDefinition[] {
+  const tags = ['users'];
+  const one = { description: 'The user', schema: UserResponse };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/users',
+      summary: 'Users, paged',
+      tags,
+      request: { query: Paging },
+      responses: { 200: { description: 'A page of users', schema: UserListResponse } },
+      handler: async ({ query }) => {
+        const { rows, total } = await users.list(query.page, query.limit);
+        return {
+          data: rows.map((row) => toUserResponse(row, time)),
+          total,
+          page: query.page,
+          limit: query.limit,
+        };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/:id',
+      summary: 'One user',
+      tags,
+      request: { params: Uuid },
+      responses: { 200: one, 404: { description: 'No such user' } },
+      handler: async ({ params }) => toUserResponse(await users.get(params.id), time),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/users',
+      summary: 'Create a user with a role below your level',
+      tags,
+      successStatus: 201,
+      request: { body: CreateUserBody },
+      responses: {
+        201: one,
+        403: { description: 'Role not below your level' },
+        409: { description: 'E-mail or username taken' },
+      },
+      handler: async ({ body }, req) =>
+        toUserResponse(await users.create(await actorOf(req), body), time),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: '/users/:id',
+      summary: 'Change a user below your level (or your own name, e-mail and full name)',
+      tags,
+      request: { params: Uuid, body: UpdateUserBody },
+      responses: {
+        200: one,
+        403: { description: 'User or role not below your level' },
+        404: { description: 'No such user' },
+        409: { description: 'E-mail or username taken' },
+      },
+      handler: async ({ params, body }, req) =>
+        toUserResponse(await users.update(await actorOf(req), params.id, body), time),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/users/:id',
+      summary: 'Delete a user below your level (their sessions end)',
+      tags,
+      request: { params: Uuid },
+      responses: {
+        200: { description: 'Deleted', schema: Deleted },
+        403: { description: 'Not below your level' },
+        404: { description: 'No such user' },
+      },
+      handler: async ({ params }, req) => {
+        await users.remove(await actorOf(req), params.id);
+        return { deleted: true as const };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,36 @@
+/** Activity log query and response schemas. */
+import { z } from 'zod';
+import type { ActivityEntry } from '../activity/activity-repository';
+import type { FormatTimestamp } from '../timestamps';
+import { Paging, Timestamp } from './common';
+
+export const ActivityQuerySchema = Paging.extend({
+  user_id: z.string().max(64).optional(),
+  username: z.string().max(64).optional(),
+  action: z.string().max(200).optional(),
+  from: z.iso.datetime({ offset: true }).optional(),
+  to: z.iso.datetime({ offset: true }).optional(),
+});
+
+export const ActivityEntryResponse = z.object({
+  user_id: z.string().nullable(),
+  username: z.string().nullable(),
+  action: z.string(),
+  method: z.string(),
+  path: z.string(),
+  status_code: z.number().int(),
+  ip: z.string(),
+  user_agent: z.string(),
+  timestamp: Timestamp,
+});
+export const ActivityListResponse = z.object({
+  data: z.array(ActivityEntryResponse),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+});
+
+export const toActivityResponse = (entry: ActivityEntry, time: FormatTimestamp) => ({
+  ...entry,
+  timestamp: time(new Date(entry.timestamp)),
+});

@@ -1,0 +1,69 @@
+/** Feature and sub-feature schemas and mappers. */
+import { z } from 'zod';
+import type { FeatureRow, SubFeatureRow } from '../access/access-repository';
+import type { FormatTimestamp } from '../timestamps';
+import { Label, Name, Timestamp } from './common';
+
+export const FeatureBody = z.object({ name: Name, label: Label });
+export const FeatureSubFeatureParams = z.object({
+  featureId: z.coerce.number().int().positive().max(2_147_483_647),
+  id: z.coerce.number().int().positive().max(2_147_483_647),
+});
+export const FeatureParams = z.object({
+  featureId: z.coerce.number().int().positive().max(2_147_483_647),
+});
+
+const Method = z
+  .string()
+  .transform((value) => value.toUpperCase())
+  .pipe(z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']));
+/** A path pattern: `*` matches one path segment, `**` any number. */
+const PathPattern = z
+  .string()
+  .min(1)
+  .max(500)
+  .regex(/^(\/|\*\*)\S*$/, 'a path starting with / (or **), without spaces');
+export const SubFeatureBody = z.object({
+  name: Name,
+  label: Label,
+  method: Method,
+  path: PathPattern,
+});
+
+export const FeatureResponse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const SubFeatureResponse = z.object({
+  id: z.number().int(),
+  feature_id: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  method: z.string(),
+  path: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const FeatureListResponse = z.object({ data: z.array(FeatureResponse) });
+export const SubFeatureListResponse = z.object({ data: z.array(SubFeatureResponse) });
+
+export const toFeatureResponse = (row: FeatureRow, time: FormatTimestamp) => ({
+  id: row.id,
+  name: row.name,
+  label: row.label,
+  created_at: time(row.created_at),
+  updated_at: time(row.updated_at),
+});
+export const toSubFeatureResponse = (row: SubFeatureRow, time: FormatTimestamp) => ({
+  id: row.id,
+  feature_id: row.feature_id,
+  name: row.name,
+  label: row.label,
+  method: row.method,
+  path: row.path,
+  created_at: time(row.created_at),
+  updated_at: time(row.updated_at),
+});

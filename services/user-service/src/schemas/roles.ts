@@ -1,0 +1,33 @@
+/** Role schemas and the row → response mapper. */
+import { z } from 'zod';
+import type { RoleRow } from '../roles/role-repository';
+import type { FormatTimestamp } from '../timestamps';
+import { Name, Timestamp } from './common';
+
+export const RoleBody = z.object({
+  name: Name,
+  description: z.string().max(500).default(''),
+  level: z.number().int().min(1).max(1_000_000),
+});
+
+export const RoleResponse = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  level: z.number().int(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const RoleListResponse = z.object({ data: z.array(RoleResponse) });
+
+export const toRoleResponse = (
+  row: RoleRow,
+  time: FormatTimestamp,
+): z.infer<typeof RoleResponse> => ({
+  id: row.id,
+  name: row.name,
+  description: row.description,
+  level: row.level,
+  created_at: time(row.created_at),
+  updated_at: time(row.updated_at),
+});

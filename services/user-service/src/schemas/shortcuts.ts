@@ -1,0 +1,38 @@
+/** Shortcut list schemas and mapper. */
+import { z } from 'zod';
+import type { ShortcutRow } from '../roles/shortcut-repository';
+import { Label, Name } from './common';
+
+export const Shortcut = z.object({
+  name: Name,
+  label: Label,
+  path: z
+    .string()
+    .min(1)
+    .max(500)
+    .regex(/^\/\S*$/, 'a path starting with /'),
+});
+export const ShortcutListBody = z.object({ shortcuts: z.array(Shortcut).max(100) });
+
+export const ShortcutResponse = z.object({
+  id: z.number().int(),
+  position: z.number().int(),
+  name: z.string(),
+  label: z.string(),
+  path: z.string(),
+});
+export const ShortcutListResponse = z.object({
+  role_id: z.number().int(),
+  shortcuts: z.array(ShortcutResponse),
+});
+
+export const toShortcutList = (roleId: number, rows: ShortcutRow[]) => ({
+  role_id: roleId,
+  shortcuts: rows.map(({ id, position, name, label, path }) => ({
+    id,
+    position,
+    name,
+    label,
+    path,
+  })),
+});

@@ -1,0 +1,204 @@
+/**
+ * Puts the user service together from its settings: pools, key pair, repositories, domain
+ * modules, app. `start` applies migrations and creates the first admin; `main.ts` and the
+ * integration tests both build the service here.
+ */
+import { createMetrics, type DecideAccess, type Logger } from '@pelita/kit';
+import type { Express } from 'express';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { createAccessRepository } from './access/access-repository';
+import { createFeatures } from './access/features';
+import { createPolicies } from './access/policies';
+import { createActivityLog } from './activity/activity-log';
+import { createActivityRepository, type ActivityRepository } from './activity/activity-repository';
+import { createApp } from './app';
+import { createAuthMetrics } from './auth/auth-metrics';
+import { createAuthService } from './auth/auth-service';
+import { createLoginLimiter } from './auth/login-limiter';
+import { createResetTokenStore } from './auth/one-time-tokens';
+import { createSessionStore } from './auth/session-store';
+import { loadSigningKeys, type SigningKeys } from './auth/signing-keys';
+import { licenseSettings, type Settings } from './config';
+import { createUserNameCopy, type UserNameCopy } from './core-backend/user-name-copy';
+import { migrate, withStartupLock } from './db/migrate';
+import { createLicenseCheck } from './license/license-check';
+import { createLicenseClient } from './license/license-client';
+import { createMailer } from './mail/mailer';
+import { createSyncTrigger, type SyncTrigger } from './policy-sync/sync-trigger';
+import { createRoleRepository } from './roles/role-repository';
+import { createRoles } from './roles/roles';
+import { createShortcutRepository } from './roles/shortcut-repository';
+import { createShortcuts } from './roles/shortcuts';
+import { timestampFormatter } from './timestamps';
+import { ensureFirstAdmin } from './users/first-admin';
+import { createPhotoStore } from './users/photo-store';
+import { createProfilePhotos } from './users/profile-photos';
+import { createUserRepository } from './users/user-repository';
+import { createUsers } from './users/users';
+
+export interface UserService {
+  app: Express;
+  /** The activity log's index, when configured (tests refresh it to read their writes). */
+  activity: ActivityRepository | undefined;
+  keys: SigningKeys;
+  syncTrigger: SyncTrigger;
+  userNameCopy: UserNameCopy;
+  /** Applies migrations and creates the first admin, under an advisory lock. */
+  start(): Promise<void>;
+  /** Waits for background sync calls, closes the pools. */
+  stop(): Promise<void>;
+}
+
+export function createUserService(
+  settings: Settings,
+  logger: Logger,
+  options: { decide?: DecideAccess } = {},
+): UserService {
+  const metrics = createMetrics();
+  const pool = new pg.Pool({
+    connectionString: settings.DATABASE_URL,
+    connectionTimeoutMillis: 5000,
+  });
+  const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 });
+  const keys = loadSigningKeys(settings.JWT_PRIVATE_KEY, settings.JWT_PUBLIC_KEY, logger);
+  const syncTrigger = createSyncTrigger({
+    baseUrl: settings.POLICY_SYNC_URL,
+    token: settings.POLICY_SYNC_TOKEN,
+    logger,
+    registry: metrics.registry,
+  });
+  const userNameCopy = createUserNameCopy({
+    baseUrl: settings.CORE_BACKEND_URL,
+    token: settings.CORE_BACKEND_TOKEN,
+    logger,
+    registry: metrics.registry,
+  });
+  const licenseConfig = licenseSettings(settings);
+  const license = createLicenseCheck(
+    licenseConfig ? createLicenseClient(licenseConfig) : undefined,
+    logger,
+  );
+  const sessions = createSessionStore({
+    redis,
+    accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+  });
+  const userRepository = createUserRepository(pool);
+  const roleRepository = createRoleRepository(pool);
+  const access = createAccessRepository(pool);
+  const activity = settings.OPENSEARCH_URL
+    ? createActivityRepository(settings.OPENSEARCH_URL, settings.INDEX_USER_ACTIVITY_LOG)
+    : undefined;
+  const photoStore = settings.S3_BUCKET
+    ? createPhotoStore({
+        endpoint: settings.S3_ENDPOINT,
+        region: settings.S3_REGION,
+        accessKeyId: settings.S3_ACCESS_KEY,
+        secretAccessKey: settings.S3_SECRET_KEY,
+        bucket: settings.S3_BUCKET,
+        forcePathStyle: settings.S3_FORCE_PATH_STYLE === 'true',
+      })
+    : undefined;
+  if (!photoStore) logger.warn('S3_BUCKET is not set: profile photos are off');
+  if (!activity) logger.warn('OPENSEARCH_URL is not set: user actions are not logged');
+
+  const auth = createAuthService({
+    users: userRepository,
+    roles: roleRepository,
+    sessions,
+    resetTokens: createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS),
+    limiter: createLoginLimiter({
+      redis,
+      maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+      windowSeconds: settings.LOGIN_WINDOW_SECONDS,
+    }),
+    mailer: createMailer({
+      host: settings.SMTP_HOST,
+      port: settings.SMTP_PORT,
+      secure: settings.SMTP_SECURE === 'true',
+      user: settings.SMTP_USER,
+      password: settings.SMTP_PASSWORD,
+      from: settings.MAIL_FROM,
+    }),
+    syncTrigger,
+    license,
+    metrics: createAuthMetrics(metrics.registry),
+    logger,
+    privateKey: keys.privateKey,
+    publicKey: keys.publicKey,
+    accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
+    refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+    frontendUrl: settings.FRONTEND_URL,
+    registrationRole: settings.REGISTRATION_ROLE,
+  });
+
+  const app = createApp({
+    logger,
+    metrics,
+    redis,
+    keys,
+    opaUrl: settings.URL_OPA,
+    ...(options.decide ? { decide: options.decide } : {}),
+    openApiToken: settings.OPEN_API_TOKEN,
+    auth,
+    users: createUsers({
+      users: userRepository,
+      roles: roleRepository,
+      sessions,
+      syncTrigger,
+      userNameCopy,
+      license,
+    }),
+    userRepository,
+    roles: createRoles(roleRepository, syncTrigger),
+    shortcuts: createShortcuts(createShortcutRepository(pool), roleRepository),
+    features: createFeatures(access, syncTrigger),
+    policies: createPolicies(access, roleRepository, syncTrigger),
+    access,
+    time: timestampFormatter(settings.APP_TIMEZONE),
+    photos: createProfilePhotos(photoStore, userRepository, logger),
+    photoMaxBytes: settings.PHOTO_MAX_BYTES,
+    activityLog: createActivityLog(activity, logger, metrics.registry),
+    activity,
+    readiness: {
+      postgres: () => pool.query('select 1'),
+      redis: () => redis.ping(),
+      ...(activity ? { opensearch: () => activity.ping() } : {}),
+    },
+  });
+
+  return {
+    app,
+    activity,
+    keys,
+    syncTrigger,
+    userNameCopy,
+    async start() {
+      const created = await withStartupLock(pool, async (client) => {
+        const applied = await migrate(client);
+        if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+        return ensureFirstAdmin(
+          client,
+          {
+            email: settings.FIRST_ADMIN_EMAIL,
+            password: settings.FIRST_ADMIN_PASSWORD,
+            username: settings.FIRST_ADMIN_USERNAME,
+          },
+          logger,
+        );
+      });
+      await activity?.ensureIndex();
+      await photoStore?.ensureBucket();
+      // The admin's grants may not be in OPA yet on a fresh installation.
+      if (created) syncTrigger.trigger('role-users', 'role-grants');
+    },
+    async stop() {
+      await Promise.all([syncTrigger.idle(), userNameCopy.idle()]);
+      await pool.end();
+      redis.disconnect();
+      await activity?.close();
+      photoStore?.close();
+    },
+  };
+}

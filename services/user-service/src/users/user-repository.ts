@@ -1,0 +1,120 @@
+/** SQL of users; every read joins the user's role (name and level decide what they may manage). */
+import type { Pool, PoolClient } from 'pg';
+
+export interface UserRow {
+  id: string;
+  email: string;
+  username: string;
+  full_name: string;
+  password_hash: string;
+  is_active: boolean;
+  role_id: number;
+  role_name: string;
+  role_level: number;
+  photo_key: string | null;
+  photo_type: string | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface NewUser {
+  email: string;
+  username: string;
+  fullName: string;
+  passwordHash: string;
+  roleId: number;
+}
+
+export interface UserChanges {
+  email?: string | undefined;
+  username?: string | undefined;
+  fullName?: string | undefined;
+  roleId?: number | undefined;
+  isActive?: boolean | undefined;
+}
+
+const SELECT = `
+  select u.id, u.email, u.username, u.full_name, u.password_hash, u.is_active, u.role_id,
+         r.name as role_name, r.level as role_level, u.photo_key, u.photo_type,
+         u.created_at, u.updated_at
+  from users u join roles r on r.id = u.role_id`;
+
+export function createUserRepository(pool: Pool) {
+  return {
+    async list(page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+      const [{ rows }, count] = await Promise.all([
+        pool.query<UserRow>(`${SELECT} order by u.created_at, u.id limit $1 offset $2`, [
+          limit,
+          (page - 1) * limit,
+        ]),
+        pool.query<{ n: string }>('select count(*) as n from users'),
+      ]);
+      return { rows, total: Number(count.rows[0]?.n ?? 0) };
+    },
+    async find(id: string): Promise<UserRow | undefined> {
+      return (await pool.query<UserRow>(`${SELECT} where u.id = $1`, [id])).rows[0];
+    },
+    async findByEmail(email: string): Promise<UserRow | undefined> {
+      return (await pool.query<UserRow>(`${SELECT} where lower(u.email) = lower($1)`, [email]))
+        .rows[0];
+    },
+    async countActive(db: Pool | PoolClient = pool): Promise<number> {
+      const { rows } = await db.query<{ n: string }>(
+        'select count(*) as n from users where is_active',
+      );
+      return Number(rows[0]?.n ?? 0);
+    },
+    async insert(user: NewUser, db: Pool | PoolClient = pool): Promise<string> {
+      const { rows } = await db.query<{ id: string }>(
+        `insert into users (email, username, full_name, password_hash, role_id)
+         values ($1, $2, $3, $4, $5) returning id`,
+        [user.email, user.username, user.fullName, user.passwordHash, user.roleId],
+      );
+      return rows[0]!.id;
+    },
+    async update(id: string, changes: UserChanges): Promise<boolean> {
+      const { rowCount } = await pool.query(
+        `update users set
+           email = coalesce($2, email), username = coalesce($3, username),
+           full_name = coalesce($4, full_name), role_id = coalesce($5, role_id),
+           is_active = coalesce($6, is_active), updated_at = now()
+         where id = $1`,
+        [
+          id,
+          changes.email ?? null,
+          changes.username ?? null,
+          changes.fullName ?? null,
+          changes.roleId ?? null,
+          changes.isActive ?? null,
+        ],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    async setPassword(id: string, passwordHash: string): Promise<void> {
+      await pool.query('update users set password_hash = $2, updated_at = now() where id = $1', [
+        id,
+        passwordHash,
+      ]);
+    },
+    /** Points the user at a new photo; returns the key of the one it replaced. */
+    async setPhoto(id: string, key: string, type: string): Promise<string | null> {
+      const { rows } = await pool.query<{ previous: string | null }>(
+        `update users u set photo_key = $2, photo_type = $3, updated_at = now()
+         from (select photo_key as previous from users where id = $1 for update) old
+         where u.id = $1 returning old.previous`,
+        [id, key, type],
+      );
+      return rows[0]?.previous ?? null;
+    },
+    async remove(id: string): Promise<boolean> {
+      return ((await pool.query('delete from users where id = $1', [id])).rowCount ?? 0) > 0;
+    },
+  };
+}
+
+export type UserRepository = ReturnType<typeof createUserRepository>;
+
+/** Postgres unique violation: the caller turns it into a 409 naming the field. */
+export function isUniqueViolation(err: unknown): err is { constraint?: string } {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
+}

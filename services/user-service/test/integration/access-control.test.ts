@@ -1,0 +1,277 @@
+/**
+ * Roles, users, features, sub-features and policies end to end: a change made through the API
+ * reaches the real policy-sync, which pushes it to a real OPA loaded with policies/; the guard
+ * of this service then asks that OPA. Grant → allow; switch off or revoke → deny.
+ */
+import { randomBytes } from 'node:crypto';
+import { ADMIN, startPlatform, type Platform } from './support/platform';
+import { waitFor } from './support/wait';
+
+const unique = () => randomBytes(4).toString('hex');
+
+describe('access control through the API, decided by OPA', () => {
+  let platform: Platform;
+  let admin: string;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ APP_TIMEZONE: 'Asia/Jakarta' });
+    await waitFor(
+      () => platform.allows(ADMIN.username, 'GET', '/users'),
+      'the admin grants in OPA',
+    );
+    admin = (await platform.login(ADMIN.email, ADMIN.password)).access_token;
+  });
+  afterAll(() => platform?.stop());
+
+  const call = (method: string, path: string, token: string, body?: unknown) =>
+    platform.request(method, path, { token, ...(body !== undefined ? { body } : {}) });
+  async function json<T = any>(res: Response, status: number): Promise<T> {
+    const text = await res.text();
+    if (res.status !== status) throw new Error(`expected ${status}, got ${res.status}: ${text}`);
+    return JSON.parse(text) as T;
+  }
+
+  async function roleWithUser(level: number) {
+    const role = await json(
+      await call('POST', '/roles', admin, { name: `r-${unique()}`, level }),
+      201,
+    );
+    const username = `u${unique()}`;
+    const user = await json(
+      await call('POST', '/users', admin, {
+        email: `${username}@pelita.test`,
+        username,
+        full_name: 'Member',
+        password: 'member-pw-123',
+        role_id: role.id,
+      }),
+      201,
+    );
+    await waitFor(async () => {
+      const data = (await (await fetch(`${platform.opa.url}/v1/data/user_roles`)).json()) as any;
+      return data.result?.[username]?.[0] === role.name;
+    }, 'the new user in OPA');
+    const token = (await platform.login(`${username}@pelita.test`, 'member-pw-123')).access_token;
+    return { role, user, username, token };
+  }
+
+  it('grants a sub-feature to a role: the decision flips to allow; off or revoked: deny', async () => {
+    const { role, username, token } = await roleWithUser(50);
+    expect((await call('GET', '/features', token)).status).toBe(403);
+
+    const feature = await json(
+      await call('POST', '/features', admin, { name: `f-${unique()}`, label: 'Features' }),
+      201,
+    );
+    const sub = await json(
+      await call('POST', `/features/${feature.id}/sub-features`, admin, {
+        name: 'list',
+        label: 'List features',
+        method: 'get',
+        path: '/features',
+      }),
+      201,
+    );
+    expect(sub.method).toBe('GET');
+    const policy = await json(
+      await call('POST', '/policies', admin, { role_id: role.id, sub_feature_id: sub.id }),
+      200,
+    );
+    expect(policy).toMatchObject({ role: { name: role.name }, status: true });
+
+    await waitFor(() => platform.allows(username, 'GET', '/features'), 'the grant in OPA');
+    expect((await call('GET', '/features', token)).status).toBe(200);
+
+    await json(await call('PATCH', `/policies/${policy.id}`, admin, { status: false }), 200);
+    await waitFor(
+      async () => !(await platform.allows(username, 'GET', '/features')),
+      'the grant off in OPA',
+    );
+    expect((await call('GET', '/features', token)).status).toBe(403);
+
+    await json(await call('PATCH', `/policies/${policy.id}`, admin, { status: true }), 200);
+    await waitFor(() => platform.allows(username, 'GET', '/features'), 'the grant on again');
+    await json(await call('DELETE', `/policies/${policy.id}`, admin), 200);
+    await waitFor(
+      async () => !(await platform.allows(username, 'GET', '/features')),
+      'the revoke in OPA',
+    );
+    expect((await call('GET', '/features', token)).status).toBe(403);
+  });
+
+  it('serves the open-api documents in the policy-sync contract', async () => {
+    const users = await json(await platform.request('GET', '/open-api/role-users'), 200);
+    expect(users.user_roles[ADMIN.username]).toEqual(['admin']);
+    const grants = await json(await platform.request('GET', '/open-api/role-grants'), 200);
+    expect(grants.policies.admin).toContainEqual({
+      id: expect.any(Number),
+      name: 'all-get',
+      label: 'Every GET request',
+      method: 'GET',
+      path: '**',
+      status: true,
+    });
+    expect(grants.policies.user).toEqual([]);
+  });
+
+  it('lets a user manage only roles and users below their own level', async () => {
+    const manager = await roleWithUser(10);
+    const feature = await json(
+      await call('POST', '/features', admin, { name: `m-${unique()}` }),
+      201,
+    );
+    for (const [method, path] of [
+      ['POST', '/roles'],
+      ['PUT', '/roles/*'],
+      ['POST', '/users'],
+      ['PATCH', '/users/*'],
+      ['DELETE', '/users/*'],
+    ] as const) {
+      const sub = await json(
+        await call('POST', `/features/${feature.id}/sub-features`, admin, {
+          name: `${method}${path}`,
+          method,
+          path,
+        }),
+        201,
+      );
+      await json(
+        await call('POST', '/policies', admin, {
+          role_id: manager.role.id,
+          sub_feature_id: sub.id,
+        }),
+        200,
+      );
+    }
+    await waitFor(
+      () => platform.allows(manager.username, 'DELETE', '/users/x'),
+      'the manager grants',
+    );
+
+    expect(
+      (await call('POST', '/roles', manager.token, { name: `hi-${unique()}`, level: 10 })).status,
+    ).toBe(403);
+    expect(
+      (await call('POST', '/roles', manager.token, { name: `hi-${unique()}`, level: 5 })).status,
+    ).toBe(403);
+    const below = await json(
+      await call('POST', '/roles', manager.token, { name: `lo-${unique()}`, level: 20 }),
+      201,
+    );
+    expect(
+      (await call('PUT', `/roles/${below.id}`, manager.token, { name: below.name, level: 1 }))
+        .status,
+    ).toBe(403);
+
+    const users = await json<{ data: any[] }>(await call('GET', '/users?limit=200', admin), 200);
+    const adminUser = users.data.find((u: any) => u.username === ADMIN.username);
+    expect(
+      (await call('PATCH', `/users/${adminUser.id}`, manager.token, { full_name: 'Hacked' }))
+        .status,
+    ).toBe(403);
+    expect((await call('DELETE', `/users/${adminUser.id}`, manager.token)).status).toBe(403);
+    const username = `w${unique()}`;
+    const worker = await json(
+      await call('POST', '/users', manager.token, {
+        email: `${username}@pelita.test`,
+        username,
+        full_name: 'Worker',
+        password: 'worker-pw-123',
+        role_id: below.id,
+      }),
+      201,
+    );
+    const roles = await json<{ data: any[] }>(await call('GET', '/roles', admin), 200);
+    const adminRole = roles.data.find((r: any) => r.name === 'admin');
+    expect(
+      (await call('PATCH', `/users/${worker.id}`, manager.token, { role_id: adminRole.id })).status,
+    ).toBe(403);
+    expect(
+      (await call('PATCH', `/users/${manager.user.id}`, manager.token, { is_active: false }))
+        .status,
+    ).toBe(403);
+    const renamed = await json(
+      await call('PATCH', `/users/${manager.user.id}`, manager.token, { full_name: 'Me' }),
+      200,
+    );
+    expect(renamed.full_name).toBe('Me');
+    expect((await call('DELETE', `/users/${worker.id}`, manager.token)).status).toBe(200);
+  });
+
+  it('deactivating a user ends their sessions and removes them from the policy data', async () => {
+    const member = await roleWithUser(60);
+    await json(await call('PATCH', `/users/${member.user.id}`, admin, { is_active: false }), 200);
+    expect((await call('GET', '/features', member.token)).status).toBe(401);
+    await waitFor(async () => {
+      const data = (await (await fetch(`${platform.opa.url}/v1/data/user_roles`)).json()) as any;
+      return data.result?.[member.username] === undefined;
+    }, 'the deactivated user gone from OPA');
+    const login = await platform.request('POST', '/auth/login', {
+      body: { email: `${member.username}@pelita.test`, password: 'member-pw-123' },
+    });
+    expect(login.status).toBe(403);
+  });
+
+  it('answers with timestamps in APP_TIMEZONE and conflicts as 409', async () => {
+    const role = await json(
+      await call('POST', '/roles', admin, { name: `tz-${unique()}`, level: 70 }),
+      201,
+    );
+    expect(role.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+07:00$/);
+    expect((await call('POST', '/roles', admin, { name: role.name, level: 70 })).status).toBe(409);
+    const usersOfRole = await roleWithUser(80);
+    expect((await call('DELETE', `/roles/${usersOfRole.role.id}`, admin)).status).toBe(409);
+    expect((await call('DELETE', `/roles/${role.id}`, admin)).status).toBe(200);
+    expect((await call('GET', `/roles/${role.id}`, admin)).status).toBe(404);
+  });
+
+  it('keeps an ordered shortcut access list per role', async () => {
+    const { role } = await roleWithUser(90);
+    const list = [
+      { name: 'chat', label: 'Chat', path: '/chat' },
+      { name: 'docs', label: 'Documents', path: '/knowledge/documents' },
+    ];
+    type List = { shortcuts: Array<{ position: number; name: string }> };
+    const put = await json<List>(
+      await call('PUT', `/roles/${role.id}/shortcuts`, admin, { shortcuts: list }),
+      200,
+    );
+    expect(put.shortcuts.map((s) => [s.position, s.name])).toEqual([
+      [0, 'chat'],
+      [1, 'docs'],
+    ]);
+    const reordered = await json<List>(
+      await call('PUT', `/roles/${role.id}/shortcuts`, admin, { shortcuts: [list[1], list[0]] }),
+      200,
+    );
+    expect(reordered.shortcuts.map((s) => s.name)).toEqual(['docs', 'chat']);
+    expect(
+      (await json(await call('GET', `/roles/${role.id}/shortcuts`, admin), 200)).shortcuts,
+    ).toHaveLength(2);
+    const duplicate = await call('PUT', `/roles/${role.id}/shortcuts`, admin, {
+      shortcuts: [list[0], list[0]],
+    });
+    expect(duplicate.status).toBe(400);
+    const adminRole = (
+      await json<{ data: any[] }>(await call('GET', '/roles', admin), 200)
+    ).data.find((r: any) => r.name === 'admin');
+    expect(
+      (await call('PUT', `/roles/${adminRole.id}/shortcuts`, admin, { shortcuts: list })).status,
+    ).toBe(403);
+    expect(await json(await call('GET', '/me/shortcuts', admin), 200)).toEqual({
+      role_id: adminRole.id,
+      shortcuts: [],
+    });
+  });
+
+  it('counts the sync triggers by outcome', async () => {
+    await platform.service.syncTrigger.idle();
+    const text = await (await platform.request('GET', '/metrics')).text();
+    expect(text).toMatch(
+      /user_service_policy_sync_triggers_total\{target="role-grants",outcome="success"\} [1-9]/,
+    );
+    expect(text).toMatch(
+      /user_service_policy_sync_triggers_total\{target="role-users",outcome="success"\} [1-9]/,
+    );
+  });
+});

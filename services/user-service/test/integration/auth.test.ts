@@ -1,0 +1,219 @@
+/**
+ * Authentication against the real servers: PostgreSQL (users), Redis (sessions, limits, reset
+ * tokens), the SMTP receiver (reset e-mails), OPA with policies/ fed by the real policy-sync.
+ */
+import { randomBytes } from 'node:crypto';
+import { verifyAccessToken } from '@pelita/kit';
+import { createPublicKey } from 'node:crypto';
+import { ADMIN, startPlatform, type Platform } from './support/platform';
+import { messagesTo } from './support/mailbox';
+import { waitFor } from './support/wait';
+
+const unique = () => randomBytes(4).toString('hex');
+
+describe('authentication', () => {
+  let platform: Platform;
+
+  beforeAll(async () => {
+    platform = await startPlatform({ LOGIN_MAX_ATTEMPTS: '3' });
+    await waitFor(
+      () => platform.allows(ADMIN.username, 'GET', '/users'),
+      'the admin grants in OPA',
+    );
+  });
+  afterAll(() => platform?.stop());
+
+  async function register(password = 'registered-pw-1') {
+    const name = `u${unique()}`;
+    const email = `${name}@pelita.test`;
+    const res = await platform.request('POST', '/auth/register', {
+      body: { email, username: name, full_name: 'Test User', password },
+    });
+    expect(res.status).toBe(201);
+    return { email, username: name, password, id: ((await res.json()) as { id: string }).id };
+  }
+
+  it('logs the first admin in with a token the public key verifies, and the guard lets it through', async () => {
+    const tokens = await platform.login(ADMIN.email, ADMIN.password);
+    const key = (await (await platform.request('GET', '/auth/public-key')).json()) as {
+      pem: string;
+      jwk: { kty: string; crv: string };
+    };
+    expect(key.jwk).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256' });
+    const claims = verifyAccessToken(tokens.access_token, createPublicKey(key.pem));
+    expect(claims.username).toBe(ADMIN.username);
+    const users = await platform.request('GET', '/users', { token: tokens.access_token });
+    expect(users.status).toBe(200);
+  });
+
+  it('answers 401 for a wrong password or an unknown e-mail, with the same body', async () => {
+    const wrong = await platform.request('POST', '/auth/login', {
+      body: { email: ADMIN.email, password: 'nope-nope' },
+    });
+    const unknown = await platform.request('POST', '/auth/login', {
+      body: { email: `ghost-${unique()}@pelita.test`, password: 'nope-nope' },
+    });
+    expect(wrong.status).toBe(401);
+    expect(unknown.status).toBe(401);
+    expect(await wrong.json()).toEqual(await unknown.json());
+  });
+
+  it('rate-limits login attempts per e-mail and address with 429 and Retry-After', async () => {
+    const user = await register();
+    for (let i = 0; i < 3; i++) {
+      const res = await platform.request('POST', '/auth/login', {
+        body: { email: user.email, password: 'wrong-pw' },
+      });
+      expect(res.status).toBe(401);
+    }
+    const limited = await platform.request('POST', '/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe(
+      'too_many_requests',
+    );
+  });
+
+  it('rotates refresh tokens, and a replayed one ends the session', async () => {
+    const user = await register();
+    const first = await platform.login(user.email, user.password);
+    const refreshed = await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: first.refresh_token },
+    });
+    expect(refreshed.status).toBe(200);
+    const second = (await refreshed.json()) as { access_token: string; refresh_token: string };
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    // The old access token's session was replaced by the new one.
+    expect(
+      (await platform.request('POST', '/auth/logout', { token: first.access_token })).status,
+    ).toBe(401);
+
+    const replay = await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: first.refresh_token },
+    });
+    expect(replay.status).toBe(401);
+    // The replay revoked the whole session: the newest tokens die too.
+    expect(
+      (
+        await platform.request('POST', '/auth/refresh', {
+          body: { refresh_token: second.refresh_token },
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await platform.request('POST', '/auth/logout', { token: second.access_token })).status,
+    ).toBe(401);
+  });
+
+  it('logout revokes the session at once: the access token and the refresh token stop working', async () => {
+    const tokens = await platform.login(ADMIN.email, ADMIN.password);
+    expect((await platform.request('GET', '/roles', { token: tokens.access_token })).status).toBe(
+      200,
+    );
+    expect(
+      (await platform.request('POST', '/auth/logout', { token: tokens.access_token })).status,
+    ).toBe(204);
+    expect((await platform.request('GET', '/roles', { token: tokens.access_token })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await platform.request('POST', '/auth/refresh', {
+          body: { refresh_token: tokens.refresh_token },
+        })
+      ).status,
+    ).toBe(401);
+  });
+
+  it('refuses a second registration with the same e-mail (409)', async () => {
+    const user = await register();
+    const again = await platform.request('POST', '/auth/register', {
+      body: {
+        email: user.email.toUpperCase(),
+        username: `x${unique()}`,
+        full_name: 'X',
+        password: 'another-pw-1',
+      },
+    });
+    expect(again.status).toBe(409);
+  });
+
+  it('mails a single-use reset link; the reset ends every session and sets the new password', async () => {
+    const user = await register();
+    const session = await platform.login(user.email, user.password);
+    const forgot = await platform.request('POST', '/auth/forgot-password', {
+      body: { email: user.email },
+    });
+    const ghost = await platform.request('POST', '/auth/forgot-password', {
+      body: { email: `ghost-${unique()}@pelita.test` },
+    });
+    expect(forgot.status).toBe(202);
+    expect(ghost.status).toBe(202);
+    expect(await forgot.json()).toEqual(await ghost.json());
+
+    let token = '';
+    await waitFor(async () => {
+      const [mail] = await messagesTo(user.email);
+      const match =
+        mail && /https:\/\/app\.pelita\.test\/reset-password\?token=([A-Za-z0-9_-]+)/.exec(mail);
+      if (match?.[1]) token = match[1];
+      return token !== '';
+    }, 'the reset e-mail');
+
+    const reset = await platform.request('POST', '/auth/reset-password', {
+      body: { token, password: 'brand-new-pw-9' },
+    });
+    expect(reset.status).toBe(200);
+    expect(
+      (await platform.request('POST', '/auth/logout', { token: session.access_token })).status,
+    ).toBe(401);
+    expect(
+      (
+        await platform.request('POST', '/auth/refresh', {
+          body: { refresh_token: session.refresh_token },
+        })
+      ).status,
+    ).toBe(401);
+    const reused = await platform.request('POST', '/auth/reset-password', {
+      body: { token, password: 'another-pw-99' },
+    });
+    expect(reused.status).toBe(400);
+    await platform.login(user.email, 'brand-new-pw-9');
+    const old = await platform.request('POST', '/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
+    expect(old.status).toBe(401);
+  });
+
+  it('keeps passwords and tokens out of every log line', async () => {
+    const user = await register('log-secret-pw-7');
+    const tokens = await platform.login(user.email, user.password);
+    await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: tokens.refresh_token },
+    });
+    await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: tokens.refresh_token },
+    }); // replay: logged
+    await platform.request('GET', '/users', { token: tokens.access_token });
+    const all = platform.logs.lines.join('\n');
+    for (const secret of [
+      'log-secret-pw-7',
+      ADMIN.password,
+      tokens.access_token,
+      tokens.refresh_token.split('.')[1]!,
+    ]) {
+      expect(all).not.toContain(secret);
+    }
+  });
+
+  it('counts logins by outcome and tokens issued', async () => {
+    const text = await (await platform.request('GET', '/metrics')).text();
+    expect(text).toMatch(/user_service_logins_total\{outcome="success"\} [1-9]/);
+    expect(text).toMatch(/user_service_logins_total\{outcome="invalid_credentials"\} [1-9]/);
+    expect(text).toMatch(/user_service_logins_total\{outcome="rate_limited"\} [1-9]/);
+    expect(text).toMatch(/user_service_tokens_issued_total\{kind="access",flow="refresh"\} [1-9]/);
+    expect(text).toMatch(/user_service_refresh_token_reuse_total [1-9]/);
+  });
+});

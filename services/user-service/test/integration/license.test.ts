@@ -1,0 +1,130 @@
+/**
+ * License validation at login, registration and user creation against an HTTP double of the
+ * license service's API (`GET /api/licenses/{id_client}` with HTTP Basic), answering exactly
+ * its documented shapes.
+ */
+import { ADMIN, startPlatform, type Platform } from './support/platform';
+import { startRecordingServer } from './support/recording-server';
+
+const CLIENT_ID = '5b0c6f2e-1a7e-4c55-9a39-0d6f3f3b1c11';
+const future = new Date(Date.now() + 30 * 24 * 3600 * 1000).toISOString();
+const past = new Date(Date.now() - 24 * 3600 * 1000).toISOString();
+
+function clientAnswer(
+  overrides: { is_active?: boolean; max_user?: number; licenses?: unknown[] } = {},
+) {
+  return {
+    status: 200,
+    body: {
+      success: true,
+      data: {
+        id: CLIENT_ID,
+        name: 'Pelita Test',
+        company_name: 'PT Pelita',
+        email: 'ops@pelita.test',
+        is_active: true,
+        max_user: 100,
+        licenses: [{ id: 'l-1', license_name: 'Platform', status: true, expired_date: future }],
+        ...overrides,
+      },
+    },
+  };
+}
+
+describe('license validation', () => {
+  let platform: Platform;
+  let answer: { status: number; body?: unknown } = clientAnswer();
+  let licenseApi: Awaited<ReturnType<typeof startRecordingServer>>;
+
+  beforeAll(async () => {
+    licenseApi = await startRecordingServer((req) =>
+      req.headers.authorization ===
+      `Basic ${Buffer.from('dash-admin:dash-pw-8').toString('base64')}`
+        ? answer
+        : { status: 401, body: { message: 'Unauthenticated.' } },
+    );
+    platform = await startPlatform({
+      LICENSE_API_URL: licenseApi.url,
+      LICENSE_CLIENT_ID: CLIENT_ID,
+      LICENSE_API_USERNAME: 'dash-admin',
+      LICENSE_API_PASSWORD: 'dash-pw-8',
+    });
+  });
+  afterAll(async () => {
+    await platform?.stop();
+    await licenseApi?.close();
+  });
+
+  const login = () =>
+    platform.request('POST', '/auth/login', {
+      body: { email: ADMIN.email, password: ADMIN.password },
+    });
+  const register = (name: string) =>
+    platform.request('POST', '/auth/register', {
+      body: {
+        email: `${name}@pelita.test`,
+        username: name,
+        full_name: name,
+        password: 'licensed-pw-1',
+      },
+    });
+  const code = async (res: Response) =>
+    ((await res.json()) as { error: { code: string } }).error.code;
+
+  it('lets logins and registrations through with a valid license, asking with Basic credentials', async () => {
+    answer = clientAnswer();
+    expect((await login()).status).toBe(200);
+    expect((await register('licensed-one')).status).toBe(201);
+    expect(licenseApi.requests.at(-1)).toMatchObject({
+      method: 'GET',
+      path: `/api/licenses/${CLIENT_ID}`,
+    });
+  });
+
+  it('refuses with a clear 403 when the client is inactive', async () => {
+    answer = clientAnswer({ is_active: false });
+    const res = await login();
+    expect(res.status).toBe(403);
+    expect(await code(res)).toBe('license_inactive');
+  });
+
+  it('refuses when every license is expired or switched off', async () => {
+    answer = clientAnswer({
+      licenses: [
+        { id: 'l-1', status: true, expired_date: past },
+        { id: 'l-2', status: false, expired_date: future },
+      ],
+    });
+    const res = await login();
+    expect(res.status).toBe(403);
+    expect(await code(res)).toBe('license_expired');
+    const reg = await register('licensed-two');
+    expect(reg.status).toBe(403);
+    expect(await code(reg)).toBe('license_expired');
+  });
+
+  it('refuses a registration beyond max_user, but not a login', async () => {
+    answer = clientAnswer({ max_user: 2 }); // the admin and licensed-one
+    const reg = await register('licensed-three');
+    expect(reg.status).toBe(403);
+    expect(await code(reg)).toBe('license_user_limit');
+    expect((await login()).status).toBe(200);
+  });
+
+  it('refuses when the license service does not know the client, and fails closed when it is down', async () => {
+    answer = { status: 404, body: { success: false, message: 'License not found' } };
+    const missing = await login();
+    expect(missing.status).toBe(403);
+    expect(await code(missing)).toBe('license_not_found');
+    answer = { status: 500, body: {} };
+    const down = await login();
+    expect(down.status).toBe(503);
+    expect(await code(down)).toBe('license_unavailable');
+  });
+
+  it('never logs the license credentials', () => {
+    const all = platform.logs.lines.join('\n');
+    expect(all).not.toContain('dash-pw-8');
+    expect(all).not.toContain(Buffer.from('dash-admin:dash-pw-8').toString('base64'));
+  });
+});

@@ -1,0 +1,70 @@
+/** Migrations and the first admin on a real PostgreSQL: replicas starting together apply each file once. */
+import { createLogger } from '@pelita/kit';
+import pg from 'pg';
+import { migrate, withStartupLock } from '../../src/db/migrate';
+import { ensureFirstAdmin } from '../../src/users/first-admin';
+import { createTestDatabase, type TestDatabase } from './support/database';
+
+const ALL = ['001_initial', '002_builtin_roles', '003_role_shortcuts', '004_profile_photos'];
+
+describe('migrations and the first admin', () => {
+  let database: TestDatabase;
+  const pools: pg.Pool[] = [];
+  const logger = createLogger({ name: 'migrations-test', level: 'silent' });
+  const admin = { email: 'root@pelita.test', password: 'root-pw-123', username: 'root' };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    for (let i = 0; i < 3; i++) pools.push(new pg.Pool({ connectionString: database.url }));
+  });
+  afterAll(async () => {
+    await Promise.all(pools.map((pool) => pool.end()));
+    await database?.drop();
+  });
+
+  it('applies every file once when three replicas start at the same moment', async () => {
+    const results = await Promise.all(
+      pools.map((pool) =>
+        withStartupLock(pool, async (client) => ({
+          applied: await migrate(client),
+          created: await ensureFirstAdmin(client, admin, logger),
+        })),
+      ),
+    );
+    const applied = results.flatMap((result) => result.applied);
+    expect(applied).toEqual(ALL);
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    const pool = pools[0]!;
+    const versions = await pool.query<{ version: string }>(
+      'select version from schema_migrations order by version',
+    );
+    expect(versions.rows.map((row) => row.version)).toEqual(ALL);
+    const users = await pool.query(
+      `select u.username, r.name as role, r.level from users u join roles r on r.id = u.role_id`,
+    );
+    expect(users.rows).toEqual([{ username: 'root', role: 'admin', level: 1 }]);
+  });
+
+  it('does nothing on a second start', async () => {
+    const again = await withStartupLock(pools[1]!, async (client) => ({
+      applied: await migrate(client),
+      created: await ensureFirstAdmin(client, admin, logger),
+    }));
+    expect(again).toEqual({ applied: [], created: false });
+  });
+
+  it('grants the admin role every method on every path through the built-in feature', async () => {
+    const { rows } = await pools[0]!.query(
+      `select s.method, s.path, p.status from policies p
+       join roles r on r.id = p.role_id join sub_features s on s.id = p.sub_feature_id
+       where r.name = 'admin' order by s.method`,
+    );
+    expect(rows).toEqual(
+      ['DELETE', 'GET', 'PATCH', 'POST', 'PUT'].map((method) => ({
+        method,
+        path: '**',
+        status: true,
+      })),
+    );
+  });
+});

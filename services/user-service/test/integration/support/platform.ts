@@ -1,0 +1,139 @@
+/**
+ * The user service as deployed, in this process: its own database, the real Redis, a real OPA
+ * loaded with policies/, and the real policy-sync (services/policy-sync) between them, so a
+ * change made through the API reaches OPA's decisions exactly as in production.
+ */
+import { randomBytes } from 'node:crypto';
+import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { requireEnv } from '@pelita/testenv';
+import { settingsSchema as policySyncSettings } from '../../../../policy-sync/src/config';
+import {
+  createPolicySyncService,
+  type PolicySyncService,
+} from '../../../../policy-sync/src/service';
+import { settingsSchema } from '../../../src/config';
+import { createUserService, type UserService } from '../../../src/service';
+import { createTestDatabase, type TestDatabase } from './database';
+import { LogCapture } from './log-capture';
+import { freePort, startOpa, type OpaProcess } from './opa';
+
+// Unique per test file: login limits live in the shared Redis, keyed by e-mail and address.
+export const ADMIN = {
+  email: `admin-${randomBytes(4).toString('hex')}@pelita.test`,
+  password: 'first-admin-pw-5d1c',
+  username: 'admin',
+};
+
+export interface Platform {
+  url: string;
+  service: UserService;
+  policySync: PolicySyncService;
+  opa: OpaProcess;
+  logs: LogCapture;
+  databaseUrl: string;
+  request(
+    method: string,
+    path: string,
+    options?: { token?: string; body?: unknown; headers?: Record<string, string> },
+  ): Promise<Response>;
+  login(email: string, password: string): Promise<{ access_token: string; refresh_token: string }>;
+  /** Asks OPA directly whether the user may call `method path`. */
+  allows(user: string, method: string, path: string): Promise<boolean>;
+  stop(): Promise<void>;
+}
+
+export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+  const { REDIS_URL, SMTP_HOST, SMTP_PORT } = requireEnv('REDIS_URL', 'SMTP_HOST', 'SMTP_PORT');
+  const database: TestDatabase = await createTestDatabase();
+  const opa = await startOpa();
+  const policySyncPort = await freePort();
+  const logs = new LogCapture();
+  const logger = createLogger({ name: 'user-service', level: 'debug', destination: logs });
+  const settings = loadConfig(settingsSchema, {
+    DATABASE_URL: database.url,
+    REDIS_URL,
+    URL_OPA: opa.url,
+    POLICY_SYNC_URL: `http://127.0.0.1:${policySyncPort}`,
+    SMTP_HOST,
+    SMTP_PORT,
+    FRONTEND_URL: 'https://app.pelita.test',
+    FIRST_ADMIN_EMAIL: ADMIN.email,
+    FIRST_ADMIN_PASSWORD: ADMIN.password,
+    FIRST_ADMIN_USERNAME: ADMIN.username,
+    ...env,
+  });
+  const service = createUserService(settings, logger);
+  await service.start();
+  const running: RunningServer = await serve(service.app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs: 2000,
+    handleSignals: false,
+  });
+
+  const syncLogger = createLogger({ name: 'policy-sync', level: 'silent' });
+  const policySync = createPolicySyncService(
+    loadConfig(policySyncSettings, {
+      URL_USER: running.url,
+      URL_OPA: opa.url,
+      POLICY_DATA_FILE: `/tmp/user-service-test-${policySyncPort}.json`,
+      RESYNC_INTERVAL_MS: '0',
+      OPA_PROBE_INTERVAL_MS: '0',
+      ...(env.OPEN_API_TOKEN ? { USER_SERVICE_TOKEN: env.OPEN_API_TOKEN } : {}),
+    }),
+    syncLogger,
+  );
+  const syncServer = await serve(policySync.app, {
+    port: policySyncPort,
+    host: '127.0.0.1',
+    logger: syncLogger,
+    shutdownTimeoutMs: 2000,
+    handleSignals: false,
+  });
+  await policySync.start();
+
+  const request: Platform['request'] = (method, path, options = {}) =>
+    fetch(`${running.url}${path}`, {
+      method,
+      headers: {
+        ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+        ...options.headers,
+      },
+      ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+    });
+
+  return {
+    url: running.url,
+    service,
+    policySync,
+    opa,
+    logs,
+    databaseUrl: database.url,
+    request,
+    async login(email, password) {
+      const res = await request('POST', '/auth/login', { body: { email, password } });
+      if (res.status !== 200)
+        throw new Error(`login of ${email} answered ${res.status}: ${await res.text()}`);
+      return (await res.json()) as { access_token: string; refresh_token: string };
+    },
+    async allows(user, method, path) {
+      const res = await fetch(`${opa.url}/v1/data/pelita/authz/allow`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ input: { user, method, path } }),
+      });
+      return ((await res.json()) as { result?: unknown }).result === true;
+    },
+    async stop() {
+      await service.syncTrigger.idle();
+      await policySync.stop();
+      await syncServer.stop();
+      await running.stop();
+      await service.stop();
+      await opa.stop();
+      await database.drop();
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { loadConfig } from '@pelita/kit';
+import { settingsSchema } from '../../src/config';
+
+const required = { DATABASE_URL: 'postgres://u:p@h/db', REDIS_URL: 'redis://h:6379' };
+
+describe('settings', () => {
+  it('has defaults for everything but the two stores', () => {
+    const settings = loadConfig(settingsSchema, required);
+    expect(settings).toMatchObject({
+      APP_TIMEZONE: 'UTC',
+      ACCESS_TOKEN_TTL_SECONDS: 900,
+      REFRESH_TOKEN_TTL_SECONDS: 604800,
+      URL_OPA: 'http://127.0.0.1:8181',
+    });
+    expect(settings.POLICY_SYNC_URL).toBeUndefined();
+    expect(settings.OPEN_API_TOKEN).toBeUndefined();
+  });
+
+  it('turns escaped newlines of a PEM setting into real ones', () => {
+    const settings = loadConfig(settingsSchema, { ...required, JWT_PRIVATE_KEY: 'a\\nb' });
+    expect(settings.JWT_PRIVATE_KEY).toBe('a\nb');
+  });
+
+  it('refuses an unknown time zone without echoing secrets', () => {
+    expect(() =>
+      loadConfig(settingsSchema, {
+        ...required,
+        APP_TIMEZONE: 'Mars/Olympus',
+        SMTP_PASSWORD: 'pw-9',
+      }),
+    ).toThrow(/APP_TIMEZONE: not an IANA time zone/);
+  });
+
+  it('treats an empty POLICY_SYNC_URL as unset and strips trailing slashes', () => {
+    expect(
+      loadConfig(settingsSchema, { ...required, POLICY_SYNC_URL: '' }).POLICY_SYNC_URL,
+    ).toBeUndefined();
+    expect(
+      loadConfig(settingsSchema, { ...required, POLICY_SYNC_URL: 'http://sync:3666/' })
+        .POLICY_SYNC_URL,
+    ).toBe('http://sync:3666');
+  });
+});
