@@ -15,17 +15,19 @@ export interface StartOptions {
   env?: Record<string, string>;
   /** Path answered with 2xx once the process serves (default `/health`). */
   readyPath?: string;
+  /** Port to use (when another process must know it beforehand); a free one otherwise. */
+  port?: number;
 }
 
 /**
- * Runs `node script` with `PORT` set to a free port. Its output goes to /dev/null: a pipe read
+ * Runs `node script` with `PORT` set to `options.port` or a free port. Its output goes to /dev/null: a pipe read
  * by this process would slow the server down whenever the benchmark keeps this process busy.
  */
 export async function startService(
   script: string,
   options: StartOptions = {},
 ): Promise<StartedService> {
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, [script, ...(options.args ?? [])], {
     env: { ...process.env, ...options.env, PORT: String(port) },
     stdio: ['ignore', 'ignore', 'inherit'],
