@@ -99,6 +99,35 @@ describe('access control through the API, decided by OPA', () => {
     expect((await call('GET', '/features', token)).status).toBe(403);
   });
 
+  it('keeps decisions across an OPA restart: the sidecar loads data.json at start', async () => {
+    const { role, username, token } = await roleWithUser(60);
+    const feature = await json(
+      await call('POST', '/features', admin, { name: `g-${unique()}`, label: 'Restart' }),
+      201,
+    );
+    const sub = await json(
+      await call('POST', `/features/${feature.id}/sub-features`, admin, {
+        name: 'list',
+        label: 'List features',
+        method: 'get',
+        path: '/features',
+      }),
+      201,
+    );
+    await json(
+      await call('POST', '/policies', admin, { role_id: role.id, sub_feature_id: sub.id }),
+      200,
+    );
+    await waitFor(() => platform.allows(username, 'GET', '/features'), 'the grant in OPA');
+
+    await platform.restartOpa();
+    // No sync has run since the restart: the decisions come from the file OPA loaded.
+    expect(await platform.allows(username, 'GET', '/features')).toBe(true);
+    expect(await platform.allows(username, 'DELETE', '/features')).toBe(false);
+    expect(await platform.allows(ADMIN.username, 'GET', '/users')).toBe(true);
+    expect((await call('GET', '/features', token)).status).toBe(200);
+  });
+
   it('serves the open-api documents in the policy-sync contract', async () => {
     const users = await json(await platform.request('GET', '/open-api/role-users'), 200);
     expect(users.user_roles[ADMIN.username]).toEqual(['admin']);

@@ -10,12 +10,19 @@ const POLICIES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'policies');
 
 export interface OpaProcess {
   url: string;
+  port: number;
   stop(): Promise<void>;
 }
 
-export async function startOpa(): Promise<OpaProcess> {
+export interface OpaOptions {
+  /** Loaded at start like the sidecar loads the shared volume (`data.json` at the root of data). */
+  dataDir?: string;
+  port?: number;
+}
+
+export async function startOpa(options: OpaOptions = {}): Promise<OpaProcess> {
   const { OPA_BIN } = requireEnv('OPA_BIN');
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn(
     OPA_BIN,
     [
@@ -24,7 +31,9 @@ export async function startOpa(): Promise<OpaProcess> {
       '--skip-version-check',
       '--log-level=error',
       '--ignore=*_test.rego',
+      '--ignore=.*',
       `--addr=127.0.0.1:${port}`,
+      ...(options.dataDir ? [options.dataDir] : []),
       POLICIES_DIR,
     ],
     { stdio: 'ignore' },
@@ -46,7 +55,7 @@ export async function startOpa(): Promise<OpaProcess> {
     await stop();
     throw err;
   }
-  return { url, stop };
+  return { url, port, stop };
 }
 
 export async function freePort(): Promise<number> {

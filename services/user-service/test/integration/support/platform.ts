@@ -4,6 +4,9 @@
  * change made through the API reaches OPA's decisions exactly as in production.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import { settingsSchema as policySyncSettings } from '../../../../policy-sync/src/config';
@@ -37,6 +40,10 @@ export interface Platform {
     options?: { token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
   login(email: string, password: string): Promise<{ access_token: string; refresh_token: string }>;
+  /** The Redis channel this platform's policy-sync replicas share. */
+  syncChannel: string;
+  /** Kills OPA and starts it again on the same port, empty but for what it loads at start. */
+  restartOpa(): Promise<void>;
   /** Asks OPA directly whether the user may call `method path`. */
   allows(user: string, method: string, path: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -45,7 +52,10 @@ export interface Platform {
 export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
   const { REDIS_URL, SMTP_HOST, SMTP_PORT } = requireEnv('REDIS_URL', 'SMTP_HOST', 'SMTP_PORT');
   const database: TestDatabase = await createTestDatabase();
-  const opa = await startOpa();
+  // The shared volume of the policy-sync pod: policy-sync writes data.json, OPA loads it at start.
+  const shareDir = mkdtempSync(join(tmpdir(), 'user-service-share-'));
+  let opa = await startOpa({ dataDir: shareDir });
+  const syncChannel = `pelita:user-service-test:${randomBytes(4).toString('hex')}`;
   const policySyncPort = await freePort();
   const logs = new LogCapture();
   const logger = createLogger({ name: 'user-service', level: 'debug', destination: logs });
@@ -77,7 +87,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     loadConfig(policySyncSettings, {
       URL_USER: running.url,
       URL_OPA: opa.url,
-      POLICY_DATA_FILE: `/tmp/user-service-test-${policySyncPort}.json`,
+      POLICY_DATA_FILE: join(shareDir, 'data.json'),
+      // Replicas of this platform's policy-sync (see replicas.test.ts) meet on this channel.
+      REDIS_URL,
+      SYNC_CHANNEL: syncChannel,
       RESYNC_INTERVAL_MS: '0',
       OPA_PROBE_INTERVAL_MS: '0',
       ...(env.OPEN_API_TOKEN ? { USER_SERVICE_TOKEN: env.OPEN_API_TOKEN } : {}),
@@ -108,7 +121,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     url: running.url,
     service,
     policySync,
-    opa,
+    syncChannel,
+    get opa() {
+      return opa;
+    },
     logs,
     databaseUrl: database.url,
     request,
@@ -117,6 +133,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       if (res.status !== 200)
         throw new Error(`login of ${email} answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { access_token: string; refresh_token: string };
+    },
+    async restartOpa() {
+      await opa.stop();
+      opa = await startOpa({ dataDir: shareDir, port: opa.port });
     },
     async allows(user, method, path) {
       const res = await fetch(`${opa.url}/v1/data/pelita/authz/allow`, {
@@ -133,6 +153,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       await running.stop();
       await service.stop();
       await opa.stop();
+      rmSync(shareDir, { recursive: true, force: true });
       await database.drop();
     },
   };
