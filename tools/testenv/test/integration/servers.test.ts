@@ -29,10 +29,12 @@ describe('test servers', () => {
     await expect(redisPing(Number(url.port))).resolves.toBe(true);
   });
 
-  it('OpenSearch: cluster health is green', async () => {
+  it('OpenSearch: the single node serves (green, or yellow once tests made replicated indices)', async () => {
     const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
     const response = await fetch(`${OPENSEARCH_URL}/_cluster/health`);
-    await expect(response.json()).resolves.toMatchObject({ status: 'green' });
+    const health = (await response.json()) as { status: string; number_of_nodes: number };
+    expect(['green', 'yellow']).toContain(health.status);
+    expect(health.number_of_nodes).toBe(1);
   });
 
   it('MinIO: ready, and rejects anonymous listing', async () => {
