@@ -1,0 +1,48 @@
+/** The whole desired set of child objects for one install, in apply order. */
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
+import { renderConfigMap } from './config-map';
+import { renderIngress } from './ingress';
+import { renderPodDisruptionBudget } from './pod-disruption-budget';
+import { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map';
+import { renderService } from './service';
+import { renderServiceAccount } from './service-account';
+import { renderServiceMonitor } from './service-monitor';
+import { renderDeployment, renderOcrWorkerStatefulSet } from './workload';
+
+export interface RenderInput {
+  install: PlatformInstall;
+  /** Rego files of `policies/`, keyed by file name. */
+  policies: PolicyFiles;
+}
+
+export function renderDesired({ install, policies }: RenderInput): KubernetesObject[] {
+  const objects: Array<KubernetesObject | null> = [renderPoliciesConfigMap(install, policies)];
+  for (const service of SERVICE_NAMES) {
+    objects.push(
+      renderServiceAccount(install, service),
+      renderConfigMap(install, service),
+      renderService(install, service),
+      service === 'ocr-worker'
+        ? renderOcrWorkerStatefulSet(install)
+        : renderDeployment(install, service),
+      renderPodDisruptionBudget(install, service),
+    );
+  }
+  objects.push(renderIngress(install), renderServiceMonitor(install));
+  return objects.filter((o): o is KubernetesObject => o !== null);
+}
+
+export { renderConfigMap } from './config-map';
+export { renderIngress } from './ingress';
+export { renderPodDisruptionBudget } from './pod-disruption-budget';
+export {
+  renderPoliciesConfigMap,
+  policiesConfigMapName,
+  type PolicyFiles,
+} from './policies-config-map';
+export { renderService } from './service';
+export { renderServiceAccount } from './service-account';
+export { renderServiceMonitor, type ServiceMonitor } from './service-monitor';
+export { renderDeployment, renderOcrWorkerStatefulSet } from './workload';
+export { childName, labels, ownerReference } from './meta';

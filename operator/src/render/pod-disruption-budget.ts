@@ -1,0 +1,18 @@
+import type { V1PodDisruptionBudget } from '@kubernetes/client-node';
+import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+import { childMeta, selectorLabels } from './meta';
+
+/** A PDB keeps one pod down at most during voluntary disruption; pointless below two replicas. */
+export function renderPodDisruptionBudget(
+  install: PlatformInstall,
+  service: ServiceName,
+): V1PodDisruptionBudget | null {
+  const settings = install.spec.services[service];
+  if (!settings.enabled || settings.replicas <= 1) return null;
+  return {
+    apiVersion: 'policy/v1',
+    kind: 'PodDisruptionBudget',
+    metadata: childMeta(install, service),
+    spec: { maxUnavailable: 1, selector: { matchLabels: selectorLabels(install, service) } },
+  };
+}
