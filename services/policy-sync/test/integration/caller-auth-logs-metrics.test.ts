@@ -2,7 +2,7 @@
  * SYNC_SERVICE_TOKEN on the sync endpoints, USER_SERVICE_TOKEN towards the user service, the
  * metrics, and the logs: none of the secrets a session of calls carried is in any log line.
  */
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
 

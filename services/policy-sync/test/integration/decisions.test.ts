@@ -2,7 +2,7 @@
  * End to end through OPA: decisions of `POST /v1/data/pelita/authz/allow` with input
  * `{user, method, path}` follow the user service's grants as they change and are synced.
  */
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
 

@@ -1,6 +1,6 @@
 /** Schemathesis against the documented API, with the user service and OPA up (no 500 expected). */
 import { runSchemathesis } from '@pelita/fuzz';
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
 

@@ -4,7 +4,7 @@
  * body replaces the whole `data` document. (Only PATCH reads a JSON Patch array.)
  */
 import { createOpaClient, PUSH_CONTENT_TYPE, revisionOf } from '../../src/sync/opa-client';
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 
 // Starting OPA can take more than jest's default 5 s on a busy machine.
 jest.setTimeout(60_000);

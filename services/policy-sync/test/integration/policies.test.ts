@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process';
 import { requireEnv } from '@pelita/testenv';
-import { POLICIES_DIR } from './support/opa-process';
+import { POLICIES_DIR } from '@pelita/testenv';
 
 // `opa test --coverage` can take more than jest's default 5 s on a busy machine.
 jest.setTimeout(60_000);

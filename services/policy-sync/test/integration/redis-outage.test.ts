@@ -3,11 +3,11 @@
  * it comes, and a replica that lost its subscription runs a full sync when it is back (the
  * triggers published meanwhile were lost).
  */
-import { freePort, POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { freePort, POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { startRedis, type RedisProcess } from './support/redis-process';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
-import { waitFor } from './support/wait';
+import { waitFor } from '@pelita/testenv';
 
 // OPA processes start and replicas converge here: more than jest's default 5 s on a busy machine.
 jest.setTimeout(60_000);

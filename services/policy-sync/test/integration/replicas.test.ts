@@ -5,10 +5,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { requireEnv } from '@pelita/testenv';
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
-import { waitFor } from './support/wait';
+import { waitFor } from '@pelita/testenv';
 
 // OPA processes start and replicas converge here: more than jest's default 5 s on a busy machine.
 jest.setTimeout(60_000);

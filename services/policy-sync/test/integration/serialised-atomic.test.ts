@@ -5,7 +5,7 @@
  */
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
 

@@ -8,7 +8,7 @@ import { mkdtempSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startOpa, POLICIES_DIR, type OpaProcess } from './support/opa-process';
+import { startOpa, POLICIES_DIR, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync, type PolicySyncUnderTest } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
 

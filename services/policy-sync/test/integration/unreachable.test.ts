@@ -2,10 +2,10 @@
  * The 500 of the seed: the user service or OPA unreachable. The caller gets the seed's fixed
  * body, the log says what happened, and nothing half-done reaches OPA.
  */
-import { freePort, POLICIES_DIR, startOpa, type OpaProcess } from './support/opa-process';
+import { freePort, POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 import { startPolicySync } from './support/policy-sync-under-test';
 import { grant, startUserService, type UserServiceFixture } from './support/user-service-fixture';
-import { waitFor } from './support/wait';
+import { waitFor } from '@pelita/testenv';
 
 // OPA processes start and replicas converge here: more than jest's default 5 s on a busy machine.
 jest.setTimeout(60_000);

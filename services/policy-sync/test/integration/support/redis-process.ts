@@ -5,7 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createConnection } from 'node:net';
-import { waitFor } from './wait';
+import { waitFor } from '@pelita/testenv';
 
 export interface RedisProcess {
   url: string;

@@ -3,10 +3,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { requireEnv } from '@pelita/testenv';
-import { waitFor } from './wait';
+import { requireEnv } from './require-env';
+import { waitFor } from './wait-for';
 
-export const POLICIES_DIR = join(__dirname, '..', '..', '..', '..', '..', 'policies');
+/** The repository's `policies/` (the same depth from src/ and dist/). */
+export const POLICIES_DIR = join(__dirname, '..', '..', '..', 'policies');
 
 export interface DecisionInput {
   user: string;
