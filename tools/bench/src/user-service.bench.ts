@@ -6,11 +6,10 @@
  * - Authorisation overhead: a guarded endpoint (token check, Redis session, OPA decision) against
  *   the unguarded `/health` of the same process, sequential requests.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { requireEnv } from '@pelita/testenv';
+import { POLICIES_DIR, requireEnv, startOpa } from '@pelita/testenv';
 import pg from 'pg';
 import { freePort, startService, type StartedService } from './process';
 import { report, table } from './report';
@@ -25,11 +24,12 @@ const ADMIN = {
 };
 
 export async function run(): Promise<void> {
-  const env = requireEnv('POSTGRES_URL', 'REDIS_URL', 'OPA_BIN');
+  const env = requireEnv('POSTGRES_URL', 'REDIS_URL');
   const database = `user_service_bench_${process.pid}`;
   await admin(env.POSTGRES_URL, `CREATE DATABASE ${database}`);
   const dataDir = mkdtempSync(join(tmpdir(), 'pelita-bench-opa-'));
-  const opa = await startOpa(env.OPA_BIN, dataDir);
+  // OPA as the policy-sync sidecar runs it: the shared directory and the policies.
+  const opa = await startOpa([dataDir, POLICIES_DIR]);
   const started: StartedService[] = [];
   try {
     const syncPort = await freePort();
@@ -125,7 +125,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     for (const service of started.reverse()) await service.stop();
-    opa.child.kill('SIGTERM');
+    await opa.stop();
     rmSync(dataDir, { recursive: true, force: true });
     await admin(env.POSTGRES_URL, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
@@ -139,36 +139,6 @@ async function admin(url: string, sql: string): Promise<void> {
   } finally {
     await client.end();
   }
-}
-
-/** OPA as the policy-sync sidecar runs it: the shared directory and the policies. */
-async function startOpa(
-  opaBin: string,
-  dataDir: string,
-): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const child = spawn(
-    opaBin,
-    [
-      'run',
-      '--server',
-      `--addr=127.0.0.1:${port}`,
-      '--disable-telemetry',
-      '--ignore',
-      '.*',
-      '--ignore',
-      '*_test.rego',
-      dataDir,
-      join(ROOT, 'policies'),
-    ],
-    { stdio: 'ignore' },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntil(
-    async () => (await fetch(`${url}/health`).catch(() => undefined))?.ok === true,
-    'OPA',
-  );
-  return { child, url };
 }
 
 async function decide(
