@@ -5,6 +5,7 @@
  */
 import type { Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
+import { createBackgroundCalls } from '../background-calls';
 
 export interface UserNameCopyOptions {
   baseUrl: string | undefined;
@@ -29,37 +30,7 @@ export function createUserNameCopy(options: UserNameCopyOptions): UserNameCopy {
     labelNames: ['outcome'] as const,
     registers: [options.registry],
   });
-  const inFlight = new Set<Promise<void>>();
-
-  async function send(user: { id: string; username: string; full_name: string }): Promise<void> {
-    const url = `${baseUrl}/utils/update-user-name/${encodeURIComponent(user.id)}`;
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const res = await fetch(url, {
-          method: 'PUT',
-          headers: {
-            'content-type': 'application/json',
-            ...(token ? { authorization: `Bearer ${token}` } : {}),
-          },
-          body: JSON.stringify({ username: user.username, full_name: user.full_name }),
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        await res.body?.cancel();
-        if (res.ok) {
-          counter.inc({ outcome: 'success' });
-          return;
-        }
-        logger.warn({ status: res.status, attempt }, 'core backend refused the user name update');
-      } catch (err) {
-        logger.warn({ attempt, err: (err as Error).message }, 'core backend unreachable');
-      }
-      if (attempt < attempts) {
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
-      }
-    }
-    counter.inc({ outcome: 'failure' });
-    logger.error({ user: user.id }, 'giving up on copying the user name to the core backend');
-  }
+  const calls = createBackgroundCalls({ attempts, retryDelayMs, timeoutMs });
 
   return {
     copy(user) {
@@ -67,11 +38,32 @@ export function createUserNameCopy(options: UserNameCopyOptions): UserNameCopy {
         counter.inc({ outcome: 'skipped' });
         return;
       }
-      const running = send(user).finally(() => inFlight.delete(running));
-      inFlight.add(running);
+      calls.run({
+        send: (signal) =>
+          fetch(`${baseUrl}/utils/update-user-name/${encodeURIComponent(user.id)}`, {
+            method: 'PUT',
+            headers: {
+              'content-type': 'application/json',
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            body: JSON.stringify({ username: user.username, full_name: user.full_name }),
+            signal,
+          }),
+        onAttemptFailed: ({ attempt, status, error }) =>
+          status === undefined
+            ? logger.warn({ attempt, err: error }, 'core backend unreachable')
+            : logger.warn({ status, attempt }, 'core backend refused the user name update'),
+        onSettled: (succeeded) => {
+          counter.inc({ outcome: succeeded ? 'success' : 'failure' });
+          if (!succeeded) {
+            logger.error(
+              { user: user.id },
+              'giving up on copying the user name to the core backend',
+            );
+          }
+        },
+      });
     },
-    async idle() {
-      while (inFlight.size > 0) await Promise.all(inFlight);
-    },
+    idle: () => calls.idle(),
   };
 }

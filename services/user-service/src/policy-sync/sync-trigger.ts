@@ -4,6 +4,7 @@
  */
 import type { Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
+import { createBackgroundCalls } from '../background-calls';
 
 export type SyncTarget = 'role-users' | 'role-grants';
 
@@ -32,34 +33,30 @@ export function createSyncTrigger(options: SyncTriggerOptions): SyncTrigger {
     labelNames: ['target', 'outcome'] as const,
     registers: [options.registry],
   });
-  const inFlight = new Set<Promise<void>>();
+  const calls = createBackgroundCalls({ attempts, retryDelayMs, timeoutMs });
   if (!baseUrl) logger.warn('POLICY_SYNC_URL is not set: role data changes do not reach OPA');
 
-  async function call(target: SyncTarget): Promise<void> {
-    for (let attempt = 1; attempt <= attempts; attempt++) {
-      try {
-        const res = await fetch(`${baseUrl}/${target}`, {
+  function call(target: SyncTarget): void {
+    calls.run({
+      send: (signal) =>
+        fetch(`${baseUrl}/${target}`, {
           headers: token ? { authorization: `Bearer ${token}` } : {},
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        await res.body?.cancel();
-        if (res.ok) {
-          counter.inc({ target, outcome: 'success' });
-          return;
+          signal,
+        }),
+      onAttemptFailed: ({ attempt, status, error }) =>
+        status === undefined
+          ? logger.warn({ target, attempt, err: error }, 'policy-sync unreachable')
+          : logger.warn({ target, status, attempt }, 'policy-sync refused a sync trigger'),
+      onSettled: (succeeded) => {
+        counter.inc({ target, outcome: succeeded ? 'success' : 'failure' });
+        if (!succeeded) {
+          logger.error(
+            { target },
+            'giving up on triggering policy-sync; its periodic resync will catch up',
+          );
         }
-        logger.warn({ target, status: res.status, attempt }, 'policy-sync refused a sync trigger');
-      } catch (err) {
-        logger.warn({ target, attempt, err: (err as Error).message }, 'policy-sync unreachable');
-      }
-      if (attempt < attempts) {
-        await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));
-      }
-    }
-    counter.inc({ target, outcome: 'failure' });
-    logger.error(
-      { target },
-      'giving up on triggering policy-sync; its periodic resync will catch up',
-    );
+      },
+    });
   }
 
   return {
@@ -68,13 +65,8 @@ export function createSyncTrigger(options: SyncTriggerOptions): SyncTrigger {
         for (const target of targets) counter.inc({ target, outcome: 'skipped' });
         return;
       }
-      for (const target of new Set(targets)) {
-        const running = call(target).finally(() => inFlight.delete(running));
-        inFlight.add(running);
-      }
+      for (const target of new Set(targets)) call(target);
     },
-    async idle() {
-      while (inFlight.size > 0) await Promise.all(inFlight);
-    },
+    idle: () => calls.idle(),
   };
 }
