@@ -1,0 +1,259 @@
+/**
+ * One reconcile of one PlatformInstall, level-based: render the whole desired set, apply what is
+ * missing or drifted, delete owned children no longer desired, then write the status observed
+ * and emit Events for conditions that flipped. Running it twice in a row changes nothing.
+ */
+import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from '@pelita/kit';
+import {
+  API_VERSION,
+  GROUP,
+  KIND,
+  PLURAL,
+  SERVICE_NAMES,
+  VERSION,
+  parseSpec,
+  type Condition,
+  type PlatformInstall,
+  type PlatformInstallSpec,
+  type PlatformInstallStatus,
+} from '../crd/platform-install';
+import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
+import {
+  DEPLOYMENT,
+  kindKey,
+  SERVICE_MONITOR,
+  STATEFUL_SET,
+  type WatchedKind,
+} from '../kube/kinds';
+import { renderDesired, type PolicyFiles } from '../render';
+import { needsApply } from './drift';
+import {
+  computeStatus,
+  statusChanged,
+  transitions,
+  type Problem,
+  type WorkloadState,
+} from './status';
+
+/** `pelita.io/paused: "true"` stops changes to the children; status is still reported. */
+export const PAUSE_ANNOTATION = 'pelita.io/paused';
+
+/** What the reconciler reads: the informers' caches. */
+export interface ClusterView {
+  install(namespace: string, name: string): RawInstall | undefined;
+  live(kind: WatchedKind, namespace: string, name: string): KubernetesObject | undefined;
+  children(kind: WatchedKind, namespace: string): readonly KubernetesObject[];
+  /** Kinds whose children are pruned; the ServiceMonitor kind only while its CRD exists. */
+  childKinds(): readonly WatchedKind[];
+  serviceMonitorsAvailable(): boolean;
+}
+
+export interface ReconcilerOptions {
+  client: KubeClient;
+  view: ClusterView;
+  policies: PolicyFiles;
+  logger: Logger;
+  /** Who reports Events (the pod name). */
+  identity: string;
+  now?: () => Date;
+}
+
+/** A PlatformInstall as stored: the spec not yet parsed (an older or hand-edited one may be invalid). */
+export type RawInstall = KubernetesObject & { spec?: unknown; status?: PlatformInstallStatus };
+
+export class Reconciler {
+  private readonly now: () => Date;
+
+  constructor(private readonly options: ReconcilerOptions) {
+    this.now = options.now ?? (() => new Date());
+  }
+
+  async reconcile(key: string): Promise<void> {
+    const [namespace = '', name = ''] = key.split('/');
+    const raw = this.options.view.install(namespace, name);
+    // Deleted: the garbage collector removes the children through their owner references.
+    if (!raw || raw.metadata?.deletionTimestamp) return;
+    const metadata = {
+      name,
+      namespace,
+      uid: raw.metadata?.uid ?? '',
+      generation: raw.metadata?.generation ?? 0,
+    };
+    const paused = raw.metadata?.annotations?.[PAUSE_ANNOTATION] === 'true';
+    const problems: Problem[] = [];
+    let spec: PlatformInstallSpec | undefined;
+    try {
+      spec = parseSpec(raw.spec);
+    } catch (err) {
+      problems.push({ reason: 'InvalidSpec', message: (err as Error).message });
+    }
+
+    const applied = new Map<string, KubernetesObject>();
+    if (spec && !paused) {
+      const install: PlatformInstall = { apiVersion: API_VERSION, kind: KIND, metadata, spec };
+      problems.push(...(await this.converge(install, applied)));
+    }
+
+    const workloads = spec ? this.workloads(namespace, name, spec, applied) : [];
+    const status = computeStatus({
+      generation: metadata.generation,
+      previous: raw.status,
+      workloads,
+      problems,
+      paused,
+      now: this.now(),
+    });
+    if (statusChanged(raw.status, status)) {
+      await this.options.client.applyStatus(
+        { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
+        { name, namespace },
+        status,
+      );
+      await this.emitEvents(raw, transitions(raw.status, status));
+    }
+    const failed = problems.filter((p) => p.reason === 'ApplyFailed');
+    if (failed.length > 0) throw new Error(failed.map((p) => p.message).join('; '));
+  }
+
+  /** Applies the desired children that differ from the cluster and prunes the undesired ones. */
+  private async converge(
+    install: PlatformInstall,
+    applied: Map<string, KubernetesObject>,
+  ): Promise<Problem[]> {
+    const { client, view, policies, logger } = this.options;
+    const problems: Problem[] = [];
+    let desired = renderDesired({ install, policies });
+    if (!view.serviceMonitorsAvailable() && desired.some(isServiceMonitor)) {
+      desired = desired.filter((object) => !isServiceMonitor(object));
+      problems.push({
+        reason: 'ServiceMonitorCRDMissing',
+        message:
+          'observability.serviceMonitor.enabled is true but the ServiceMonitor CRD ' +
+          '(monitoring.coreos.com/v1) is not installed; install the Prometheus Operator or disable it',
+      });
+    }
+
+    const { namespace, name } = install.metadata;
+    for (const object of desired) {
+      const kind = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
+      const objectName = object.metadata?.name ?? '';
+      const live = view.live(kind as WatchedKind, namespace, objectName);
+      if (!needsApply(object, live)) continue;
+      try {
+        applied.set(refKey(kind, objectName), await client.apply(object));
+        logger.debug(
+          { install: `${namespace}/${name}`, kind: kind.kind, name: objectName },
+          'applied',
+        );
+      } catch (err) {
+        problems.push({
+          reason: 'ApplyFailed',
+          message: `${kind.kind} ${objectName}: ${describeApiError(err)}`,
+        });
+      }
+    }
+
+    const wanted = new Set(
+      desired.map((o) => refKey(o as Required<KubernetesObject>, o.metadata?.name ?? '')),
+    );
+    for (const kind of view.childKinds()) {
+      for (const child of view.children(kind, namespace)) {
+        const childName = child.metadata?.name ?? '';
+        if (!isControlledBy(child, install.metadata.uid) || wanted.has(refKey(kind, childName)))
+          continue;
+        try {
+          await client.remove({ ...kind, name: childName, namespace, uid: child.metadata?.uid });
+          logger.info(
+            { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
+            'deleted',
+          );
+        } catch (err) {
+          problems.push({
+            reason: 'ApplyFailed',
+            message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
+          });
+        }
+      }
+    }
+    return problems;
+  }
+
+  private workloads(
+    namespace: string,
+    name: string,
+    spec: PlatformInstallSpec,
+    applied: Map<string, KubernetesObject>,
+  ): WorkloadState[] {
+    return SERVICE_NAMES.filter((service) => spec.services[service].enabled).map((service) => {
+      const kind = service === 'ocr-worker' ? STATEFUL_SET : DEPLOYMENT;
+      const objectName = `${name}-${service}`;
+      // The cache may not have seen an object just applied; the apply's answer is newer.
+      const live =
+        this.options.view.live(kind, namespace, objectName) ??
+        applied.get(refKey(kind, objectName));
+      return {
+        service,
+        desired: spec.services[service].replicas,
+        live,
+      };
+    });
+  }
+
+  private async emitEvents(install: RawInstall, changed: Condition[]): Promise<void> {
+    const { client, logger, identity } = this.options;
+    const namespace = install.metadata?.namespace ?? '';
+    const now = this.now();
+    for (const condition of changed) {
+      const warning =
+        (condition.type === 'Ready' && condition.status !== 'True') ||
+        (condition.type === 'Degraded' && condition.status === 'True');
+      const event: CoreV1Event = {
+        metadata: { generateName: `${install.metadata?.name}.`, namespace },
+        involvedObject: {
+          apiVersion: API_VERSION,
+          kind: KIND,
+          name: install.metadata?.name,
+          namespace,
+          uid: install.metadata?.uid,
+        },
+        type: warning ? 'Warning' : 'Normal',
+        reason: condition.reason,
+        message:
+          `${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`.slice(
+            0,
+            1024,
+          ),
+        source: { component: FIELD_MANAGER },
+        reportingComponent: FIELD_MANAGER,
+        reportingInstance: identity,
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+      };
+      // An Event is a courtesy: failing to record one must not fail the reconcile.
+      await client
+        .createEvent(namespace, event)
+        .catch((err: unknown) =>
+          logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
+        );
+    }
+  }
+}
+
+function isServiceMonitor(object: KubernetesObject): boolean {
+  return (
+    kindKey({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' }) ===
+    kindKey(SERVICE_MONITOR)
+  );
+}
+
+function refKey(kind: { apiVersion: string; kind: string }, name: string): string {
+  return `${kindKey(kind)}/${name}`;
+}
+
+function isControlledBy(object: KubernetesObject, uid: string): boolean {
+  return (object.metadata?.ownerReferences ?? []).some(
+    (ref) => ref.controller === true && ref.uid === uid,
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * Every request the operator sends to the Kubernetes API goes through here: one field manager for
+ * server-side apply, one place that counts requests (`pelita_operator_kube_requests_total`) and
+ * one way of reading an API error's status code.
+ */
+import {
+  ApiException,
+  CoordinationV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type CoreV1Event,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1Lease,
+} from '@kubernetes/client-node';
+import type { OperatorMetrics } from '../metrics';
+
+export const FIELD_MANAGER = 'pelita-operator';
+
+export type Verb = 'apply' | 'delete' | 'list' | 'watch' | 'get' | 'create' | 'update';
+
+/** Name, namespace and (optionally) uid of an object of a known apiVersion and kind. */
+export interface ObjectRef {
+  apiVersion: string;
+  kind: string;
+  name: string;
+  namespace?: string;
+  uid?: string;
+}
+
+/** The HTTP status of a failed API call, or undefined for a transport error. */
+export function apiStatus(err: unknown): number | undefined {
+  return err instanceof ApiException ? err.code : undefined;
+}
+
+/** A short, log-safe description of an API error (the API's own message, never a header). */
+export function describeApiError(err: unknown): string {
+  if (err instanceof ApiException) {
+    const body = parseBody(err.body);
+    return `${err.code} ${body?.reason ?? ''}: ${body?.message ?? 'no message'}`.replace(/ :/, ':');
+  }
+  return err instanceof Error ? err.message : String(err);
+}
+
+function parseBody(body: unknown): { reason?: string; message?: string } | undefined {
+  if (typeof body === 'string') {
+    try {
+      return JSON.parse(body) as { reason?: string; message?: string };
+    } catch {
+      return { message: body };
+    }
+  }
+  return typeof body === 'object' && body !== null ? body : undefined;
+}
+
+export class KubeClient {
+  private readonly objects: KubernetesObjectApi;
+  private readonly core: CoreV1Api;
+  private readonly custom: CustomObjectsApi;
+  private readonly coordination: CoordinationV1Api;
+
+  constructor(
+    readonly config: KubeConfig,
+    private readonly metrics: Pick<OperatorMetrics, 'kubeRequests'>,
+  ) {
+    this.objects = KubernetesObjectApi.makeApiClient(config);
+    this.core = config.makeApiClient(CoreV1Api);
+    this.custom = config.makeApiClient(CustomObjectsApi);
+    this.coordination = config.makeApiClient(CoordinationV1Api);
+  }
+
+  /** Counts a request sent outside this class (the informers' watches). */
+  count(verb: Verb): void {
+    this.metrics.kubeRequests.inc({ verb });
+  }
+
+  /** Server-side apply, forcing ownership of the fields we set (we are their only writer). */
+  apply<T extends KubernetesObject>(object: T): Promise<T> {
+    this.count('apply');
+    return this.objects.patch(
+      object,
+      undefined,
+      undefined,
+      FIELD_MANAGER,
+      true,
+      PatchStrategy.ServerSideApply,
+    );
+  }
+
+  /**
+   * Deletes one object; already gone is fine. With `uid` the API refuses to delete a namesake
+   * created since we looked (409), so we never remove what we do not own.
+   */
+  async remove(ref: ObjectRef): Promise<void> {
+    this.count('delete');
+    try {
+      await this.objects.delete(
+        {
+          apiVersion: ref.apiVersion,
+          kind: ref.kind,
+          metadata: { name: ref.name, namespace: ref.namespace },
+        },
+        undefined,
+        undefined,
+        undefined,
+        undefined,
+        'Background',
+        ref.uid ? { preconditions: { uid: ref.uid } } : undefined,
+      );
+    } catch (err) {
+      if (apiStatus(err) !== 404) throw err;
+    }
+  }
+
+  list(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    selectors: { labelSelector?: string; fieldSelector?: string } = {},
+  ): Promise<KubernetesListObject<KubernetesObject>> {
+    this.count('list');
+    return this.objects.list(
+      apiVersion,
+      kind,
+      namespace,
+      undefined,
+      undefined,
+      undefined,
+      selectors.fieldSelector,
+      selectors.labelSelector,
+    );
+  }
+
+  /** Server-side apply of a custom resource's status subresource. */
+  async applyStatus(
+    target: { group: string; version: string; plural: string; kind: string },
+    ref: { name: string; namespace: string },
+    status: unknown,
+  ): Promise<void> {
+    this.count('apply');
+    await this.custom.patchNamespacedCustomObjectStatus(
+      {
+        group: target.group,
+        version: target.version,
+        plural: target.plural,
+        namespace: ref.namespace,
+        name: ref.name,
+        body: {
+          apiVersion: `${target.group}/${target.version}`,
+          kind: target.kind,
+          metadata: { name: ref.name, namespace: ref.namespace },
+          status,
+        },
+        fieldManager: FIELD_MANAGER,
+        force: true,
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    );
+  }
+
+  async createEvent(namespace: string, event: CoreV1Event): Promise<void> {
+    this.count('create');
+    await this.core.createNamespacedEvent({ namespace, body: event });
+  }
+
+  /** Whether a CustomResourceDefinition is installed (e.g. the Prometheus Operator's). */
+  async crdExists(name: string): Promise<boolean> {
+    this.count('get');
+    try {
+      await this.objects.read({
+        apiVersion: 'apiextensions.k8s.io/v1',
+        kind: 'CustomResourceDefinition',
+        metadata: { name },
+      });
+      return true;
+    } catch (err) {
+      if (apiStatus(err) === 404) return false;
+      throw err;
+    }
+  }
+
+  async readLease(namespace: string, name: string): Promise<V1Lease | undefined> {
+    this.count('get');
+    try {
+      return await this.coordination.readNamespacedLease({ namespace, name });
+    } catch (err) {
+      if (apiStatus(err) === 404) return undefined;
+      throw err;
+    }
+  }
+
+  createLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+    this.count('create');
+    return this.coordination.createNamespacedLease({ namespace, body: lease });
+  }
+
+  /** Replace with the read resourceVersion: a concurrent writer makes it fail with 409. */
+  replaceLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+    this.count('update');
+    return this.coordination.replaceNamespacedLease({
+      namespace,
+      name: lease.metadata?.name ?? '',
+      body: lease,
+    });
+  }
+}

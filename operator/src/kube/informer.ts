@@ -1,0 +1,92 @@
+/**
+ * A cache of one kind kept current by list + watch (client-node's ListWatch), which restarts
+ * itself after a watch error or a lost connection, with exponential backoff: ListWatch alone
+ * stops for good on the first error (e.g. while the apiserver restarts).
+ */
+import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
+import type { Logger } from '@pelita/kit';
+import type { KubeClient } from './client';
+import { collectionPath, type WatchedKind } from './kinds';
+
+export interface InformerOptions {
+  client: KubeClient;
+  kind: WatchedKind;
+  /** Watch one namespace; all namespaces when undefined. */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Called for every add, update and delete, also those replayed by a re-list. */
+  onChange: (object: KubernetesObject) => void;
+  logger: Logger;
+  minBackoffMs?: number;
+  maxBackoffMs?: number;
+}
+
+export interface Informer {
+  readonly kind: WatchedKind;
+  readonly cache: ObjectCache<KubernetesObject>;
+  /** Resolves once the first list has filled the cache (retried until it does). */
+  readonly synced: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export function startInformer(options: InformerOptions): Informer {
+  const { client, kind, namespace, labelSelector, fieldSelector, onChange, logger } = options;
+  const minBackoffMs = options.minBackoffMs ?? 500;
+  const maxBackoffMs = options.maxBackoffMs ?? 30_000;
+  const log = logger.child({ kind: kind.kind });
+  let markSynced = () => {};
+  const synced = new Promise<void>((resolve) => (markSynced = resolve));
+  let stopped = false;
+  let failures = 0;
+  let retry: NodeJS.Timeout | undefined;
+
+  const listFn = async () => {
+    const list = await client.list(kind.apiVersion, kind.kind, namespace, {
+      labelSelector,
+      fieldSelector,
+    });
+    markSynced();
+    failures = 0;
+    return list;
+  };
+  const informer = new ListWatch<KubernetesObject>(
+    collectionPath(kind, namespace),
+    new Watch(client.config),
+    listFn,
+    false,
+    labelSelector,
+    fieldSelector,
+  );
+  informer.on('add', onChange);
+  informer.on('update', onChange);
+  informer.on('delete', onChange);
+  informer.on('connect', () => client.count('watch'));
+  informer.on('error', (err: unknown) => {
+    if (stopped) return;
+    failures += 1;
+    const delayMs = Math.min(maxBackoffMs, minBackoffMs * 2 ** (failures - 1));
+    log.warn({ err: describe(err), delayMs }, 'watch failed; restarting');
+    retry = setTimeout(() => {
+      retry = undefined;
+      if (!stopped) informer.start().catch(() => undefined); // failures arrive as 'error'
+    }, delayMs);
+  });
+
+  // A failing first list arrives as 'error' and is retried like any other failure.
+  informer.start().catch(() => undefined);
+  return {
+    kind,
+    cache: informer,
+    synced,
+    async stop() {
+      stopped = true;
+      clearTimeout(retry);
+      await informer.stop();
+    },
+  };
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

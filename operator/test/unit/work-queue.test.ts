@@ -1,0 +1,132 @@
+import { WorkQueue } from '../../src/controller/work-queue';
+
+const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A handler whose calls finish only when the test releases them. */
+function gatedHandler() {
+  const calls: string[] = [];
+  const gates: Array<() => void> = [];
+  let running = 0;
+  let peak = 0;
+  const handler = async (key: string) => {
+    calls.push(key);
+    running += 1;
+    peak = Math.max(peak, running);
+    await new Promise<void>((resolve) => gates.push(resolve));
+    running -= 1;
+  };
+  const releaseAll = async () => {
+    while (gates.length > 0) {
+      gates.splice(0).forEach((release) => release());
+      await tick();
+    }
+  };
+  return { calls, handler, releaseAll, peak: () => peak };
+}
+
+describe('WorkQueue', () => {
+  it('queues a key once however many times it is added before it runs', async () => {
+    const gated = gatedHandler();
+    const queue = new WorkQueue({ handler: gated.handler, concurrency: 1 });
+    queue.add('a'); // starts at once
+    queue.add('b');
+    queue.add('b');
+    queue.add('b');
+    expect(queue.depth).toBe(1);
+    await gated.releaseAll();
+    expect(gated.calls).toEqual(['a', 'b']);
+    await queue.stop();
+  });
+
+  it('never runs one key twice at once, and runs it again when it was added meanwhile', async () => {
+    const gated = gatedHandler();
+    const queue = new WorkQueue({ handler: gated.handler, concurrency: 4 });
+    queue.add('a');
+    await tick();
+    queue.add('a'); // while running: marked dirty, not started
+    await tick();
+    expect(gated.calls).toEqual(['a']);
+    expect(gated.peak()).toBe(1);
+    await gated.releaseAll();
+    expect(gated.calls).toEqual(['a', 'a']);
+    await queue.stop();
+  });
+
+  it('runs at most `concurrency` keys at once', async () => {
+    const gated = gatedHandler();
+    const queue = new WorkQueue({ handler: gated.handler, concurrency: 2 });
+    for (const key of ['a', 'b', 'c', 'd', 'e']) queue.add(key);
+    await tick();
+    expect(gated.calls).toHaveLength(2);
+    expect(queue.depth).toBe(3);
+    await gated.releaseAll();
+    expect(gated.calls.sort()).toEqual(['a', 'b', 'c', 'd', 'e']);
+    expect(gated.peak()).toBe(2);
+    await queue.stop();
+  });
+
+  it('retries a failing key with exponentially growing delays, and forgets them on success', async () => {
+    const attempts: number[] = [];
+    const retries: number[] = [];
+    let failuresLeft = 3;
+    const queue = new WorkQueue({
+      concurrency: 1,
+      baseDelayMs: 20,
+      handler: () => {
+        attempts.push(Date.now());
+        if (failuresLeft-- > 0) return Promise.reject(new Error('apiserver down'));
+        return Promise.resolve();
+      },
+      onError: (_key, _err, retryInMs) => retries.push(retryInMs),
+    });
+    queue.add('a');
+    while (attempts.length < 4) await tick(10);
+    expect(retries).toEqual([20, 40, 80]);
+    // Each retry waited at least its delay.
+    const gaps = attempts.slice(1).map((at, i) => at - attempts[i]!);
+    gaps.forEach((gap, i) => expect(gap).toBeGreaterThanOrEqual(retries[i]! - 2));
+    // Success forgot the failures: the next failure starts from the base delay again.
+    failuresLeft = 1;
+    queue.add('a');
+    while (retries.length < 4) await tick(5);
+    expect(retries[3]).toBe(20);
+    await queue.stop();
+  });
+
+  it('caps the overall retry rate with a token bucket', async () => {
+    const retries: number[] = [];
+    const queue = new WorkQueue({
+      concurrency: 10,
+      baseDelayMs: 1,
+      retriesPerSecond: 10,
+      retryBurst: 2,
+      handler: () => Promise.reject(new Error('no')),
+      onError: (_key, _err, retryInMs) => retries.push(retryInMs),
+    });
+    for (const key of ['a', 'b', 'c', 'd']) queue.add(key);
+    while (retries.length < 4) await tick(5);
+    // Two tokens in the bucket, then one every 100 ms.
+    expect(retries.slice(0, 2)).toEqual([1, 1]);
+    expect(retries[2]).toBeGreaterThanOrEqual(90);
+    expect(retries[3]).toBeGreaterThanOrEqual(190);
+    await queue.stop();
+  });
+
+  it('stop() waits for the running handlers and drops what is queued', async () => {
+    const gated = gatedHandler();
+    const queue = new WorkQueue({ handler: gated.handler, concurrency: 1 });
+    queue.add('a');
+    queue.add('b');
+    await tick();
+    let stopped = false;
+    const stopping = queue.stop().then(() => (stopped = true));
+    await tick(20);
+    expect(stopped).toBe(false);
+    await gated.releaseAll();
+    await stopping;
+    expect(gated.calls).toEqual(['a']);
+    queue.add('c');
+    await tick();
+    expect(gated.calls).toEqual(['a']);
+  });
+});
