@@ -61,8 +61,12 @@ describe('needsApply', () => {
       metadata: { name: 'c' },
       data: { A: '1' },
     };
-    expect(needsApply(map, { metadata: { name: 'c' }, data: { A: '1' } })).toBe(false);
-    expect(needsApply(map, { metadata: { name: 'c' }, data: { A: '2' } })).toBe(true);
+    const liveMap = (data: Record<string, string>): V1ConfigMap => ({
+      metadata: { name: 'c' },
+      data,
+    });
+    expect(needsApply(map, liveMap({ A: '1' }))).toBe(false);
+    expect(needsApply(map, liveMap({ A: '2' }))).toBe(true);
     expect(needsApply(map, { metadata: { name: 'c' } })).toBe(true);
   });
 });
