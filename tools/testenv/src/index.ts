@@ -9,6 +9,7 @@ export {
   type OpaProcess,
   type DecisionInput,
 } from './opa-process';
+export { startKubeApiserver, type KubeApiserverProcess } from './kube-apiserver-process';
 export { waitFor } from './wait-for';
 export { currentSettings, envFilePath, resolveSettings, type Settings } from './settings';
 export { requireEnv, serverForKey } from './require-env';

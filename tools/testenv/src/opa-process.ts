@@ -86,7 +86,8 @@ export async function startOpa(paths: string[], port?: number): Promise<OpaProce
   };
 }
 
-async function stopChild(child: ChildProcess): Promise<void> {
+/** Kills a child started by a test helper (SIGKILL: nothing to flush) and waits for its exit. */
+export async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
   child.kill('SIGKILL');

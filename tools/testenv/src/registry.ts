@@ -1,6 +1,9 @@
 // Every server the test environment runs, in the order they are reported and written to the env file.
 // A new server is one module under servers/ implementing Server, added here.
 import { type Server } from './server';
+import { actionlint } from './servers/actionlint';
+import { hadolint } from './servers/hadolint';
+import { kube } from './servers/kube';
 import { mariadb } from './servers/mariadb';
 import { minio } from './servers/minio';
 import { opa } from './servers/opa';
@@ -17,6 +20,9 @@ export const servers: readonly Server[] = [
   opensearch,
   minio,
   opa,
+  kube,
   smtp,
   schemathesis,
+  hadolint,
+  actionlint,
 ];

@@ -1,0 +1,79 @@
+// The Kubernetes control plane's programs, all built from source into <cache>/bin.
+import path from 'node:path';
+import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
+import { type Settings } from './settings';
+
+export const KUBE_VERSION = 'v1.34.4';
+
+/** Committed wrapper modules (the same depth from src/ and dist/). */
+const WRAPPERS_DIR = path.join(__dirname, '..', 'go');
+
+const kubeProgram = (binary: string): GoProgram => ({
+  binary,
+  module: `k8s.io/kubernetes/cmd/${binary}`,
+  version: KUBE_VERSION,
+});
+
+export const KUBE_APISERVER = kubeProgram('kube-apiserver');
+export const KUBE_CONTROLLER_MANAGER = kubeProgram('kube-controller-manager');
+export const KUBE_SCHEDULER = kubeProgram('kube-scheduler');
+export const KUBECTL = kubeProgram('kubectl');
+
+/**
+ * k8s.io/kubernetes replaces its staging modules (k8s.io/api, ...) with local paths, so it cannot
+ * be `go install`ed; the wrapper requires it and replaces each staging module with v0.34.x.
+ * Without the version ldflags the binaries report v0.0.0 (kubectl and clients compare versions).
+ */
+export const KUBERNETES: GoWrapper = {
+  dir: path.join(WRAPPERS_DIR, 'kubernetes'),
+  programs: [KUBE_APISERVER, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, KUBECTL],
+  ldflags: [
+    `-X k8s.io/component-base/version.gitVersion=${KUBE_VERSION}`,
+    '-X k8s.io/component-base/version.gitMajor=1',
+    `-X k8s.io/component-base/version.gitMinor=${KUBE_VERSION.split('.')[1]}`,
+    `-X k8s.io/client-go/pkg/version.gitVersion=${KUBE_VERSION}`,
+  ].join(' '),
+};
+
+export const ETCD: GoProgram = {
+  binary: 'etcd',
+  module: 'go.etcd.io/etcd/server/v3',
+  version: 'v3.6.16',
+};
+
+/** Debian's etcd (3.4) is too old for Kubernetes 1.31+; etcd's go.mod has replaces too. */
+export const ETCD_WRAPPER: GoWrapper = {
+  dir: path.join(WRAPPERS_DIR, 'etcd'),
+  programs: [ETCD],
+  ldflags: '',
+};
+
+/** Fake nodes: marks pods Running and Ready without a container engine. */
+export const KWOK: GoProgram = {
+  binary: 'kwok',
+  module: 'sigs.k8s.io/kwok/cmd/kwok',
+  version: 'v0.8.0',
+};
+
+const HELM_VERSION = 'v3.21.4';
+/** Kubernetes minor of helm's own client-go: the default `--kube-version` of its release builds. */
+const HELM_KUBE_MINOR = '36';
+
+/** Set as helm's Makefile does, else `helm version` says v3.21 and templates see Kubernetes 1.20. */
+export const HELM: GoProgram = {
+  binary: 'helm',
+  module: 'helm.sh/helm/v3/cmd/helm',
+  version: HELM_VERSION,
+  ldflags: [
+    `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
+    ...['chartutil', 'lint/rules'].flatMap((pkg) => [
+      `-X helm.sh/helm/v3/pkg/${pkg}.k8sVersionMajor=1`,
+      `-X helm.sh/helm/v3/pkg/${pkg}.k8sVersionMinor=${HELM_KUBE_MINOR}`,
+    ]),
+  ].join(' '),
+};
+
+export const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
+
+export const areKubeBinariesCurrent = (settings: Settings) =>
+  goPrograms.every((program) => isGoBinaryCurrent(settings, program));
