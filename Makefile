@@ -4,10 +4,10 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 TESTENV := node tools/testenv/dist/main.js
 
-.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench clean
+.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench kind-e2e clean
 
 help: ## List the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 # `npm install` (which follows the lock file) rather than `npm ci`: npm 11.19 writes lock files
 # without the other platforms' optional packages (@swc/core-darwin-*, ...) and its `npm ci`
@@ -21,9 +21,10 @@ install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock f
 build: install ## Compile every workspace (tsc -b)
 	npx tsc -b
 
-lint: install ## ESLint and Prettier
+lint: install ## ESLint, Prettier, hadolint, actionlint, shellcheck (the last three from make testenv)
 	npx eslint --max-warnings 0 .
 	npx prettier --check .
+	tools/lint-extra.sh
 
 typecheck: install ## Type-check sources and tests of every workspace
 	npx tsc -p tsconfig.check.json
@@ -49,6 +50,9 @@ dev: build testenv ## Run Pelita locally: test servers plus every built service,
 
 bench: build testenv ## Benchmarks, each against a baseline in the same run
 	node tools/bench/dist/main.js
+
+kind-e2e: ## End-to-end in a kind cluster: images, chart, example install (needs docker, kind, kubectl, helm)
+	tools/kind-e2e/run.sh
 
 clean: ## Remove build output
 	npx tsc -b --clean

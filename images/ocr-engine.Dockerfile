@@ -1,0 +1,59 @@
+# syntax=docker/dockerfile:1
+# Image of services/ocr-engine: a Node service plus Tesseract (English and script detection data)
+# and Poppler's pdftoppm/pdftotext for PDF pages. Build from the repository root:
+#   docker build -f images/ocr-engine.Dockerfile -t pelita/ocr-engine:dev .
+# Same stages as service.Dockerfile (see the comments there); only the runtime layer differs.
+
+FROM node:24-bookworm-slim AS base
+
+FROM base AS manifests
+WORKDIR /src
+COPY . .
+RUN mkdir /manifests \
+ && find . \( -name package.json -o -name package-lock.json -o -name .npmrc \) \
+      -exec cp --parents {} /manifests/ \;
+
+FROM base AS build
+WORKDIR /src
+COPY --from=manifests /manifests ./
+RUN --mount=type=cache,target=/root/.npm npm install --ignore-scripts
+COPY . .
+RUN npx tsc -b services/ocr-engine
+
+FROM base AS prod
+WORKDIR /app
+COPY --from=manifests /manifests ./
+RUN --mount=type=cache,target=/root/.npm \
+    npm pkg delete devDependencies --workspaces --include-workspace-root \
+ && npm install --omit=dev --ignore-scripts --workspace=services/ocr-engine
+COPY --from=build /src/services/kit/dist services/kit/dist
+COPY --from=build /src/services/ocr-engine/dist services/ocr-engine/dist
+
+FROM base
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="pelita-ocr-engine" \
+      org.opencontainers.image.description="Pelita ocr-engine service: OCR with Tesseract and Poppler" \
+      org.opencontainers.image.vendor="Pelita" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
+# Debian package versions are not pinned: the base tag fixes the release, and its security
+# updates replace older versions in the archive, so a pin would break the build.
+# hadolint ignore=DL3008
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      tesseract-ocr poppler-utils \
+ && rm -rf /var/lib/apt/lists/*
+RUN groupadd --gid 10001 pelita \
+ && useradd --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin pelita \
+ && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-* \
+      /usr/local/bin/npm /usr/local/bin/npx /usr/local/bin/corepack /usr/local/bin/yarn \
+      /usr/local/bin/yarnpkg
+ENV NODE_ENV=production HOME=/tmp
+COPY --from=prod /app/node_modules /app/node_modules
+COPY --from=prod /app/services/kit /app/services/kit
+COPY --from=prod /app/services/ocr-engine /app/services/ocr-engine
+WORKDIR /app/services/ocr-engine
+USER 10001:10001
+CMD ["node", "dist/main.js"]
