@@ -2,7 +2,11 @@
 // Tests import workspaces by package name; the mapper points those at their TypeScript sources.
 const transform = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }],
+  // ESM-only packages (@kubernetes/client-node 1.x and what it imports) compiled to CommonJS:
+  // jest on Node 20 cannot require() an ES module.
+  '^.+\\.js$': ['@swc/jest', { jsc: { target: 'es2023' }, module: { type: 'commonjs' } }],
 };
+const ESM_ONLY = ['@kubernetes/client-node', 'openid-client', 'oauth4webapi', 'jose'];
 const moduleNameMapper = {
   '^@pelita/kit$': '<rootDir>/services/kit/src/index.ts',
   '^@pelita/kit/(.*)$': '<rootDir>/services/kit/src/$1.ts',
@@ -16,6 +20,7 @@ const common = {
   transform,
   moduleNameMapper,
   modulePathIgnorePatterns: ['<rootDir>/.*/dist/'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 };
 
 module.exports = {
@@ -26,12 +31,14 @@ module.exports = {
     {
       ...common,
       displayName: 'unit',
-      testMatch: ['<rootDir>/{services,tools,operator}/**/test/unit/**/*.test.ts'],
+      testMatch: ['<rootDir>/{services,tools,operator,charts,images}/**/test/unit/**/*.test.ts'],
     },
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/{services,tools,operator}/**/test/integration/**/*.test.ts'],
+      testMatch: [
+        '<rootDir>/{services,tools,operator,charts,images}/**/test/integration/**/*.test.ts',
+      ],
       // Loads the connection settings written by `make testenv` into process.env.
       setupFiles: ['<rootDir>/tools/testenv/src/jest-env.ts'],
     },

@@ -26,7 +26,8 @@ export const CROSS_FIELD_RULES = {
     message: `metadata.name must be at most ${MAX_INSTALL_NAME_LENGTH} characters (child names append the service name)`,
   },
   ingress: {
-    rule: '!self.enabled || has(self.host)',
+    // `has(self.enabled)` first: the apiserver checks the rule against the default `{}` too.
+    rule: '!has(self.enabled) || !self.enabled || has(self.host)',
     message: 'ingress.host is required when ingress.enabled is true',
   },
 } as const;

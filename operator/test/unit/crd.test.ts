@@ -96,7 +96,7 @@ describe('PlatformInstall CRD', () => {
     ]);
     expect(root.properties.spec.properties.ingress['x-kubernetes-validations']).toEqual([
       {
-        rule: '!self.enabled || has(self.host)',
+        rule: '!has(self.enabled) || !self.enabled || has(self.host)',
         message: 'ingress.host is required when ingress.enabled is true',
       },
     ]);

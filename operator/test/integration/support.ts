@@ -1,0 +1,292 @@
+/**
+ * What the operator's integration tests share: clients for a real apiserver, the CRD installed,
+ * a namespace per test file (each operator process watches only its own, so test files running
+ * in parallel never see each other's installs), and the operator started as a real process.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import {
+  ApiException,
+  AppsV1Api,
+  CoreV1Api,
+  CustomObjectsApi,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  setHeaderOptions,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { freePort, requireEnv, waitFor } from '@pelita/testenv';
+import { parse } from 'yaml';
+import type { PlatformInstallSpecInput } from '../../src/crd/platform-install';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+export const CRD_FILE = path.join(REPO_ROOT, 'crds/platforminstalls.pelita.io.yaml');
+const OPERATOR_MAIN = path.join(REPO_ROOT, 'operator/dist/main.js');
+
+export interface Cluster {
+  kubeconfigPath: string;
+  config: KubeConfig;
+  objects: KubernetesObjectApi;
+  core: CoreV1Api;
+  apps: AppsV1Api;
+  custom: CustomObjectsApi;
+}
+
+export function connect(kubeconfigPath = requireEnv('KUBECONFIG').KUBECONFIG): Cluster {
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  return {
+    kubeconfigPath,
+    config,
+    objects: KubernetesObjectApi.makeApiClient(config),
+    core: config.makeApiClient(CoreV1Api),
+    apps: config.makeApiClient(AppsV1Api),
+    custom: config.makeApiClient(CustomObjectsApi),
+  };
+}
+
+/** Options making a generated client's patch call a JSON merge patch (`kubectl patch --type merge`). */
+export const MERGE_PATCH = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+export const status = (err: unknown) => (err instanceof ApiException ? err.code : undefined);
+
+/** Server-side apply as the test (another field manager than the operator's). */
+export function apply<T extends KubernetesObject>(cluster: Cluster, object: T): Promise<T> {
+  return cluster.objects.patch(
+    object,
+    undefined,
+    undefined,
+    'pelita-test',
+    true,
+    PatchStrategy.ServerSideApply,
+  );
+}
+
+export async function exists(cluster: Cluster, ref: KubernetesObject): Promise<boolean> {
+  try {
+    await cluster.objects.read(ref as Parameters<KubernetesObjectApi['read']>[0]);
+    return true;
+  } catch (err) {
+    if (status(err) === 404) return false;
+    throw err;
+  }
+}
+
+/**
+ * `kubectl apply --server-side` of manifests. CRDs go through kubectl, not client-node: its typed
+ * serializer knows JSONSchemaProps' `default` and `enum` as `_default`/`_enum` and silently drops
+ * the real keys, so a CRD applied with it loses its defaults and enums.
+ */
+export function kubectlApply(cluster: Cluster, manifests: string | object[]): void {
+  const input =
+    typeof manifests === 'string' ? manifests : manifests.map((m) => JSON.stringify(m)).join('\n');
+  const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
+  const result = spawnSync(
+    KUBECTL_BIN,
+    [
+      '--kubeconfig',
+      cluster.kubeconfigPath,
+      'apply',
+      '--server-side',
+      '--force-conflicts',
+      '--field-manager=pelita-test',
+      '-f',
+      '-',
+    ],
+    { input, encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`kubectl apply failed: ${result.stderr}`);
+}
+
+/** Installs (or updates) a CRD (by default the PlatformInstall one) and waits until it is served. */
+export async function installCrd(cluster: Cluster, file = CRD_FILE): Promise<void> {
+  const text = fs.readFileSync(file, 'utf8');
+  const crd = parse(text) as KubernetesObject;
+  kubectlApply(cluster, text);
+  await waitFor(
+    async () => {
+      const live = (await cluster.objects.read(crd as never)) as {
+        status?: { conditions?: Array<{ type: string; status: string }> };
+      };
+      return (
+        live.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ??
+        false
+      );
+    },
+    { what: `CRD ${crd.metadata?.name} established`, timeoutMs: 30_000, intervalMs: 100 },
+  );
+}
+
+export async function createNamespace(cluster: Cluster, prefix: string): Promise<string> {
+  const name = `${prefix}-${randomBytes(3).toString('hex')}`;
+  await cluster.core.createNamespace({ body: { metadata: { name } } });
+  return name;
+}
+
+export async function deleteNamespace(cluster: Cluster, name: string): Promise<void> {
+  await cluster.core.deleteNamespace({ name }).catch(() => undefined);
+}
+
+/** A PlatformInstall with only the services that exist today, none needing a dependency. */
+export function platformInstall(
+  namespace: string,
+  name: string,
+  spec: Partial<PlatformInstallSpecInput> = {},
+): KubernetesObject & { spec: PlatformInstallSpecInput } {
+  const off = { enabled: false };
+  return {
+    apiVersion: 'pelita.io/v1alpha1',
+    kind: 'PlatformInstall',
+    metadata: { name, namespace },
+    spec: {
+      tenant: { id: name, displayName: `Tenant ${name}` },
+      license: {
+        clientId: 'client-1',
+        apiUrl: 'https://license.example.com',
+        credentialsSecretRef: { name: 'license' },
+      },
+      version: '1.0.0',
+      ...spec,
+      services: {
+        'license-service': off,
+        'core-backend': off,
+        'ocr-service': off,
+        'ocr-worker': off,
+        'office-converter': off,
+        'ocr-engine': off,
+        ...spec.services,
+      },
+    },
+  };
+}
+
+export interface InstallStatus {
+  observedGeneration?: number;
+  conditions?: Array<{
+    type: string;
+    status: string;
+    reason: string;
+    message: string;
+    lastTransitionTime: string;
+    observedGeneration?: number;
+  }>;
+  services?: Record<string, { ready: number; desired: number }>;
+}
+
+export async function readInstall(
+  cluster: Cluster,
+  namespace: string,
+  name: string,
+): Promise<KubernetesObject & { spec: PlatformInstallSpecInput; status?: InstallStatus }> {
+  return (await cluster.custom.getNamespacedCustomObject({
+    group: 'pelita.io',
+    version: 'v1alpha1',
+    plural: 'platforminstalls',
+    namespace,
+    name,
+  })) as KubernetesObject & { spec: PlatformInstallSpecInput; status?: InstallStatus };
+}
+
+export function condition(install: { status?: InstallStatus }, type: string) {
+  return install.status?.conditions?.find((c) => c.type === type);
+}
+
+/** Merge-patches a PlatformInstall (spec or metadata), as `kubectl patch --type merge` would. */
+export async function patchInstall(
+  cluster: Cluster,
+  namespace: string,
+  name: string,
+  patch: object,
+): Promise<void> {
+  await cluster.custom.patchNamespacedCustomObject(
+    {
+      group: 'pelita.io',
+      version: 'v1alpha1',
+      plural: 'platforminstalls',
+      namespace,
+      name,
+      body: patch,
+    },
+    MERGE_PATCH,
+  );
+}
+
+export interface OperatorProcess {
+  child: ChildProcess;
+  url: string;
+  identity: string;
+  /** Everything it logged so far (pino JSON lines). */
+  logs(): string;
+  /** SIGTERM; resolves with the exit code. */
+  stop(): Promise<number | null>;
+  /** SIGKILL, as a crash or a lost node would. */
+  kill(): Promise<void>;
+  metric(name: string): Promise<number | undefined>;
+}
+
+export async function startOperator(options: {
+  kubeconfigPath: string;
+  namespace: string;
+  identity?: string;
+  env?: Record<string, string>;
+}): Promise<OperatorProcess> {
+  const port = await freePort();
+  const identity = options.identity ?? `operator-${randomBytes(3).toString('hex')}`;
+  const child = spawn(process.execPath, [OPERATOR_MAIN], {
+    env: {
+      PATH: process.env.PATH,
+      KUBECONFIG: options.kubeconfigPath,
+      PORT: String(port),
+      LOG_LEVEL: 'debug',
+      WATCH_NAMESPACE: options.namespace,
+      LEADER_ELECTION_NAMESPACE: options.namespace,
+      POD_NAME: identity,
+      POD_NAMESPACE: options.namespace,
+      POLICIES_DIR: path.join(REPO_ROOT, 'policies'),
+      ...options.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  const collect = (chunk: Buffer) => (output += chunk.toString());
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<number | null>((resolve) =>
+    child.once('exit', (code) => resolve(code)),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(
+    async () => {
+      if (child.exitCode !== null) throw new Error(`operator exited ${child.exitCode}:\n${output}`);
+      return (await fetch(`${url}/readyz`)).ok;
+    },
+    { what: 'operator /readyz (built? npx tsc -b operator)', timeoutMs: 20_000, intervalMs: 100 },
+  ).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  return {
+    child,
+    url,
+    identity,
+    logs: () => output,
+    stop: () => {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+    kill: async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+    metric: async (name) => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
+      return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
+    },
+  };
+}
