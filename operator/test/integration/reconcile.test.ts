@@ -3,7 +3,8 @@
  * etcd, controllers, scheduler and kwok's fake nodes): children, drift repair, pruning, status.
  */
 import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
-import { waitFor } from '@pelita/testenv';
+import { execFileSync } from 'node:child_process';
+import { requireEnv, waitFor } from '@pelita/testenv';
 import { parseSpec, type PlatformInstall } from '../../src/crd/platform-install';
 import { loadPolicies } from '../../src/policies';
 import { renderDesired } from '../../src/render';
@@ -85,6 +86,17 @@ describe('a PlatformInstall', () => {
     }
     const tooLong = platformInstall(namespace, 'a'.repeat(41));
     await expect(apply(cluster, tooLong)).rejects.toMatchObject({ code: 422 });
+  });
+
+  it('is explained by kubectl from the CRD descriptions', () => {
+    const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
+    const explain = (field: string) =>
+      execFileSync(KUBECTL_BIN, ['--kubeconfig', cluster.kubeconfigPath, 'explain', field], {
+        encoding: 'utf8',
+      });
+    expect(explain('pi.spec.tenant')).toContain('Tenant identity.');
+    expect(explain('pi.spec.image.pullPolicy')).toMatch(/ENUM:\s+Always\s+IfNotPresent\s+Never/);
+    expect(explain('pi.status.conditions')).toContain('Ready, Progressing, Degraded.');
   });
 
   it('gets every child, owned by it, as rendered', async () => {
