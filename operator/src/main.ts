@@ -31,10 +31,9 @@ async function main(): Promise<void> {
     concurrency: settings.MAX_CONCURRENT_RECONCILES,
     resyncMs: settings.RESYNC_SECONDS * 1000,
   });
-  let started: Promise<void> | undefined;
   const startController = () => {
     operatorMetrics.isLeader.set(1);
-    started = controller.start().catch((err: unknown) => {
+    controller.start().catch((err: unknown) => {
       logger.fatal({ err }, 'controller failed to start');
       process.exit(1);
     });
@@ -63,7 +62,6 @@ async function main(): Promise<void> {
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
     onShutdown: [
       async () => {
-        await started;
         await controller.stop(); // finishes the reconciles under way
         operatorMetrics.isLeader.set(0);
       },

@@ -64,7 +64,7 @@ export class Controller implements ClusterView {
     });
   }
 
-  /** Starts the informers, waits for their first lists, then queues every install. */
+  /** Starts the child informers, waits for their first lists, then watches the installs. */
   async start(): Promise<void> {
     this.running = true;
     const { client, logger, namespace } = this.options;
@@ -88,6 +88,12 @@ export class Controller implements ClusterView {
       logger,
       onChange: () => void this.syncServiceMonitorInformer(),
     });
+    await Promise.all([...this.informers.values(), this.crds].map((i) => i.synced));
+    if (!this.running) return; // stopped while waiting (a first list may retry forever)
+    await this.syncServiceMonitorInformer();
+    if (!this.running) return;
+    // Installs last: their first list queues every install, and a reconcile must find the child
+    // caches filled, or it would re-apply children that exist and miss ones to prune.
     this.installs = startInformer({
       client,
       kind: PLATFORM_INSTALL,
@@ -95,12 +101,11 @@ export class Controller implements ClusterView {
       logger,
       onChange: (install) => this.queue.add(keyOf(install)),
     });
-    await Promise.all([...this.informers.values(), this.crds, this.installs].map((i) => i.synced));
-    await this.syncServiceMonitorInformer();
+    await this.installs.synced;
     logger.info({ namespace: namespace ?? '(all)' }, 'caches synced; reconciling');
-    this.enqueueAll();
   }
 
+  /** Safe while start() still waits for a first list: that wait is abandoned. */
   async stop(): Promise<void> {
     this.running = false;
     await this.queue.stop();

@@ -13,9 +13,13 @@ export function needsApply(desired: KubernetesObject, live: KubernetesObject | u
   return !contains(live, wanted);
 }
 
-/** `actual` holds every value of `expected`; arrays must match element by element. */
+/**
+ * `actual` holds every value of `expected`; arrays must match element by element. An empty list
+ * or map counts as present when absent: the API drops empty ones (`env: []`, `imagePullSecrets: []`).
+ */
 function contains(actual: unknown, expected: unknown): boolean {
   if (expected === null || typeof expected !== 'object') return actual === expected;
+  if (actual === undefined && Object.keys(expected).length === 0) return true;
   if (Array.isArray(expected)) {
     return (
       Array.isArray(actual) &&

@@ -4,8 +4,12 @@
  * disturb the other test files. No controllers run there, so workloads are never ready; these
  * tests look at the operator's own behaviour only.
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
 import { startKubeApiserver, waitFor, type KubeApiserverProcess } from '@pelita/testenv';
+import { parse } from 'yaml';
 import {
   apply,
   condition,
@@ -230,5 +234,45 @@ describe('ServiceMonitors', () => {
       what: 'ServiceMonitor removed',
       timeoutMs: 20_000,
     });
+  });
+});
+
+describe('shutdown', () => {
+  it('is prompt even while the caches can never fill (every list forbidden)', async () => {
+    const namespace = await createNamespace(cluster, 'op-forbidden');
+    // A ServiceAccount without any RBAC: the operator is authenticated but may list nothing.
+    await cluster.core.createNamespacedServiceAccount({
+      namespace,
+      body: { metadata: { name: 'nobody' } },
+    });
+    const { token } = (
+      await cluster.core.createNamespacedServiceAccountToken({
+        namespace,
+        name: 'nobody',
+        body: { spec: { audiences: [], expirationSeconds: 3600 } },
+      })
+    ).status!;
+    const kubeconfig = fs.readFileSync(apiserver.kubeconfigPath, 'utf8');
+    const config = parse(kubeconfig) as { users: Array<{ user: Record<string, unknown> }> };
+    config.users[0]!.user = { token };
+    const nobodyPath = path.join(os.tmpdir(), `pelita-nobody-${namespace}.kubeconfig`);
+    fs.writeFileSync(nobodyPath, JSON.stringify(config), { mode: 0o600 });
+    try {
+      const operator = await startOperator({
+        kubeconfigPath: nobodyPath,
+        namespace,
+        env: { LEADER_ELECTION: 'false' },
+      });
+      operators.push(operator);
+      await waitFor(() => /forbidden|403/i.test(operator.logs()), {
+        what: 'a forbidden list',
+        timeoutMs: 15_000,
+      });
+      const stoppingAt = Date.now();
+      expect(await operator.stop()).toBe(0);
+      expect(Date.now() - stoppingAt).toBeLessThan(5000);
+    } finally {
+      fs.rmSync(nobodyPath, { force: true });
+    }
   });
 });

@@ -69,4 +69,15 @@ describe('needsApply', () => {
     expect(needsApply(map, liveMap({ A: '2' }))).toBe(true);
     expect(needsApply(map, { metadata: { name: 'c' } })).toBe(true);
   });
+
+  it('counts an empty list or map the API dropped as in place', () => {
+    const withEmpty: V1Service = {
+      ...desired,
+      metadata: { ...desired.metadata, annotations: {} },
+      spec: { ...desired.spec, externalIPs: [] },
+    };
+    expect(needsApply(withEmpty, live)).toBe(false);
+    const nonEmpty: V1Service = { ...desired, spec: { ...desired.spec, externalIPs: ['1.2.3.4'] } };
+    expect(needsApply(nonEmpty, live)).toBe(true);
+  });
 });
