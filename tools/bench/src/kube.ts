@@ -1,0 +1,210 @@
+/**
+ * A private Kubernetes API for a benchmark: its own kube-apiserver (shared etcd, own prefix, no
+ * controllers) with the PlatformInstall CRD installed, and a watch-fed view of what exists.
+ */
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { inspect } from 'node:util';
+import {
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  Watch,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { requireEnv, startKubeApiserver, waitFor } from '@pelita/testenv';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const CRD_FILE = join(ROOT, 'crds', 'platforminstalls.pelita.io.yaml');
+
+export interface PrivateCluster {
+  kubeconfigPath: string;
+  objects: KubernetesObjectApi;
+  createNamespace(name: string): Promise<void>;
+  /** Server-side apply as `fieldManager`, forcing ownership (as the operator does). */
+  apply<T extends KubernetesObject>(object: T, fieldManager: string): Promise<T>;
+  stop(): Promise<void>;
+}
+
+export async function startPrivateCluster(): Promise<PrivateCluster> {
+  const apiserver = await startKubeApiserver();
+  try {
+    const config = new KubeConfig();
+    config.loadFromFile(apiserver.kubeconfigPath);
+    const objects = KubernetesObjectApi.makeApiClient(config);
+    installCrd(apiserver.kubeconfigPath);
+    await waitFor(
+      async () => {
+        await objects.list('pelita.io/v1alpha1', 'PlatformInstall', 'default');
+        return true;
+      },
+      { what: 'the PlatformInstall CRD served', timeoutMs: 30_000, intervalMs: 100 },
+    );
+    return {
+      kubeconfigPath: apiserver.kubeconfigPath,
+      objects,
+      async createNamespace(name) {
+        await objects.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } });
+      },
+      apply: (object, fieldManager) =>
+        objects.patch(
+          object,
+          undefined,
+          undefined,
+          fieldManager,
+          true,
+          PatchStrategy.ServerSideApply,
+        ),
+      stop: () => apiserver.stop(),
+    };
+  } catch (err) {
+    await apiserver.stop();
+    throw err;
+  }
+}
+
+/**
+ * Through kubectl, not client-node: its typed serializer drops JSONSchemaProps' `default` and
+ * `enum` keys, so the CRD would lose its defaults.
+ */
+function installCrd(kubeconfigPath: string): void {
+  const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
+  const result = spawnSync(
+    KUBECTL_BIN,
+    ['--kubeconfig', kubeconfigPath, 'apply', '--server-side', '-f', CRD_FILE],
+    { encoding: 'utf8' },
+  );
+  if (result.status !== 0) throw new Error(`kubectl apply of the CRD failed: ${result.stderr}`);
+}
+
+/** `/api/v1/configmaps` or `/apis/apps/v1/deployments`: a collection across namespaces. */
+export function collectionPath(apiVersion: string, plural: string): string {
+  return `${apiVersion.includes('/') ? '/apis' : '/api'}/${apiVersion}/${plural}`;
+}
+
+/** `<namespace>/<kind>/<name>`: one key for an object of any kind. */
+export function objectKey(object: KubernetesObject, kind = object.kind ?? ''): string {
+  return `${object.metadata?.namespace ?? ''}/${kind}/${object.metadata?.name ?? ''}`;
+}
+
+export interface WatchedKind {
+  apiVersion: string;
+  kind: string;
+  plural: string;
+}
+
+interface Waiter {
+  done: () => boolean;
+  resolve: (at: number) => void;
+  reject: (err: Error) => void;
+}
+
+/**
+ * What exists, fed by watches: a condition is checked on every event, and its waiter gets the
+ * event's arrival time, so a measurement ends when the API said so, not at the next poll.
+ */
+export class ClusterView {
+  private readonly present = new Set<string>();
+  /** `<namespace>/<name>` of every PlatformInstall whose status reflects its generation. */
+  private readonly observed = new Set<string>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly watches: AbortController[] = [];
+  private failure: Error | undefined;
+  private stopping = false;
+
+  constructor(private readonly kubeconfigPath: string) {}
+
+  /** Watches `kinds` (objects with `labelSelector`) and PlatformInstalls in every namespace. */
+  async start(kinds: readonly WatchedKind[], labelSelector: string): Promise<void> {
+    const config = new KubeConfig();
+    config.loadFromFile(this.kubeconfigPath);
+    const watch = new Watch(config);
+    // A watch ends only when stopped or lost; a lost one would stall every waiter, so fail them.
+    const stopped = (err: unknown) => {
+      if (this.stopping) return;
+      this.failure = new Error(
+        `a watch ended: ${err instanceof Error ? err.message : inspect(err)}`,
+      );
+      for (const waiter of this.waiters) waiter.reject(this.failure);
+      this.waiters.clear();
+    };
+    for (const { apiVersion, kind, plural } of kinds) {
+      this.watches.push(
+        await watch.watch(
+          collectionPath(apiVersion, plural),
+          { labelSelector },
+          (phase, object: KubernetesObject) => {
+            if (phase === 'ERROR') return stopped(object); // e.g. 410 Gone: the view is stale
+            const key = objectKey(object, kind);
+            if (phase === 'DELETED') this.present.delete(key);
+            else this.present.add(key);
+            this.check();
+          },
+          stopped,
+        ),
+      );
+    }
+    this.watches.push(
+      await watch.watch(
+        collectionPath('pelita.io/v1alpha1', 'platforminstalls'),
+        {},
+        (phase, install: KubernetesObject & { status?: { observedGeneration?: number } }) => {
+          if (phase === 'ERROR') return stopped(install);
+          const key = `${install.metadata?.namespace}/${install.metadata?.name}`;
+          const generation = install.metadata?.generation ?? 1;
+          if (phase !== 'DELETED' && (install.status?.observedGeneration ?? 0) >= generation) {
+            this.observed.add(key);
+          } else this.observed.delete(key);
+          this.check();
+        },
+        stopped,
+      ),
+    );
+  }
+
+  has(keys: readonly string[]): boolean {
+    return keys.every((key) => this.present.has(key));
+  }
+
+  isObserved(namespace: string, name: string): boolean {
+    return this.observed.has(`${namespace}/${name}`);
+  }
+
+  /** Resolves with the `performance.now()` of the event that made `done()` true. */
+  until(done: () => boolean, what: string, timeoutMs: number): Promise<number> {
+    if (done()) return Promise.resolve(performance.now());
+    if (this.failure) return Promise.reject(this.failure);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`${what}: not within ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        done,
+        resolve: (at) => {
+          clearTimeout(timer);
+          resolve(at);
+        },
+        reject: (err) => {
+          clearTimeout(timer);
+          reject(err);
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  stop(): void {
+    this.stopping = true;
+    for (const watch of this.watches) watch.abort();
+  }
+
+  private check(): void {
+    const at = performance.now();
+    for (const waiter of this.waiters) {
+      if (!waiter.done()) continue;
+      this.waiters.delete(waiter);
+      waiter.resolve(at);
+    }
+  }
+}

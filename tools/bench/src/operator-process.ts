@@ -1,0 +1,73 @@
+/** The built operator as a process of its own, and the figures it reports on `/metrics`. */
+import { join } from 'node:path';
+import { startService, type StartedService } from './process';
+
+const ROOT = join(__dirname, '..', '..', '..');
+const OPERATOR_MAIN = join(ROOT, 'operator', 'dist', 'main.js');
+
+export interface OperatorProcess extends StartedService {
+  /** The sum of every series of `name` (all label values), or 0 when it has none yet. */
+  metric(name: string): Promise<number>;
+  /** Each series of `name` by its label values, e.g. `{ 'verb="list"': 8 }`. */
+  series(name: string): Promise<Record<string, number>>;
+}
+
+export async function startOperator(
+  kubeconfigPath: string,
+  namespace: string,
+): Promise<OperatorProcess> {
+  const service = await startService(OPERATOR_MAIN, {
+    readyPath: '/readyz',
+    env: {
+      KUBECONFIG: kubeconfigPath,
+      WATCH_NAMESPACE: namespace,
+      LEADER_ELECTION: 'false',
+      LOG_LEVEL: 'warn',
+      POD_NAME: `bench-operator-${process.pid}`,
+      POD_NAMESPACE: namespace,
+      POLICIES_DIR: join(ROOT, 'policies'),
+    },
+  });
+  const series = async (name: string) => {
+    const text = await (await fetch(`${service.url}/metrics`)).text();
+    const values: Record<string, number> = {};
+    for (const line of text.split('\n')) {
+      if (!line.startsWith(`${name} `) && !line.startsWith(`${name}{`)) continue;
+      const labels = line.slice(name.length, line.lastIndexOf(' ')).replace(/^\{|\}$/g, '');
+      values[labels] = Number(line.slice(line.lastIndexOf(' ') + 1));
+    }
+    return values;
+  };
+  return {
+    ...service,
+    series,
+    metric: async (name) => Object.values(await series(name)).reduce((sum, v) => sum + v, 0),
+  };
+}
+
+/**
+ * Resolves once the operator has run `reconciles` successful reconciles and its queue has stayed
+ * empty with no further reconcile for `quietMs`: the work the events caused is done.
+ */
+export async function settled(
+  operator: OperatorProcess,
+  reconciles: number,
+  timeoutMs: number,
+  quietMs = 1000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last = -1;
+  let quietSince = Date.now();
+  for (;;) {
+    const done = await operator.metric('pelita_operator_reconcile_total');
+    const depth = await operator.metric('pelita_operator_queue_depth');
+    if (done !== last || depth > 0) {
+      last = done;
+      quietSince = Date.now();
+    } else if (done >= reconciles && Date.now() - quietSince >= quietMs) return;
+    if (Date.now() > deadline) {
+      throw new Error(`operator not settled within ${timeoutMs} ms (${done} reconciles)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
