@@ -2,8 +2,11 @@
  * `make dev`: starts the LLM stand-in and every service that has a built entry
  * (`services/<name>/dist/main.js`) against the test servers, one port each from DEV_BASE_PORT
  * (default 4000), wires them to each other, prints their URLs and stops them all on Ctrl-C.
+ * The operator runs too, against the test environment's Kubernetes control plane (kwok fake
+ * nodes), with the PlatformInstall CRD installed, so `kubectl apply -f examples/` shows a tenant
+ * reconciled and going Ready.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { currentSettings, envFilePath, readEnvFile } from '@pelita/testenv';
@@ -93,6 +96,33 @@ function main(): void {
       }),
     );
     say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
+  }
+
+  const operator = join(root, 'operator', 'dist', 'main.js');
+  if (existsSync(operator) && testenv.KUBECONFIG && testenv.KUBECTL_BIN) {
+    const kubectl = [testenv.KUBECTL_BIN, '--kubeconfig', testenv.KUBECONFIG].join(' ');
+    const crd = spawnSync(
+      testenv.KUBECTL_BIN,
+      ['--kubeconfig', testenv.KUBECONFIG, 'apply', '--server-side', '-f', join(root, 'crds')],
+      { encoding: 'utf8' },
+    );
+    if (crd.status !== 0) say(`CRD not installed, operator not started: ${crd.stderr}`);
+    else {
+      const port = basePort + services.length + 1;
+      children.push(
+        start('operator', operator, {
+          ...(process.env as Record<string, string>),
+          KUBECONFIG: testenv.KUBECONFIG,
+          PORT: String(port),
+          LEADER_ELECTION: 'false',
+          POLICIES_DIR: join(root, 'policies'),
+          OTEL_SERVICE_NAME: 'pelita-operator',
+        }),
+      );
+      say(`  ${'operator'.padEnd(22)} http://127.0.0.1:${port}/metrics  (all namespaces)`);
+      say(`Try: ${kubectl} apply -f examples/platforminstall.yaml`);
+      say(`     ${kubectl} get pi -A --watch`);
+    }
   }
 
   const stopAll = () => {

@@ -234,6 +234,10 @@ export const kube: Server = {
       `--root-ca-file=${files.caCert}`,
       // The default, /usr/libexec/kubernetes/..., is not writable by the server account.
       `--flex-volume-plugin-dir=${path.join(files.dir, 'volume-plugins')}`,
+      // kwok renews the fake nodes' leases; on a loaded 2-core machine (a cold Go build beside
+      // the tests) a renewal can lag past the 50 s default, the nodes turn NotReady and their
+      // pods are marked unready for good (kwok does not mark them ready again).
+      '--node-monitor-grace-period=10m',
     ]);
     launch(
       ctx,
