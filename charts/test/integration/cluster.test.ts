@@ -34,6 +34,7 @@ import {
   startOperator,
   type Cluster,
   type OperatorProcess,
+  SERVICE_MONITOR_CRD,
 } from '../../../operator/test/integration/support';
 import { FULL_VALUES, RELEASE_NAMESPACE, findOne, renderChart, type Manifest } from '../helm';
 
@@ -107,33 +108,6 @@ function containerEnv(
   }
   return env;
 }
-
-/** The Prometheus Operator's CRD reduced to what the apiserver needs to serve the kind. */
-const SERVICE_MONITOR_CRD = {
-  apiVersion: 'apiextensions.k8s.io/v1',
-  kind: 'CustomResourceDefinition',
-  metadata: { name: 'servicemonitors.monitoring.coreos.com' },
-  spec: {
-    group: 'monitoring.coreos.com',
-    scope: 'Namespaced',
-    names: {
-      plural: 'servicemonitors',
-      singular: 'servicemonitor',
-      kind: 'ServiceMonitor',
-      listKind: 'ServiceMonitorList',
-    },
-    versions: [
-      {
-        name: 'v1',
-        served: true,
-        storage: true,
-        schema: {
-          openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-        },
-      },
-    ],
-  },
-};
 
 describe('kubectl apply --dry-run=server', () => {
   let namespace: string;

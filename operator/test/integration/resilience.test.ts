@@ -22,6 +22,7 @@ import {
   platformInstall,
   readInstall,
   startOperator,
+  SERVICE_MONITOR_CRD,
   type Cluster,
   type OperatorProcess,
 } from './support';
@@ -161,31 +162,6 @@ describe('an apiserver restart', () => {
 });
 
 describe('ServiceMonitors', () => {
-  const SM_CRD = {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: 'servicemonitors.monitoring.coreos.com' },
-    spec: {
-      group: 'monitoring.coreos.com',
-      scope: 'Namespaced',
-      names: {
-        plural: 'servicemonitors',
-        singular: 'servicemonitor',
-        kind: 'ServiceMonitor',
-        listKind: 'ServiceMonitorList',
-      },
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          schema: {
-            openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
-          },
-        },
-      ],
-    },
-  };
   const monitor = (namespace: string) => ({
     apiVersion: 'monitoring.coreos.com/v1',
     kind: 'ServiceMonitor',
@@ -211,7 +187,7 @@ describe('ServiceMonitors', () => {
     expect(await exists(cluster, service(namespace, 'three-db-proxy'))).toBe(true);
     expect(operator.child.exitCode).toBeNull();
 
-    kubectlApply(cluster, [SM_CRD]);
+    kubectlApply(cluster, [SERVICE_MONITOR_CRD]);
     await waitFor(() => exists(cluster, monitor(namespace)), {
       what: 'ServiceMonitor created',
       timeoutMs: 30_000,

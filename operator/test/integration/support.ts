@@ -120,6 +120,33 @@ export async function installCrd(cluster: Cluster, file = CRD_FILE): Promise<voi
   );
 }
 
+/** The Prometheus Operator's CRD reduced to what the apiserver needs to serve the kind. */
+export const SERVICE_MONITOR_CRD = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'servicemonitors.monitoring.coreos.com' },
+  spec: {
+    group: 'monitoring.coreos.com',
+    scope: 'Namespaced',
+    names: {
+      plural: 'servicemonitors',
+      singular: 'servicemonitor',
+      kind: 'ServiceMonitor',
+      listKind: 'ServiceMonitorList',
+    },
+    versions: [
+      {
+        name: 'v1',
+        served: true,
+        storage: true,
+        schema: {
+          openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
+        },
+      },
+    ],
+  },
+};
+
 export async function createNamespace(cluster: Cluster, prefix: string): Promise<string> {
   const name = `${prefix}-${randomBytes(3).toString('hex')}`;
   await cluster.core.createNamespace({ body: { metadata: { name } } });

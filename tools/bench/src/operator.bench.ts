@@ -27,7 +27,7 @@ import { MANAGED_BY } from '@pelita/operator/dist/render/meta';
 import { ClusterView, objectKey, startPrivateCluster, type PrivateCluster } from './kube';
 import { ratio } from './load';
 import { settled, startOperator, type OperatorProcess } from './operator-process';
-import { report, table } from './report';
+import { percentile, report, table, timingRow } from './report';
 
 const SEQUENTIAL_INSTALLS = 20;
 const COLD_INSTALLS = 50;
@@ -89,8 +89,8 @@ export async function run(): Promise<void> {
         'one after another',
     );
     table([
-      timingRow('operator: apply install → children', viaOperator),
-      timingRow('baseline: apply install + children directly', direct),
+      timingRow('operator: apply install → children', viaOperator, 1),
+      timingRow('baseline: apply install + children directly', direct, 1),
     ]);
     report(
       `operator/direct ratio: p50 ${ratio(percentile(viaOperator, 50), percentile(direct, 50))}, ` +
@@ -255,19 +255,4 @@ function sleep(ms: number): Promise<void> {
 
 function mib(bytes: number): string {
   return (bytes / 1024 / 1024).toFixed(1);
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
-
-function timingRow(what: string, values: number[]) {
-  return {
-    path: what,
-    'p50 ms': percentile(values, 50).toFixed(1),
-    'p99 ms': percentile(values, 99).toFixed(1),
-    'max ms': Math.max(...values).toFixed(1),
-  };
 }

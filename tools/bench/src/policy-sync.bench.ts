@@ -20,7 +20,7 @@ import { join } from 'node:path';
 import { requireEnv } from '@pelita/testenv';
 import { ratio } from './load';
 import { freePort, startService, type StartedService } from './process';
-import { report, table } from './report';
+import { percentile, report, table, timingRow } from './report';
 
 const CHANGES = 100;
 const TARGET_P99_MS = 1000;
@@ -273,19 +273,4 @@ async function timeEach(request: () => Promise<unknown>, count: number): Promise
     durations.push(performance.now() - started);
   }
   return durations;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] ?? Number.NaN;
-}
-
-function timingRow(what: string, values: number[]) {
-  return {
-    path: what,
-    'p50 ms': percentile(values, 50).toFixed(2),
-    'p99 ms': percentile(values, 99).toFixed(2),
-    'max ms': Math.max(...values).toFixed(2),
-  };
 }

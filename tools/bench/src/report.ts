@@ -14,3 +14,20 @@ export function table(rows: Array<Record<string, string | number>>): void {
   report(format(columns));
   for (const row of rows) report(format(columns.map((c) => String(row[c] ?? ''))));
 }
+
+/** Nearest-rank percentile (p in 0-100); NaN for no values. */
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] ?? Number.NaN;
+}
+
+/** One table row of latencies in milliseconds: p50, p99 and max. */
+export function timingRow(what: string, values: number[], digits = 2) {
+  return {
+    path: what,
+    'p50 ms': percentile(values, 50).toFixed(digits),
+    'p99 ms': percentile(values, 99).toFixed(digits),
+    'max ms': Math.max(...values).toFixed(digits),
+  };
+}

@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { POLICIES_DIR, requireEnv, startOpa } from '@pelita/testenv';
 import pg from 'pg';
 import { freePort, startService, type StartedService } from './process';
-import { report, table } from './report';
+import { percentile, report, table, timingRow } from './report';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
 const CHANGES = 100;
@@ -109,15 +109,15 @@ export async function run(): Promise<void> {
     report(
       `propagation: ${CHANGES} grant switches through PATCH /policies/:id, until OPA's decision flips`,
     );
-    table([timing('API call → OPA decision changed', propagation)]);
+    table([timingRow('API call → OPA decision changed', propagation)]);
     const p99 = percentile(propagation, 99);
     report(
       `propagation p99 ${p99.toFixed(1)} ms, target < 1000 ms: ${p99 < 1000 ? 'met' : 'missed'}`,
     );
     report(`\nauthorisation overhead: ${REQUESTS} sequential requests each, keep-alive`);
     table([
-      timing('GET /features (token, session, OPA)', guarded),
-      timing('baseline: GET /health (open)', open),
+      timingRow('GET /features (token, session, OPA)', guarded),
+      timingRow('baseline: GET /health (open)', open),
     ]);
     report(
       `guarded GET /features (authorisation plus its own SQL query) minus /health: p50 ${(percentile(guarded, 50) - percentile(open, 50)).toFixed(2)} ms, ` +
@@ -208,18 +208,4 @@ async function timeEach(request: () => Promise<Response>): Promise<number[]> {
     times.push(performance.now() - start);
   }
   return times;
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-}
-
-function timing(what: string, values: number[]) {
-  return {
-    path: what,
-    'p50 ms': percentile(values, 50).toFixed(2),
-    'p99 ms': percentile(values, 99).toFixed(2),
-    'max ms': Math.max(...values).toFixed(2),
-  };
 }
