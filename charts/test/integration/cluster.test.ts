@@ -1,17 +1,18 @@
 // charts/pelita-operator against real apiservers: every rendered object passes a server-side dry
 // run, and the operator, run as a process with exactly the rendered Deployment's settings and the
 // chart's ServiceAccount's own token, reconciles a PlatformInstall to Ready under the chart's RBAC.
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import {
-  requireEnv,
+  kubectl,
+  kubectlApply,
   startKubeApiserver,
   waitFor,
   type KubeApiserverProcess,
+  type KubectlResult,
 } from '@pelita/testenv';
 import { loadConfig } from '@pelita/kit';
 import { stringify } from 'yaml';
@@ -27,7 +28,6 @@ import {
   deleteNamespace,
   exists,
   installCrd,
-  kubectlApply,
   platformInstall,
   readInstall,
   REPO_ROOT,
@@ -43,29 +43,13 @@ const suffix = randomBytes(3).toString('hex');
 // Contains the chart name, so it is also the full name: cluster-scoped names are unique per run.
 const release = `pelita-operator-${suffix}`;
 
-interface Kubectl {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function kubectl(kubeconfigPath: string, args: string[], input?: string): Kubectl {
-  const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
-  const result = spawnSync(KUBECTL_BIN, ['--kubeconfig', kubeconfigPath, ...args], {
-    input,
-    encoding: 'utf8',
-  });
-  if (result.error) throw result.error;
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
 /** `kubectl apply --dry-run=server` of `manifests`; one result line per object accepted. */
-function dryRun(kubeconfigPath: string, manifests: Manifest[]): Kubectl {
+function dryRun(kubeconfigPath: string, manifests: Manifest[]): KubectlResult {
   const input = manifests.map((m) => stringify(m)).join('---\n');
   return kubectl(kubeconfigPath, ['apply', '--dry-run=server', '-f', '-'], input);
 }
 
-function expectAccepted(result: Kubectl, manifests: Manifest[]): void {
+function expectAccepted(result: KubectlResult, manifests: Manifest[]): void {
   expect({ status: result.status, stderr: result.stderr }).toMatchObject({ status: 0 });
   const accepted = result.stdout
     .split('\n')
@@ -139,7 +123,7 @@ describe('kubectl apply --dry-run=server', () => {
       ...new Set(manifests.flatMap((m) => (m.metadata.namespace ? [m.metadata.namespace] : []))),
     ].sort();
     expect(namespaces).toEqual([RELEASE_NAMESPACE, 'monitoring', 'tenants'].sort());
-    kubectlApply(own, [
+    kubectlApply(own.kubeconfigPath, [
       ...namespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
       SERVICE_MONITOR_CRD,
     ]);
@@ -188,7 +172,7 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     );
     expect(rbac).toHaveLength(8);
     // The same field manager as installCrd, whose next apply drops the chart's labels again.
-    kubectlApply(cluster, rbac);
+    kubectlApply(cluster.kubeconfigPath, rbac);
     waitEstablished(
       cluster.kubeconfigPath,
       findOne(manifests, 'CustomResourceDefinition').metadata.name,

@@ -15,6 +15,7 @@ import {
   PLATFORM_INSTALL,
   SERVICE_MONITOR,
   SERVICE_MONITOR_CRD,
+  type KindRef,
   type WatchedKind,
 } from '../kube/kinds';
 import type { OperatorMetrics } from '../metrics';
@@ -118,7 +119,7 @@ export class Controller implements ClusterView {
     return this.installs?.cache.get(name, namespace);
   }
 
-  live(kind: WatchedKind, namespace: string, name: string): KubernetesObject | undefined {
+  live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined {
     return this.informerOf(kind)?.cache.get(name, namespace);
   }
 
@@ -134,7 +135,7 @@ export class Controller implements ClusterView {
     return this.serviceMonitors !== undefined;
   }
 
-  private informerOf(kind: Pick<WatchedKind, 'apiVersion' | 'kind'>): Informer | undefined {
+  private informerOf(kind: KindRef): Informer | undefined {
     if (kindKey(kind) === kindKey(SERVICE_MONITOR)) return this.serviceMonitors;
     return this.informers.get(kindKey(kind));
   }

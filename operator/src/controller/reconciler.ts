@@ -24,9 +24,10 @@ import {
   kindKey,
   SERVICE_MONITOR,
   STATEFUL_SET,
+  type KindRef,
   type WatchedKind,
 } from '../kube/kinds';
-import { renderDesired, type PolicyFiles } from '../render';
+import { childName, renderDesired, type PolicyFiles } from '../render';
 import { needsApply } from './drift';
 import {
   computeStatus,
@@ -42,7 +43,7 @@ export const PAUSE_ANNOTATION = 'pelita.io/paused';
 /** What the reconciler reads: the informers' caches. */
 export interface ClusterView {
   install(namespace: string, name: string): RawInstall | undefined;
-  live(kind: WatchedKind, namespace: string, name: string): KubernetesObject | undefined;
+  live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined;
   children(kind: WatchedKind, namespace: string): readonly KubernetesObject[];
   /** Kinds whose children are pruned; the ServiceMonitor kind only while its CRD exists. */
   childKinds(): readonly WatchedKind[];
@@ -89,13 +90,16 @@ export class Reconciler {
       problems.push({ reason: 'InvalidSpec', message: (err as Error).message });
     }
 
+    const install: PlatformInstall | undefined = spec && {
+      apiVersion: API_VERSION,
+      kind: KIND,
+      metadata,
+      spec,
+    };
     const applied = new Map<string, KubernetesObject>();
-    if (spec && !paused) {
-      const install: PlatformInstall = { apiVersion: API_VERSION, kind: KIND, metadata, spec };
-      problems.push(...(await this.converge(install, applied)));
-    }
+    if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
-    const workloads = spec ? this.workloads(namespace, name, spec, applied) : [];
+    const workloads = install ? this.workloads(install, applied) : [];
     const status = computeStatus({
       generation: metadata.generation,
       previous: raw.status,
@@ -136,9 +140,9 @@ export class Reconciler {
 
     const { namespace, name } = install.metadata;
     for (const object of desired) {
-      const kind = { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
+      const kind = kindOf(object);
       const objectName = object.metadata?.name ?? '';
-      const live = view.live(kind as WatchedKind, namespace, objectName);
+      const live = view.live(kind, namespace, objectName);
       if (!needsApply(object, live)) continue;
       try {
         applied.set(refKey(kind, objectName), await client.apply(object));
@@ -154,9 +158,7 @@ export class Reconciler {
       }
     }
 
-    const wanted = new Set(
-      desired.map((o) => refKey(o as Required<KubernetesObject>, o.metadata?.name ?? '')),
-    );
+    const wanted = new Set(desired.map((o) => refKey(kindOf(o), o.metadata?.name ?? '')));
     for (const kind of view.childKinds()) {
       for (const child of view.children(kind, namespace)) {
         const childName = child.metadata?.name ?? '';
@@ -180,23 +182,18 @@ export class Reconciler {
   }
 
   private workloads(
-    namespace: string,
-    name: string,
-    spec: PlatformInstallSpec,
+    install: PlatformInstall,
     applied: Map<string, KubernetesObject>,
   ): WorkloadState[] {
+    const { spec, metadata } = install;
     return SERVICE_NAMES.filter((service) => spec.services[service].enabled).map((service) => {
       const kind = service === 'ocr-worker' ? STATEFUL_SET : DEPLOYMENT;
-      const objectName = `${name}-${service}`;
+      const objectName = childName(install, service);
       // The cache may not have seen an object just applied; the apply's answer is newer.
       const live =
-        this.options.view.live(kind, namespace, objectName) ??
+        this.options.view.live(kind, metadata.namespace, objectName) ??
         applied.get(refKey(kind, objectName));
-      return {
-        service,
-        desired: spec.services[service].replicas,
-        live,
-      };
+      return { service, desired: spec.services[service].replicas, live };
     });
   }
 
@@ -241,14 +238,15 @@ export class Reconciler {
   }
 }
 
-function isServiceMonitor(object: KubernetesObject): boolean {
-  return (
-    kindKey({ apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' }) ===
-    kindKey(SERVICE_MONITOR)
-  );
+function kindOf(object: KubernetesObject): KindRef {
+  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
 }
 
-function refKey(kind: { apiVersion: string; kind: string }, name: string): string {
+function isServiceMonitor(object: KubernetesObject): boolean {
+  return kindKey(kindOf(object)) === kindKey(SERVICE_MONITOR);
+}
+
+function refKey(kind: KindRef, name: string): string {
   return `${kindKey(kind)}/${name}`;
 }
 

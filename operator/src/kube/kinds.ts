@@ -53,6 +53,9 @@ export function collectionPath(kind: WatchedKind, namespace?: string): string {
     : `${prefix}/${kind.plural}`;
 }
 
-export function kindKey(kind: Pick<WatchedKind, 'apiVersion' | 'kind'>): string {
+/** What names a kind; enough to find its informer. */
+export type KindRef = Pick<WatchedKind, 'apiVersion' | 'kind'>;
+
+export function kindKey(kind: KindRef): string {
   return `${kind.apiVersion}/${kind.kind}`;
 }

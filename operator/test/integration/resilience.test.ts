@@ -8,7 +8,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
-import { startKubeApiserver, waitFor, type KubeApiserverProcess } from '@pelita/testenv';
+import {
+  kubectlApply,
+  startKubeApiserver,
+  waitFor,
+  type KubeApiserverProcess,
+} from '@pelita/testenv';
 import { parse } from 'yaml';
 import {
   apply,
@@ -17,7 +22,6 @@ import {
   createNamespace,
   exists,
   installCrd,
-  kubectlApply,
   patchInstall,
   platformInstall,
   readInstall,
@@ -187,7 +191,7 @@ describe('ServiceMonitors', () => {
     expect(await exists(cluster, service(namespace, 'three-db-proxy'))).toBe(true);
     expect(operator.child.exitCode).toBeNull();
 
-    kubectlApply(cluster, [SERVICE_MONITOR_CRD]);
+    kubectlApply(cluster.kubeconfigPath, [SERVICE_MONITOR_CRD]);
     await waitFor(() => exists(cluster, monitor(namespace)), {
       what: 'ServiceMonitor created',
       timeoutMs: 30_000,

@@ -3,7 +3,7 @@
  * a namespace per test file (each operator process watches only its own, so test files running
  * in parallel never see each other's installs), and the operator started as a real process.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -18,7 +18,7 @@ import {
   setHeaderOptions,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { freePort, requireEnv, waitFor } from '@pelita/testenv';
+import { freePort, kubectlApply, requireEnv, waitFor } from '@pelita/testenv';
 import { parse } from 'yaml';
 import type { PlatformInstallSpecInput } from '../../src/crd/platform-install';
 
@@ -75,37 +75,11 @@ export async function exists(cluster: Cluster, ref: KubernetesObject): Promise<b
   }
 }
 
-/**
- * `kubectl apply --server-side` of manifests. CRDs go through kubectl, not client-node: its typed
- * serializer knows JSONSchemaProps' `default` and `enum` as `_default`/`_enum` and silently drops
- * the real keys, so a CRD applied with it loses its defaults and enums.
- */
-export function kubectlApply(cluster: Cluster, manifests: string | object[]): void {
-  const input =
-    typeof manifests === 'string' ? manifests : manifests.map((m) => JSON.stringify(m)).join('\n');
-  const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
-  const result = spawnSync(
-    KUBECTL_BIN,
-    [
-      '--kubeconfig',
-      cluster.kubeconfigPath,
-      'apply',
-      '--server-side',
-      '--force-conflicts',
-      '--field-manager=pelita-test',
-      '-f',
-      '-',
-    ],
-    { input, encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`kubectl apply failed: ${result.stderr}`);
-}
-
 /** Installs (or updates) a CRD (by default the PlatformInstall one) and waits until it is served. */
 export async function installCrd(cluster: Cluster, file = CRD_FILE): Promise<void> {
   const text = fs.readFileSync(file, 'utf8');
   const crd = parse(text) as KubernetesObject;
-  kubectlApply(cluster, text);
+  kubectlApply(cluster.kubeconfigPath, text);
   await waitFor(
     async () => {
       const live = (await cluster.objects.read(crd as never)) as {

@@ -2,7 +2,7 @@
  * A private Kubernetes API for a benchmark: its own kube-apiserver (shared etcd, own prefix, no
  * controllers) with the PlatformInstall CRD installed, and a watch-fed view of what exists.
  */
-import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { inspect } from 'node:util';
 import {
@@ -12,7 +12,12 @@ import {
   Watch,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import { requireEnv, startKubeApiserver, waitFor } from '@pelita/testenv';
+import {
+  collectionPath,
+  PLATFORM_INSTALL,
+  type WatchedKind,
+} from '@pelita/operator/dist/kube/kinds';
+import { kubectlApply, startKubeApiserver, waitFor } from '@pelita/testenv';
 
 const ROOT = join(__dirname, '..', '..', '..');
 const CRD_FILE = join(ROOT, 'crds', 'platforminstalls.pelita.io.yaml');
@@ -32,7 +37,7 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
     const config = new KubeConfig();
     config.loadFromFile(apiserver.kubeconfigPath);
     const objects = KubernetesObjectApi.makeApiClient(config);
-    installCrd(apiserver.kubeconfigPath);
+    kubectlApply(apiserver.kubeconfigPath, readFileSync(CRD_FILE, 'utf8'), 'pelita-bench');
     await waitFor(
       async () => {
         await objects.list('pelita.io/v1alpha1', 'PlatformInstall', 'default');
@@ -63,34 +68,9 @@ export async function startPrivateCluster(): Promise<PrivateCluster> {
   }
 }
 
-/**
- * Through kubectl, not client-node: its typed serializer drops JSONSchemaProps' `default` and
- * `enum` keys, so the CRD would lose its defaults.
- */
-function installCrd(kubeconfigPath: string): void {
-  const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
-  const result = spawnSync(
-    KUBECTL_BIN,
-    ['--kubeconfig', kubeconfigPath, 'apply', '--server-side', '-f', CRD_FILE],
-    { encoding: 'utf8' },
-  );
-  if (result.status !== 0) throw new Error(`kubectl apply of the CRD failed: ${result.stderr}`);
-}
-
-/** `/api/v1/configmaps` or `/apis/apps/v1/deployments`: a collection across namespaces. */
-export function collectionPath(apiVersion: string, plural: string): string {
-  return `${apiVersion.includes('/') ? '/apis' : '/api'}/${apiVersion}/${plural}`;
-}
-
 /** `<namespace>/<kind>/<name>`: one key for an object of any kind. */
 export function objectKey(object: KubernetesObject, kind = object.kind ?? ''): string {
   return `${object.metadata?.namespace ?? ''}/${kind}/${object.metadata?.name ?? ''}`;
-}
-
-export interface WatchedKind {
-  apiVersion: string;
-  kind: string;
-  plural: string;
 }
 
 interface Waiter {
@@ -128,14 +108,14 @@ export class ClusterView {
       for (const waiter of this.waiters) waiter.reject(this.failure);
       this.waiters.clear();
     };
-    for (const { apiVersion, kind, plural } of kinds) {
+    for (const kind of kinds) {
       this.watches.push(
         await watch.watch(
-          collectionPath(apiVersion, plural),
+          collectionPath(kind),
           { labelSelector },
           (phase, object: KubernetesObject) => {
             if (phase === 'ERROR') return stopped(object); // e.g. 410 Gone: the view is stale
-            const key = objectKey(object, kind);
+            const key = objectKey(object, kind.kind);
             if (phase === 'DELETED') this.present.delete(key);
             else this.present.add(key);
             this.check();
@@ -146,7 +126,7 @@ export class ClusterView {
     }
     this.watches.push(
       await watch.watch(
-        collectionPath('pelita.io/v1alpha1', 'platforminstalls'),
+        collectionPath(PLATFORM_INSTALL),
         {},
         (phase, install: KubernetesObject & { status?: { observedGeneration?: number } }) => {
           if (phase === 'ERROR') return stopped(install);

@@ -6,10 +6,10 @@
  * nodes), with the PlatformInstall CRD installed, so `kubectl apply -f examples/` shows a tenant
  * reconciled and going Ready.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { currentSettings, envFilePath, readEnvFile } from '@pelita/testenv';
+import { currentSettings, envFilePath, kubectlApply, readEnvFile } from '@pelita/testenv';
 
 const root = resolve(__dirname, '..', '..', '..');
 const basePort = Number(process.env.DEV_BASE_PORT ?? 4000);
@@ -101,13 +101,9 @@ function main(): void {
   const operator = join(root, 'operator', 'dist', 'main.js');
   if (existsSync(operator) && testenv.KUBECONFIG && testenv.KUBECTL_BIN) {
     const kubectl = [testenv.KUBECTL_BIN, '--kubeconfig', testenv.KUBECONFIG].join(' ');
-    const crd = spawnSync(
-      testenv.KUBECTL_BIN,
-      ['--kubeconfig', testenv.KUBECONFIG, 'apply', '--server-side', '-f', join(root, 'crds')],
-      { encoding: 'utf8' },
-    );
-    if (crd.status !== 0) say(`CRD not installed, operator not started: ${crd.stderr}`);
-    else {
+    try {
+      const crd = join(root, 'crds', 'platforminstalls.pelita.io.yaml');
+      kubectlApply(testenv.KUBECONFIG, readFileSync(crd, 'utf8'), 'pelita-dev');
       const port = basePort + services.length + 1;
       children.push(
         start('operator', operator, {
@@ -122,6 +118,8 @@ function main(): void {
       say(`  ${'operator'.padEnd(22)} http://127.0.0.1:${port}/metrics  (all namespaces)`);
       say(`Try: ${kubectl} apply -f examples/platforminstall.yaml`);
       say(`     ${kubectl} get pi -A --watch`);
+    } catch (err) {
+      say(`CRD not installed, operator not started: ${(err as Error).message}`);
     }
   }
 

@@ -10,6 +10,7 @@ export {
   type DecisionInput,
 } from './opa-process';
 export { startKubeApiserver, type KubeApiserverProcess } from './kube-apiserver-process';
+export { kubectl, kubectlApply, type KubectlResult } from './kubectl';
 export { waitFor } from './wait-for';
 export { currentSettings, envFilePath, resolveSettings, type Settings } from './settings';
 export { requireEnv, serverForKey } from './require-env';

@@ -1,27 +1,16 @@
 // The Kubernetes control plane: the shared one from the env file runs workloads on kwok's fake
 // nodes, and a test's own apiserver survives a restart.
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
+import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { run } from '../../src/proc';
 import { requireEnv, startKubeApiserver, waitFor } from '../../src/index';
 
-/**
- * Namespace names as @kubernetes/client-node 1.4 lists them, from a kubeconfig file. In a child
- * process: the client is ESM-only, which jest on Node 20 cannot require (Node itself can).
- */
+/** Namespace names as @kubernetes/client-node 1.4 lists them, from a kubeconfig file. */
 async function namespaceNames(kubeconfigPath: string): Promise<string[]> {
-  const script = [
-    "import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';",
-    'const config = new KubeConfig();',
-    'config.loadFromFile(process.argv[1]);',
-    'const list = await config.makeApiClient(CoreV1Api).listNamespace();',
-    'console.log(JSON.stringify(list.items.map((namespace) => namespace.metadata.name)));',
-  ].join('\n');
-  const args = ['--input-type=module', '-e', script, kubeconfigPath];
-  const cwd = path.join(__dirname, '..', '..');
-  const { code, stdout, stderr } = await run(process.execPath, args, { cwd, timeoutMs: 20_000 });
-  if (code !== 0) throw new Error(`client-node script failed (${code}): ${stderr}`);
-  return JSON.parse(stdout) as string[];
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  const list = await config.makeApiClient(CoreV1Api).listNamespace();
+  return list.items.map((namespace) => namespace.metadata?.name ?? '');
 }
 
 async function kubectl(args: string[], input?: string): Promise<string> {
