@@ -52,3 +52,26 @@ export const commaList = z
 export const booleanSetting = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', 'TRUE', 'FALSE', 'True', 'False'])
   .transform((value) => ['true', '1', 'yes'].includes(value.toLowerCase()));
+
+// Kubernetes and shells set a variable to '' as often as they leave it out: both mean unset.
+const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
+
+/** Optional string setting; empty means unset. */
+export const optionalSetting = z.preprocess(emptyAsUnset, z.string().optional());
+
+/**
+ * An http(s) base URL without a trailing slash: callers append paths (`/v1/data`), and a
+ * trailing slash would double.
+ */
+export const httpUrl = z
+  .url({ protocol: /^https?$/ })
+  .transform((value) => value.replace(/\/+$/, ''));
+
+/** Optional {@link httpUrl}; empty means unset. */
+export const optionalHttpUrl = z.preprocess(emptyAsUnset, httpUrl.optional());
+
+/** Optional TCP port; empty means unset (coerced, it would be port 0). */
+export const optionalPort = z.preprocess(
+  emptyAsUnset,
+  z.coerce.number().int().min(0).max(65535).optional(),
+);

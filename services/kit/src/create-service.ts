@@ -14,7 +14,7 @@ import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
 import { healthRoutes, type ReadinessCheck } from './health';
-import { isShuttingDown, trackHandler } from './lifecycle';
+import { isShuttingDown, isStarting, trackHandler } from './lifecycle';
 import type { Logger } from './logger';
 import { createMetrics, requestMetrics, type Metrics } from './metrics';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
@@ -72,6 +72,7 @@ export function createService(options: ServiceOptions): Express {
 
   const operational = healthRoutes({
     checks: options.readiness ?? {},
+    isStarting: () => isStarting(app),
     isShuttingDown: () => isShuttingDown(app),
     ...(options.health ? { health: options.health } : {}),
   });

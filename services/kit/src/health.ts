@@ -1,5 +1,6 @@
 /** Liveness (`/health`) and readiness (`/ready`, which runs the service's dependency checks). */
 import { z } from 'zod';
+import { errorMessage } from './error-message';
 import { redactString } from './redact';
 import { defineRoute, type RouteDefinition } from './route';
 
@@ -10,6 +11,7 @@ export interface HealthOptions {
   checks: Record<string, ReadinessCheck>;
   /** Body of `/health`; the seed's `{ status: 'OK', timestamp }` when omitted. */
   health?: () => unknown;
+  isStarting: () => boolean;
   isShuttingDown: () => boolean;
   checkTimeoutMs?: number;
 }
@@ -24,7 +26,7 @@ const ReadyBody = z.object({
 });
 
 export function healthRoutes(options: HealthOptions): RouteDefinition[] {
-  const { checks, isShuttingDown, checkTimeoutMs = 3000 } = options;
+  const { checks, isStarting, isShuttingDown, checkTimeoutMs = 3000 } = options;
   const health = options.health ?? (() => ({ status: 'OK', timestamp: new Date().toISOString() }));
 
   return [
@@ -44,12 +46,13 @@ export function healthRoutes(options: HealthOptions): RouteDefinition[] {
       responses: {
         200: { description: 'Ready to serve', schema: ReadyBody },
         503: {
-          description: 'A dependency is down, or the service is shutting down',
+          description: 'A dependency is down, or the service is starting or shutting down',
           schema: ReadyBody,
         },
       },
       handler: async (_input, _req, res) => {
         const results = await runChecks(checks, checkTimeoutMs);
+        if (isStarting()) results.startup = { status: 'down', error: 'starting' };
         if (isShuttingDown()) results.shutdown = { status: 'down', error: 'shutting down' };
         const ready = Object.values(results).every((result) => result.status === 'up');
         res
@@ -67,8 +70,7 @@ async function runChecks(checks: Record<string, ReadinessCheck>, timeoutMs: numb
         await withTimeout(check(), timeoutMs);
         return [name, { status: 'up' as const }] as const;
       } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        return [name, { status: 'down' as const, error: redactString(message) }] as const;
+        return [name, { status: 'down' as const, error: redactString(errorMessage(err)) }] as const;
       }
     }),
   );

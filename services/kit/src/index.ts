@@ -3,6 +3,7 @@
 // Building and running a service
 export { createService, type ServiceOptions } from './create-service';
 export { serve, type RunningServer, type ServeOptions } from './serve';
+export { runService, runMain, type Service, type ServiceDefinition } from './run-service';
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
 export type { ReadinessCheck } from './health';
 
@@ -12,11 +13,16 @@ export {
   baseSettings,
   commaList,
   booleanSetting,
+  optionalSetting,
+  httpUrl,
+  optionalHttpUrl,
+  optionalPort,
   ConfigError,
   type BaseSettings,
 } from './config';
 
 // Errors
+export { errorMessage } from './error-message';
 export {
   HttpError,
   badRequest,

@@ -1,11 +1,12 @@
 /**
- * Per-app shutdown state: whether shutdown has begun, and how many route handlers are still
- * running. A handler can outlive its connection (the client went away), so shutdown waits for
+ * Per-app lifecycle state: whether start-up work is still under way, whether shutdown has
+ * begun, and how many route handlers are still running. A handler can outlive its connection (the client went away), so shutdown waits for
  * handlers, not only sockets, before it closes the pools they use.
  */
 import type { Express } from 'express';
 
 interface Lifecycle {
+  starting: boolean;
   shuttingDown: boolean;
   running: number;
   idleWaiters: Array<() => void>;
@@ -15,7 +16,16 @@ const KEY = 'pelitaLifecycle';
 
 function lifecycle(app: Express): Lifecycle {
   const locals = app.locals as Record<string, Lifecycle | undefined>;
-  return (locals[KEY] ??= { shuttingDown: false, running: 0, idleWaiters: [] });
+  return (locals[KEY] ??= { starting: false, shuttingDown: false, running: 0, idleWaiters: [] });
+}
+
+export function isStarting(app: Express): boolean {
+  return lifecycle(app).starting;
+}
+
+/** `/ready` answers 503 while a service's start-up work (migrations, first sync) runs. */
+export function markStarting(app: Express, starting: boolean): void {
+  lifecycle(app).starting = starting;
 }
 
 export function isShuttingDown(app: Express): boolean {

@@ -1,0 +1,67 @@
+/**
+ * A service's process, the same for every service: settings from the environment, a logger,
+ * the service, listen, start-up work; SIGTERM drains and stops it. `main.ts` is one call.
+ */
+import type { Express } from 'express';
+import type { z } from 'zod';
+import { loadConfig, type BaseSettings } from './config';
+import { errorMessage } from './error-message';
+import { isShuttingDown, markStarting } from './lifecycle';
+import { createLogger, type Logger } from './logger';
+import { redactString } from './redact';
+import { serve } from './serve';
+
+/** What `src/service.ts` of every service returns: built without I/O, then started and stopped. */
+export interface Service {
+  app: Express;
+  /**
+   * One-time work and background jobs (migrations, a first sync, timers). Runs once the port
+   * is open, so `/health` answers meanwhile; `/ready` says `starting` until it resolves.
+   */
+  start(): Promise<void>;
+  /** Stops background work and closes what the service opened; runs after the last request. */
+  stop(): Promise<void>;
+}
+
+export interface ServiceDefinition<Schema extends z.ZodType<BaseSettings>> {
+  name: string;
+  settings: Schema;
+  create: (settings: z.output<Schema>, logger: Logger) => Service;
+}
+
+/** Runs a service as the process: `runService({ name, settings: settingsSchema, create })`. */
+export function runService<Schema extends z.ZodType<BaseSettings>>(
+  definition: ServiceDefinition<Schema>,
+): void {
+  runMain(definition.name, async () => {
+    const settings = loadConfig(definition.settings);
+    const logger = createLogger({ name: definition.name, level: settings.LOG_LEVEL });
+    const service = definition.create(settings, logger);
+    markStarting(service.app, true);
+    const server = await serve(service.app, {
+      port: settings.PORT,
+      logger,
+      shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
+      onShutdown: [() => service.stop()],
+    });
+    try {
+      await service.start();
+    } catch (err) {
+      // A SIGTERM during start-up closes what start was using: that is a stop, not a failure.
+      if (isShuttingDown(service.app)) return;
+      await server.stop();
+      throw err;
+    }
+    markStarting(service.app, false);
+    logger.info('started');
+  });
+}
+
+/** Runs a process's `main`; a failure is written to standard error and exits with 1. */
+export function runMain(name: string, main: () => Promise<void>): void {
+  main().catch((err: unknown) => {
+    // The logger may not exist yet (bad settings): standard error is the one place left.
+    process.stderr.write(`${name} failed to start: ${redactString(errorMessage(err))}\n`);
+    process.exit(1);
+  });
+}
