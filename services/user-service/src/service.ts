@@ -97,7 +97,7 @@ export function createUserService(
         accessKeyId: settings.S3_ACCESS_KEY,
         secretAccessKey: settings.S3_SECRET_KEY,
         bucket: settings.S3_BUCKET,
-        forcePathStyle: settings.S3_FORCE_PATH_STYLE === 'true',
+        forcePathStyle: settings.S3_FORCE_PATH_STYLE,
       })
     : undefined;
   if (!photoStore) logger.warn('S3_BUCKET is not set: profile photos are off');
@@ -116,7 +116,7 @@ export function createUserService(
     mailer: createMailer({
       host: settings.SMTP_HOST,
       port: settings.SMTP_PORT,
-      secure: settings.SMTP_SECURE === 'true',
+      secure: settings.SMTP_SECURE,
       user: settings.SMTP_USER,
       password: settings.SMTP_PASSWORD,
       from: settings.MAIL_FROM,

@@ -3,7 +3,7 @@
  * the activity log, after the answer is sent. A failed write is logged and counted, never
  * turned into an error for the user.
  */
-import type { Logger, RouteDefinition } from '@pelita/kit';
+import { errorMessage, type Logger, type RouteDefinition } from '@pelita/kit';
 import type { Request, RequestHandler } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import type { ActivityRepository } from './activity-repository';
@@ -65,10 +65,7 @@ export function createActivityLog(
               () => writes.inc({ outcome: 'success' }),
               (err: unknown) => {
                 writes.inc({ outcome: 'failure' });
-                logger.warn(
-                  { action, err: (err as Error).message },
-                  'while writing the activity log',
-                );
+                logger.warn({ action, err: errorMessage(err) }, 'while writing the activity log');
               },
             );
         });

@@ -1,5 +1,6 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import { Client, type Types } from '@opensearch-project/opensearch';
+import { errorMessage } from '@pelita/kit';
 
 export interface ActivityEntry {
   user_id: string | null;
@@ -49,7 +50,7 @@ export function createActivityRepository(url: string, index: string) {
       try {
         await client.indices.create({ index, body: { mappings: MAPPINGS } });
       } catch (err) {
-        if (!String((err as Error).message).includes('resource_already_exists')) throw err;
+        if (!errorMessage(err).includes('resource_already_exists')) throw err;
       }
     },
     async record(entry: ActivityEntry): Promise<void> {

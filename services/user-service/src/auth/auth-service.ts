@@ -7,6 +7,7 @@ import {
   ACCESS_TOKEN_ALGORITHM,
   ACCESS_TOKEN_ISSUER,
   HttpError,
+  errorMessage,
   InvalidTokenError,
   conflict,
   unauthorized,
@@ -207,7 +208,7 @@ export function createAuthService(deps: AuthServiceDeps) {
         });
       } catch (err) {
         // Logged, not answered: an error here would tell the caller the account exists.
-        deps.logger.error({ err: (err as Error).message }, 'while sending a reset e-mail');
+        deps.logger.error({ err: errorMessage(err) }, 'while sending a reset e-mail');
       }
     },
 

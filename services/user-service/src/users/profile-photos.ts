@@ -4,7 +4,7 @@
  * A user changes their own photo, or that of a user below their level.
  */
 import { randomUUID } from 'node:crypto';
-import { HttpError, notFound, type Logger } from '@pelita/kit';
+import { HttpError, errorMessage, notFound, type Logger } from '@pelita/kit';
 import { assertBelow, type Actor } from '../access/actor';
 import type { PhotoStore } from './photo-store';
 import type { UserRepository } from './user-repository';
@@ -61,7 +61,7 @@ export function createProfilePhotos(
         await photos
           .remove(previous)
           .catch((err: unknown) =>
-            logger.warn({ err: (err as Error).message }, 'while removing a replaced profile photo'),
+            logger.warn({ err: errorMessage(err) }, 'while removing a replaced profile photo'),
           );
       }
     },
