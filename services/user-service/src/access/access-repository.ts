@@ -1,4 +1,4 @@
-/** SQL of features, sub-features, policies, and the two role-data views policy-sync reads. */
+/** SQL of features, sub-features and policies. */
 import type { Pool } from 'pg';
 
 export interface FeatureRow {
@@ -33,15 +33,6 @@ export interface PolicyRow {
   status: boolean;
   created_at: Date;
   updated_at: Date;
-}
-
-export interface GrantRecord {
-  id: number;
-  name: string;
-  label: string;
-  method: string;
-  path: string;
-  status: boolean;
 }
 
 const FEATURE = 'id, name, label, created_at, updated_at';
@@ -124,34 +115,6 @@ export function createAccessRepository(pool: Pool) {
         [id, status],
       ),
     removePolicy: (id: number) => removed('delete from policies where id = $1', id),
-
-    /** `user_roles`: active users' names to their role names. */
-    async roleUsers(): Promise<Record<string, string[]>> {
-      const { rows } = await pool.query<{ username: string; role: string }>(
-        `select u.username, r.name as role from users u join roles r on r.id = u.role_id
-         where u.is_active order by u.username`,
-      );
-      const result: Record<string, string[]> = {};
-      for (const row of rows) (result[row.username] ??= []).push(row.role);
-      return result;
-    },
-
-    /** `policies`: every role (also those without grants) to its grant records. */
-    async roleGrants(): Promise<Record<string, GrantRecord[]>> {
-      const { rows } = await pool.query<GrantRecord & { role: string | null; role_name: string }>(
-        `select r.name as role_name, s.id, s.name, s.label, s.method, s.path, p.status
-         from roles r
-         left join policies p on p.role_id = r.id
-         left join sub_features s on s.id = p.sub_feature_id
-         order by r.name, s.id`,
-      );
-      const result: Record<string, GrantRecord[]> = {};
-      for (const { role_name, id, name, label, method, path, status } of rows) {
-        const grants = (result[role_name] ??= []);
-        if (id !== null) grants.push({ id, name, label, method, path, status });
-      }
-      return result;
-    },
   };
 }
 

@@ -1,7 +1,7 @@
 /** Features and their sub-features (method + path pattern): what policies grant to roles. */
 import { conflict, notFound } from '@pelita/kit';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
-import { isUniqueViolation } from '../users/user-repository';
+import { isUniqueViolation } from '../db/unique-violation';
 import type {
   AccessRepository,
   FeatureRow,

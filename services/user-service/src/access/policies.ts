@@ -3,7 +3,7 @@ import { badRequest, notFound } from '@pelita/kit';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
 import type { RoleRepository } from '../roles/role-repository';
 import type { AccessRepository, PolicyRow } from './access-repository';
-import { assertBelow, type Actor } from './actor';
+import { assertBelow, type Actor } from '../actor';
 
 export interface PolicyInput {
   role_id: number;

@@ -1,8 +1,8 @@
 /** Roles with a hierarchical level: an actor creates, changes and deletes only roles below their own. */
 import { conflict, notFound } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { assertBelow, type Actor } from '../actor';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
-import { isUniqueViolation } from '../users/user-repository';
+import { isUniqueViolation } from '../db/unique-violation';
 import type { RoleInput, RoleRepository, RoleRow } from './role-repository';
 
 export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {

@@ -1,6 +1,6 @@
 /** Shortcut access lists per role: anyone reads, only an actor above the role replaces. */
 import { badRequest, notFound } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { assertBelow, type Actor } from '../actor';
 import type { RoleRepository } from './role-repository';
 import type { ShortcutFields, ShortcutRepository, ShortcutRow } from './shortcut-repository';
 
@@ -14,6 +14,10 @@ export function createShortcuts(shortcuts: ShortcutRepository, roles: RoleReposi
     async ofRole(roleId: number): Promise<ShortcutRow[]> {
       await role(roleId);
       return shortcuts.list(roleId);
+    },
+    /** The list of the actor's own role (`GET /me/shortcuts`). */
+    async ofActor(actor: Actor): Promise<{ roleId: number; shortcuts: ShortcutRow[] }> {
+      return { roleId: actor.roleId, shortcuts: await shortcuts.list(actor.roleId) };
     },
     async replace(actor: Actor, roleId: number, list: ShortcutFields[]): Promise<ShortcutRow[]> {
       assertBelow(actor, (await role(roleId)).level, 'roles');

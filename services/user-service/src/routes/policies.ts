@@ -1,7 +1,7 @@
 /** /policies: grant a sub-feature to a role, switch a grant on or off, revoke it. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import type { Policies } from '../access/policies';
 import { Deleted, IntId } from '../schemas/common';
 import {

@@ -1,5 +1,6 @@
 /** Request and response schemas of the authentication endpoints. */
 import { z } from 'zod';
+import type { NewAccount } from '../auth/registration';
 import { Email, Name, Password, Username } from './common';
 
 export const LoginBody = z.object({ email: Email, password: z.string().min(1).max(256) });
@@ -9,6 +10,12 @@ export const RegisterBody = z.object({
   username: Username,
   full_name: Name,
   password: Password,
+});
+export const toNewAccount = (body: z.infer<typeof RegisterBody>): NewAccount => ({
+  email: body.email,
+  username: body.username,
+  fullName: body.full_name,
+  password: body.password,
 });
 export const ForgotPasswordBody = z.object({ email: Email });
 export const ResetPasswordBody = z.object({

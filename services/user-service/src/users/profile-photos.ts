@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError, errorMessage, notFound, type Logger } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { assertBelow, type Actor } from '../actor';
 import type { PhotoStore } from './photo-store';
 import type { UserRepository } from './user-repository';
 
@@ -45,7 +45,7 @@ export function createProfilePhotos(
       const photos = configured();
       const user = await users.find(userId);
       if (!user) throw notFound(`User ${userId} not found`);
-      if (user.id !== actor.id) assertBelow(actor, user.role_level, 'users');
+      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
       const type = detectImageType(data);
       if (!type) {
         throw new HttpError(
@@ -68,8 +68,8 @@ export function createProfilePhotos(
     async download(userId: string): Promise<{ data: Buffer; type: string }> {
       const photos = configured();
       const user = await users.find(userId);
-      if (!user?.photo_key || !user.photo_type) throw notFound('This user has no profile photo');
-      return { data: await photos.get(user.photo_key), type: user.photo_type };
+      if (!user?.photoKey || !user.photoType) throw notFound('This user has no profile photo');
+      return { data: await photos.get(user.photoKey), type: user.photoType };
     },
   };
 }

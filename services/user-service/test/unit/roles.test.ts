@@ -50,7 +50,7 @@ describe('roles and levels', () => {
     fakeRoles([role(1, 1), role(2, 10), role(3, 50), role(4, 60)]),
     trigger,
   );
-  const manager = { id: 'm', username: 'm', level: 10 };
+  const manager = { id: 'm', username: 'm', roleId: 3, level: 10 };
 
   it('creates only below the actor level', async () => {
     await expect(
