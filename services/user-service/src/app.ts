@@ -12,7 +12,7 @@ import {
 import type { Express, Request } from 'express';
 import type { Redis } from 'ioredis';
 import type { ActivityLog } from './activity/activity-log';
-import type { ActivityRepository } from './activity/activity-repository';
+import type { ActivitySearch } from './activity/activity-search';
 import { loadActor, type FindUser } from './actor';
 import type { Features } from './access/features';
 import type { Policies } from './access/policies';
@@ -55,7 +55,7 @@ export interface AppDeps {
   activityLog: ActivityLog;
   photos: ProfilePhotos;
   photoMaxBytes: number;
-  activity: ActivityRepository | undefined;
+  activitySearch: ActivitySearch;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -82,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
       ...featureRoutes(deps.features, deps.time),
       ...policyRoutes(deps.policies, actorOf, deps.time),
       ...openApiRoutes(deps.policyData, deps.openApiToken),
-      ...activityRoutes(deps.activity, deps.time),
+      ...activityRoutes(deps.activitySearch, deps.time),
     ]),
   });
 }

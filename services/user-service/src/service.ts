@@ -13,6 +13,7 @@ import { createPolicies } from './access/policies';
 import { createPolicyData } from './access/policy-data';
 import { createPolicyDataRepository } from './access/policy-data-repository';
 import { createActivityLog } from './activity/activity-log';
+import { createActivitySearch } from './activity/activity-search';
 import { createActivityRepository, type ActivityRepository } from './activity/activity-repository';
 import { createApp } from './app';
 import { createAuthMetrics } from './auth/auth-metrics';
@@ -175,7 +176,7 @@ export function createUserService(
     photos: createProfilePhotos(photoStore, userRepository, logger),
     photoMaxBytes: settings.PHOTO_MAX_BYTES,
     activityLog: createActivityLog(activity, logger, metrics.registry),
-    activity,
+    activitySearch: createActivitySearch(activity),
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),
