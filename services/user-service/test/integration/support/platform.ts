@@ -9,13 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
-import { settingsSchema as policySyncSettings } from '../../../../policy-sync/src/config';
 import {
   createPolicySyncService,
+  settingsSchema as policySyncSettings,
   type PolicySyncService,
-} from '../../../../policy-sync/src/service';
-import { settingsSchema } from '../../../src/config';
-import { createUserService, type UserService } from '../../../src/service';
+} from '@pelita/policy-sync';
+import { createUserService, settingsSchema, type UserService } from '../../../src';
 import { createTestDatabase, type TestDatabase } from './database';
 import { LogCapture } from './log-capture';
 import { sampleValue } from './metrics';
