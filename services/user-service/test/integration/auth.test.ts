@@ -196,7 +196,17 @@ describe('authentication', () => {
     await platform.request('POST', '/auth/refresh', {
       body: { refresh_token: tokens.refresh_token },
     }); // replay: logged
-    await platform.request('GET', '/users', { token: tokens.access_token });
+    // The access log line is written when the answer finishes, maybe after the client has it:
+    // wait for the last request's line, so every earlier line is there too.
+    const requestId = `log-check-${unique()}`;
+    await platform.request('GET', '/users', {
+      token: tokens.access_token,
+      headers: { 'x-request-id': requestId },
+    });
+    await waitFor(
+      () => platform.logs.lines.some((line) => line.includes(requestId)),
+      'the access log line of the last request',
+    );
     const all = platform.logs.lines.join('\n');
     for (const secret of [
       'log-secret-pw-7',
