@@ -2,7 +2,7 @@
 import type { Pool } from 'pg';
 
 export interface RoleGrantRow {
-  role_name: string;
+  roleName: string;
   /** The sub-feature's fields; null for a role without any grant (outer join). */
   id: number | null;
   name: string;
@@ -25,7 +25,7 @@ export function createPolicyDataRepository(pool: Pool) {
     /** Every role with each sub-feature policy of it, one row per grant (or one empty row). */
     async roleGrantRows(): Promise<RoleGrantRow[]> {
       const { rows } = await pool.query<RoleGrantRow>(
-        `select r.name as role_name, s.id, s.name, s.label, s.method, s.path, p.status
+        `select r.name as "roleName", s.id, s.name, s.label, s.method, s.path, p.status
          from roles r
          left join policies p on p.role_id = r.id
          left join sub_features s on s.id = p.sub_feature_id

@@ -27,7 +27,7 @@ export function createPolicyData(repository: PolicyDataRepository) {
     async roleGrants(): Promise<Record<string, GrantRecord[]>> {
       const result: Record<string, GrantRecord[]> = {};
       for (const {
-        role_name,
+        roleName,
         id,
         name,
         label,
@@ -35,7 +35,7 @@ export function createPolicyData(repository: PolicyDataRepository) {
         path,
         status,
       } of await repository.roleGrantRows()) {
-        const grants = (result[role_name] ??= []);
+        const grants = (result[roleName] ??= []);
         if (id !== null) grants.push({ id, name, label, method, path, status });
       }
       return result;

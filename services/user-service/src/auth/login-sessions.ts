@@ -35,11 +35,11 @@ export interface LoginSessionsDeps {
 }
 
 export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_expires_in: number;
+  accessToken: string;
+  /** `<session id>.<secret>`. */
+  refreshToken: string;
+  expiresInSeconds: number;
+  refreshExpiresInSeconds: number;
 }
 
 export class TooManyAttemptsError extends HttpError {
@@ -68,12 +68,11 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
     metrics.tokensIssued.inc({ kind: 'access', flow });
     metrics.tokensIssued.inc({ kind: 'refresh', flow });
     return {
-      access_token: access,
+      accessToken: access,
       // The session id travels with the secret so a refresh finds its session in one lookup.
-      refresh_token: `${sid}.${secret}`,
-      token_type: 'Bearer',
-      expires_in: deps.accessTtlSeconds,
-      refresh_expires_in: deps.refreshTtlSeconds,
+      refreshToken: `${sid}.${secret}`,
+      expiresInSeconds: deps.accessTtlSeconds,
+      refreshExpiresInSeconds: deps.refreshTtlSeconds,
     };
   }
 

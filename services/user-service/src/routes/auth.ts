@@ -15,6 +15,7 @@ import {
   ResetPasswordBody,
   TokenPairResponse,
   toNewAccount,
+  toTokenPairResponse,
 } from '../schemas/auth';
 import { Uuid } from '../schemas/common';
 
@@ -52,7 +53,7 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
             req.ip ?? 'unknown',
           );
           res.locals.activityUser = user;
-          return tokens;
+          return toTokenPairResponse(tokens);
         } catch (err) {
           if (err instanceof TooManyAttemptsError)
             res.setHeader('Retry-After', String(err.retryAfterSeconds));
@@ -73,7 +74,8 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
           description: 'Unknown, expired or replayed refresh token (a replay ends the session)',
         },
       },
-      handler: ({ body }) => loginSessions.refresh(body.refresh_token),
+      handler: async ({ body }) =>
+        toTokenPairResponse(await loginSessions.refresh(body.refresh_token)),
     }),
     defineRoute({
       method: 'post',

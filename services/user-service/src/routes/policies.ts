@@ -10,6 +10,7 @@ import {
   PolicyQuery,
   PolicyResponse,
   StatusBody,
+  toPolicyInput,
   toPolicyResponse,
 } from '../schemas/policies';
 import type { FormatTimestamp } from '../timestamps';
@@ -52,7 +53,7 @@ export function policyRoutes(
       request: { body: GrantBody },
       responses: { 200: one, 400: { description: 'Unknown role or sub-feature' }, 403: notBelow },
       handler: async ({ body }, req) =>
-        toPolicyResponse(await policies.grant(await actorOf(req), body), time),
+        toPolicyResponse(await policies.grant(await actorOf(req), toPolicyInput(body)), time),
     }),
     defineRoute({
       method: 'patch',

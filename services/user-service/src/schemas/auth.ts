@@ -1,5 +1,6 @@
 /** Request and response schemas of the authentication endpoints. */
 import { z } from 'zod';
+import type { TokenPair } from '../auth/login-sessions';
 import type { NewAccount } from '../auth/registration';
 import { Email, Name, Password, Username } from './common';
 
@@ -30,6 +31,13 @@ export const TokenPairResponse = z.object({
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
   refresh_expires_in: z.number().int(),
+});
+export const toTokenPairResponse = (pair: TokenPair): z.infer<typeof TokenPairResponse> => ({
+  access_token: pair.accessToken,
+  refresh_token: pair.refreshToken,
+  token_type: 'Bearer',
+  expires_in: pair.expiresInSeconds,
+  refresh_expires_in: pair.refreshExpiresInSeconds,
 });
 export const MessageResponse = z.object({ message: z.string() });
 export const PublicKeyResponse = z.object({

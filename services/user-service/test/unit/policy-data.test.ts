@@ -3,7 +3,7 @@ import { createPolicyData } from '../../src/access/policy-data';
 import type { RoleGrantRow } from '../../src/access/policy-data-repository';
 
 const grant = (role: string, id: number | null, status = true): RoleGrantRow => ({
-  role_name: role,
+  roleName: role,
   id,
   name: `sub-${id}`,
   label: `Sub ${id}`,

@@ -1,16 +1,16 @@
 /** The level rule of role management, with a small fake of the role repository. */
-import type { RoleInput, RoleRepository, RoleRow } from '../../src/roles/role-repository';
+import type { RoleInput, RoleRepository, Role } from '../../src/roles/role-repository';
 import { createRoles } from '../../src/roles/roles';
 import type { SyncTrigger } from '../../src/policy-sync/sync-trigger';
 
-function fakeRoles(initial: RoleRow[]): RoleRepository {
+function fakeRoles(initial: Role[]): RoleRepository {
   const rows = new Map(initial.map((row) => [row.id, row]));
   let next = 100;
-  const make = (id: number, input: RoleInput): RoleRow => ({
+  const make = (id: number, input: RoleInput): Role => ({
     id,
     ...input,
-    created_at: new Date(0),
-    updated_at: new Date(0),
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
   });
   return {
     list: () => Promise.resolve([...rows.values()]),
@@ -31,13 +31,13 @@ function fakeRoles(initial: RoleRow[]): RoleRepository {
   };
 }
 
-const role = (id: number, level: number): RoleRow => ({
+const role = (id: number, level: number): Role => ({
   id,
   name: `r${id}`,
   description: '',
   level,
-  created_at: new Date(0),
-  updated_at: new Date(0),
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 });
 
 describe('roles and levels', () => {

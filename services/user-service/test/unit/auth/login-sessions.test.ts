@@ -56,14 +56,13 @@ describe('login', () => {
       '10.0.0.1',
     );
     expect(who).toEqual({ id: 'u-1', username: 'ada' });
-    const claims = verifyAccessToken(tokens.access_token, publicKey);
+    const claims = verifyAccessToken(tokens.accessToken, publicKey);
     expect(claims).toMatchObject({ sub: 'u-1', username: 'ada' });
-    const [sid] = tokens.refresh_token.split('.');
+    const [sid] = tokens.refreshToken.split('.');
     expect(sessions.live.get(sid!)).toMatchObject({ user: 'u-1', jti: claims.jti });
     expect(tokens).toMatchObject({
-      token_type: 'Bearer',
-      expires_in: 900,
-      refresh_expires_in: 3600,
+      expiresInSeconds: 900,
+      refreshExpiresInSeconds: 3600,
     });
     expect(resets).toEqual(['ADA@pelita.test']);
     expect(await count('success')).toBe(1);
@@ -120,23 +119,23 @@ describe('refresh', () => {
   it('rotates: the new refresh token works, the old one ends the session as a replay', async () => {
     const { loginSessions, sessions, metrics } = await setup();
     const { tokens } = await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
-    const next = await loginSessions.refresh(tokens.refresh_token);
-    expect(next.refresh_token).not.toBe(tokens.refresh_token);
-    expect(verifyAccessToken(next.access_token, publicKey).sub).toBe('u-1');
+    const next = await loginSessions.refresh(tokens.refreshToken);
+    expect(next.refreshToken).not.toBe(tokens.refreshToken);
+    expect(verifyAccessToken(next.accessToken, publicKey).sub).toBe('u-1');
 
-    await expect(loginSessions.refresh(tokens.refresh_token)).rejects.toMatchObject({
+    await expect(loginSessions.refresh(tokens.refreshToken)).rejects.toMatchObject({
       status: 401,
     });
     expect((await metrics.refreshReuse.get()).values[0]?.value).toBe(1);
     expect(sessions.live.size).toBe(0);
-    await expect(loginSessions.refresh(next.refresh_token)).rejects.toMatchObject({ status: 401 });
+    await expect(loginSessions.refresh(next.refreshToken)).rejects.toMatchObject({ status: 401 });
   });
 
   it('ends the session of a user deactivated since the login', async () => {
     const { loginSessions, users, sessions, ada } = await setup();
     const { tokens } = await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
     users.byId.set(ada.id, { ...ada, isActive: false });
-    await expect(loginSessions.refresh(tokens.refresh_token)).rejects.toMatchObject({
+    await expect(loginSessions.refresh(tokens.refreshToken)).rejects.toMatchObject({
       status: 401,
     });
     expect(sessions.live.size).toBe(0);
@@ -152,9 +151,9 @@ describe('logout', () => {
   it('ends the session of the access token, once', async () => {
     const { loginSessions, sessions } = await setup();
     const { tokens } = await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
-    await loginSessions.logout(tokens.access_token);
+    await loginSessions.logout(tokens.accessToken);
     expect(sessions.live.size).toBe(0);
-    await expect(loginSessions.logout(tokens.access_token)).rejects.toMatchObject({
+    await expect(loginSessions.logout(tokens.accessToken)).rejects.toMatchObject({
       status: 401,
       message: 'Logout failed: session ended',
     });
