@@ -51,14 +51,14 @@ export function createActivityLog(
             (req.auth ? { id: req.auth.sub, username: req.auth.username } : undefined);
           repository
             .record({
-              user_id: user?.id ?? null,
+              userId: user?.id ?? null,
               username: user?.username ?? null,
               action,
               method: req.method,
               path: req.originalUrl.split('?')[0] ?? '/',
-              status_code: res.statusCode,
+              statusCode: res.statusCode,
               ip: req.ip ?? '',
-              user_agent: req.get('user-agent') ?? '',
+              userAgent: req.get('user-agent') ?? '',
               timestamp: new Date().toISOString(),
             })
             .then(

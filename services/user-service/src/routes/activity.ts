@@ -1,7 +1,12 @@
 /** GET /activity-logs: the user activity log, newest first, paged and filtered. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { ActivitySearch } from '../activity/activity-search';
-import { ActivityListResponse, ActivityQuerySchema, toActivityResponse } from '../schemas/activity';
+import {
+  ActivityListResponse,
+  ActivityQuerySchema,
+  toActivityQuery,
+  toActivityResponse,
+} from '../schemas/activity';
 import type { FormatTimestamp } from '../timestamps';
 
 export function activityRoutes(activity: ActivitySearch, time: FormatTimestamp): RouteDefinition[] {
@@ -18,11 +23,7 @@ export function activityRoutes(activity: ActivitySearch, time: FormatTimestamp):
         503: { description: 'The activity log is not configured (OPENSEARCH_URL)' },
       },
       handler: async ({ query }) => {
-        const { entries, total } = await activity.search({
-          ...query,
-          from: query.from ? new Date(query.from) : undefined,
-          to: query.to ? new Date(query.to) : undefined,
-        });
+        const { entries, total } = await activity.search(toActivityQuery(query));
         return {
           data: entries.map((entry) => toActivityResponse(entry, time)),
           total,
