@@ -3,8 +3,7 @@
  * modules, app. `start` applies migrations and creates the first admin; `main.ts` and the
  * integration tests both build the service here.
  */
-import { createMetrics, type DecideAccess, type Logger } from '@pelita/kit';
-import type { Express } from 'express';
+import { createMetrics, type DecideAccess, type Logger, type Service } from '@pelita/kit';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAccessRepository } from './access/access-repository';
@@ -42,16 +41,19 @@ import { createProfilePhotos } from './users/profile-photos';
 import { createUserRepository } from './users/user-repository';
 import { createUsers } from './users/users';
 
-export interface UserService {
-  app: Express;
+/** The kit's {@link Service}, plus what the integration tests reach into. */
+export interface UserService extends Service {
   /** The activity log's index, when configured (tests refresh it to read their writes). */
   activity: ActivityRepository | undefined;
   keys: SigningKeys;
   syncTrigger: SyncTrigger;
   userNameCopy: UserNameCopy;
-  /** Applies migrations and creates the first admin, under an advisory lock. */
+  /**
+   * Applies migrations and creates the first admin under an advisory lock, then the activity
+   * index and the photo bucket. `runService` calls it once the port is open.
+   */
   start(): Promise<void>;
-  /** Waits for background sync calls, closes the pools. */
+  /** Waits for background sync calls and name copies, closes the pools. */
   stop(): Promise<void>;
 }
 
