@@ -17,6 +17,9 @@ export {
   type MultipartUploadOptions,
 } from './upload';
 
+// Command-line tools in their own process group, with a time limit
+export { runTool, ToolError, type ToolOptions } from './run-tool';
+
 // Settings
 export {
   loadConfig,

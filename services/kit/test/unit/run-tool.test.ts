@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runTool, ToolError } from '../../src/extract/run-tool';
+import { runTool, ToolError } from '../../src/run-tool';
 
 describe('runTool', () => {
   it('answers standard output of a tool that succeeds', async () => {
