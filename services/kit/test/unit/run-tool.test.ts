@@ -24,6 +24,7 @@ describe('runTool', () => {
       }).catch((err: unknown) => err);
       expect(error).toBeInstanceOf(ToolError);
       expect((error as Error).message).toMatch(/timed out after 300 ms/);
+      expect((error as ToolError).failure).toBe('timeout');
       // Gone, or a zombie waiting for whoever inherited it to reap it: not running either way.
       const child = Number(await readFile(pidFile, 'utf8'));
       const state = await readFile(`/proc/${child}/stat`, 'utf8').then(
