@@ -18,6 +18,7 @@ import {
   type PlatformInstallSpec,
   type PlatformInstallStatus,
 } from '../crd/platform-install';
+import { CATALOG } from '../service-catalog';
 import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
 import {
   DEPLOYMENT,
@@ -80,6 +81,7 @@ export class Reconciler {
       namespace,
       uid: raw.metadata?.uid ?? '',
       generation: raw.metadata?.generation ?? 0,
+      annotations: raw.metadata?.annotations,
     };
     const paused = raw.metadata?.annotations?.[PAUSE_ANNOTATION] === 'true';
     const problems: Problem[] = [];
@@ -187,13 +189,18 @@ export class Reconciler {
   ): WorkloadState[] {
     const { spec, metadata } = install;
     return SERVICE_NAMES.filter((service) => spec.services[service].enabled).map((service) => {
-      const kind = service === 'ocr-worker' ? STATEFUL_SET : DEPLOYMENT;
+      const kind = CATALOG[service].workload === 'StatefulSet' ? STATEFUL_SET : DEPLOYMENT;
       const objectName = childName(install, service);
       // The cache may not have seen an object just applied; the apply's answer is newer.
       const live =
         this.options.view.live(kind, metadata.namespace, objectName) ??
         applied.get(refKey(kind, objectName));
-      return { service, desired: spec.services[service].replicas, live };
+      // Under an autoscaler the live replica count is the desired one.
+      const settings = spec.services[service];
+      const desired = settings.autoscaling.enabled
+        ? ((live as { spec?: { replicas?: number } } | undefined)?.spec?.replicas ?? 1)
+        : settings.replicas;
+      return { service, desired, live };
     });
   }
 

@@ -167,6 +167,15 @@ function tableRows(node: JsonSchema, at: string, required: boolean, rows: string
     const names = entries.map(([name]) => `\`${name}\``).join(', ');
     const description = `Settings of one service; <service> is one of ${names}.`;
     tableRows({ ...first, description }, `${at}.<service>`, false, rows);
+    // Fields only some services have (the StatefulSet's volume), under those services' names.
+    const common = new Set(Object.keys(first.properties ?? {}));
+    for (const [service, entry] of entries) {
+      for (const [field, child] of Object.entries(
+        (entry.properties ?? {}) as Record<string, JsonSchema>,
+      )) {
+        if (!common.has(field)) tableRows(child, `${at}.${service}.${field}`, false, rows);
+      }
+    }
     return;
   }
   for (const [name, child] of entries) {

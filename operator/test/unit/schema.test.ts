@@ -1,4 +1,5 @@
 import { SERVICE_NAMES, parseSpec } from '../../src/crd/platform-install';
+import { CATALOG } from '../../src/service-catalog';
 import { minimalSpec } from './fixtures';
 
 describe('PlatformInstall spec schema', () => {
@@ -12,10 +13,19 @@ describe('PlatformInstall spec schema', () => {
     });
     for (const name of SERVICE_NAMES) {
       expect(spec.services[name]).toEqual({
-        enabled: true,
+        enabled: CATALOG[name].built,
         replicas: 1,
+        autoscaling: { enabled: false },
         resources: { requests: {} },
         env: [],
+        ...(name === 'ocr-worker'
+          ? {
+              volume: {
+                size: '10Gi',
+                retentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+              },
+            }
+          : {}),
       });
     }
     expect(spec.observability).toEqual({
@@ -23,7 +33,7 @@ describe('PlatformInstall spec schema', () => {
       logLevel: 'info',
     });
     expect(spec.ingress).toEqual({ enabled: false });
-    expect(spec.dependencies).toEqual({ ocrEngines: {} });
+    expect(spec.dependencies).toEqual({ ...minimalSpec.dependencies, ocrEngines: {} });
   });
 
   it('keeps given values over defaults', () => {
@@ -32,7 +42,7 @@ describe('PlatformInstall spec schema', () => {
       services: { 'ocr-worker': { replicas: 4 }, 'db-proxy': { enabled: false } },
     });
     expect(spec.services['ocr-worker'].replicas).toBe(4);
-    expect(spec.services['ocr-worker'].enabled).toBe(true);
+    expect(spec.services['ocr-worker'].enabled).toBe(false);
     expect(spec.services['db-proxy'].enabled).toBe(false);
   });
 
