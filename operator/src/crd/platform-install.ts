@@ -144,16 +144,26 @@ function withResolvedDefault<S extends z.ZodType<{ enabled?: boolean }>>(
     .prefault({} as z.input<S>);
 }
 
-function serviceEntry(name: ServiceName) {
+// Only for typing: `volume` is there only for services with a claim per pod (the catalog says which).
+const entryWithOptionalVolume = serviceSettingsSchema.extend({
+  volume: workVolumeSchema.optional(),
+});
+type ServiceEntrySchema = ReturnType<typeof withResolvedDefault<typeof entryWithOptionalVolume>>;
+
+function serviceEntry(name: ServiceName): ServiceEntrySchema {
   const { built, volumes } = CATALOG[name];
   const described = `Settings of the ${name} service.`;
   if (volumes.some((v) => v.source === 'claim')) {
     const withVolume = serviceSettingsSchema
       .extend({ volume: workVolumeSchema })
       .meta({ 'x-kubernetes-validations': [workVolumeRule(name)] });
-    return withResolvedDefault(withVolume, built).describe(described);
+    return withResolvedDefault(withVolume, built).describe(
+      described,
+    ) as unknown as ServiceEntrySchema;
   }
-  return withResolvedDefault(serviceSettingsSchema, built).describe(described);
+  return withResolvedDefault(serviceSettingsSchema, built).describe(
+    described,
+  ) as ServiceEntrySchema;
 }
 
 const credentials = {

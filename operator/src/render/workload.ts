@@ -1,6 +1,6 @@
 /** The workload of each enabled service: a Deployment, or a StatefulSet with a claim per pod (the catalog says which). */
 import type { V1Deployment, V1StatefulSet } from '@kubernetes/client-node';
-import type { PlatformInstall, WorkVolume } from '../crd/platform-install';
+import type { PlatformInstall } from '../crd/platform-install';
 import { CATALOG, type ServiceName } from '../service-catalog';
 import { childMeta, childName, selectorLabels } from './meta';
 import type { PolicyFiles } from './policies-config-map';
@@ -42,7 +42,7 @@ export function renderStatefulSet(
   const entry = CATALOG[service];
   if (!settings.enabled || entry.workload !== 'StatefulSet') return null;
   // Only services with a claim per pod have volume settings (the schema adds them from the catalog).
-  const { volume } = settings as { volume?: WorkVolume };
+  const { volume } = settings;
   if (!volume) throw new Error(`${service} runs as a StatefulSet but has no volume settings`);
   return {
     apiVersion: 'apps/v1',
