@@ -29,6 +29,7 @@ import {
   type WatchedKind,
 } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
+import { disallowedImages } from '../render/image-policy';
 import { needsApply } from './drift';
 import {
   computeStatus,
@@ -58,6 +59,8 @@ export interface ReconcilerOptions {
   logger: Logger;
   /** Who reports Events (the pod name). */
   identity: string;
+  /** Image prefixes installs may use; empty or unset allows any. */
+  allowedImageRegistries?: readonly string[];
   now?: () => Date;
 }
 
@@ -99,7 +102,15 @@ export class Reconciler {
       spec,
     };
     const applied = new Map<string, KubernetesObject>();
-    if (install && !paused) problems.push(...(await this.converge(install, applied)));
+    const denied = install
+      ? disallowedImages(install, this.options.allowedImageRegistries ?? [])
+      : [];
+    if (denied.length > 0) {
+      problems.push({
+        reason: 'InvalidSpec',
+        message: `images outside the allowed registries (ALLOWED_IMAGE_REGISTRIES): ${denied.join(', ')}`,
+      });
+    } else if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
     const status = computeStatus({
