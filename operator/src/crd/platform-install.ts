@@ -144,11 +144,15 @@ function withResolvedDefault<S extends z.ZodType<{ enabled?: boolean }>>(
     .prefault({} as z.input<S>);
 }
 
-// Only for typing: `volume` is there only for services with a claim per pod (the catalog says which).
-const entryWithOptionalVolume = serviceSettingsSchema.extend({
-  volume: workVolumeSchema.optional(),
-});
-type ServiceEntrySchema = ReturnType<typeof withResolvedDefault<typeof entryWithOptionalVolume>>;
+// The type every entry is given: `volume` exists only for services with a claim per pod (the
+// catalog says which), so it is optional here.
+type ServiceEntrySchema = ReturnType<
+  typeof withResolvedDefault<
+    z.ZodObject<
+      (typeof serviceSettingsSchema)['shape'] & { volume: z.ZodOptional<typeof workVolumeSchema> }
+    >
+  >
+>;
 
 function serviceEntry(name: ServiceName): ServiceEntrySchema {
   const { built, volumes } = CATALOG[name];

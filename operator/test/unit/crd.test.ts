@@ -104,7 +104,8 @@ describe('PlatformInstall CRD', () => {
 
   it('carries the catalog requirements, tenant.id immutability and the volume rule as CEL', () => {
     const spec = version.schema.openAPIV3Schema.properties.spec;
-    const messages = spec['x-kubernetes-validations'].map((v: { message: string }) => v.message);
+    const rules = spec['x-kubernetes-validations'] as Array<{ rule: string; message: string }>;
+    const messages = rules.map((v) => v.message);
     expect(messages).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^user-service needs dependencies\.postgres and dependencies\.redis/),
@@ -113,9 +114,7 @@ describe('PlatformInstall CRD', () => {
       ]),
     );
     // CEL names a field with a dash `__dash__`; an unset `enabled` means the catalog's default.
-    expect(spec['x-kubernetes-validations'][0].rule).toContain(
-      'self.services.user__dash__service.enabled : true',
-    );
+    expect(rules[0]?.rule).toContain('self.services.user__dash__service.enabled : true');
     expect(spec.properties.tenant.properties.id['x-kubernetes-validations']).toEqual([
       { rule: 'self == oldSelf', message: 'tenant.id is immutable' },
     ]);
@@ -127,7 +126,7 @@ describe('PlatformInstall CRD', () => {
     const spec = version.schema.openAPIV3Schema.properties.spec;
     expect(spec.properties.image.properties.registry).not.toHaveProperty('default');
     expect(spec.properties.image.properties.opaImage).not.toHaveProperty('default');
-    for (const service of Object.values(spec.properties.services.properties) as any[]) {
+    for (const service of Object.values<any>(spec.properties.services.properties)) {
       expect(service.properties.enabled).not.toHaveProperty('default');
     }
   });

@@ -106,7 +106,7 @@ describe('the pod template', () => {
     const install = makeInstall({ services: allEnabled });
     for (const object of renderDesired({ install, policies })) {
       if (object.kind !== 'Deployment' && object.kind !== 'StatefulSet') continue;
-      const main = container(object as V1Deployment);
+      const main = container(object);
       expect(main.startupProbe?.httpGet?.path).toBe('/health');
       expect(main.livenessProbe?.httpGet?.path).toBe('/health');
       expect(main.livenessProbe?.timeoutSeconds).toBe(3);

@@ -1,12 +1,9 @@
 /** The settings each service gets: only what it reads, URLs only of services that run. */
 import { renderConfigMap, renderDeployment } from '../../src/render';
-import { serviceSettings } from '../../src/render/settings';
+import type { ServiceName } from '../../src/service-catalog';
 import { makeInstall } from './fixtures';
 
-function config(
-  install: ReturnType<typeof makeInstall>,
-  service: Parameters<typeof serviceSettings>[1],
-) {
+function config(install: ReturnType<typeof makeInstall>, service: ServiceName) {
   const data = renderConfigMap(install, service)?.data;
   if (!data) throw new Error(`no ConfigMap for ${service}`);
   return data;
