@@ -4,6 +4,7 @@ import {
   CONFIG_HASH_ANNOTATION,
   renderDeployment,
   renderDesired,
+  renderPodDisruptionBudget,
   renderStatefulSet,
   SECRETS_REVISION_ANNOTATION,
 } from '../../src/render';
@@ -131,6 +132,11 @@ describe('the pod template', () => {
     });
     expect(renderDeployment(install, 'http-proxy')?.spec).not.toHaveProperty('replicas');
     expect(renderDeployment(install, 'db-proxy')?.spec?.replicas).toBe(3);
+    // The autoscaler may run more than one pod: the disruption budget stays.
+    const autoscaledOne = makeInstall({
+      services: { 'http-proxy': { replicas: 1, autoscaling: { enabled: true } } },
+    });
+    expect(renderPodDisruptionBudget(autoscaledOne, 'http-proxy')).not.toBeNull();
   });
 
   it('gives the ocr-worker volume the configured size, class and retention policy', () => {
