@@ -366,6 +366,7 @@ export const platformInstallSpecSchema = z
         message: CROSS_FIELD_RULES.ingress.message,
         path: ['host'],
       })
+      .meta({ 'x-kubernetes-validations': [CROSS_FIELD_RULES.ingress] })
       .describe('Ingress.'),
   })
   .superRefine((spec, ctx) => {
