@@ -17,6 +17,12 @@ export {
   type MultipartUploadOptions,
 } from './upload';
 
+// At most n tasks at once, the others waiting in arrival order
+export { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit';
+
+// Command-line tools in their own process group, with a time limit
+export { runTool, ToolError, type ToolOptions } from './run-tool';
+
 // Settings
 export {
   loadConfig,

@@ -1,7 +1,7 @@
 /**
- * Runs one command-line tool (poppler, tesseract) in its own process group, with a time limit
+ * Runs one command-line tool (poppler, tesseract, LibreOffice) in its own process group, with a time limit
  * that kills the whole group and a cap on what it may print: a PDF that makes a tool hang or
- * loop never outlives its task.
+ * loop never outlives its request or task.
  */
 import { spawn } from 'node:child_process';
 
