@@ -187,8 +187,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
     }),
   },
-  'office-converter': { ...plainService, image: 'office-converter', built: false },
-  'ocr-engine': { ...plainService, image: 'ocr-engine', built: false },
+  'office-converter': { ...plainService, image: 'office-converter', built: true },
+  'ocr-engine': { ...plainService, image: 'ocr-engine', built: true },
   summarizer: {
     ...plainService,
     image: 'summarizer',

@@ -10,6 +10,8 @@ describe('the registry allowlist', () => {
       'r.local/p/user-service:1.2.3',
       'r.local/p/policy-sync:1.2.3',
       expect.stringMatching(/^openpolicyagent\/opa:/),
+      'r.local/p/office-converter:1.2.3',
+      'r.local/p/ocr-engine:1.2.3',
       'r.local/p/summarizer:1.2.3',
     ]);
   });
@@ -39,6 +41,8 @@ describe('the registry allowlist', () => {
       'ghcr.io/pelita-fork/user-service:1.2.3',
       'ghcr.io/pelita-fork/policy-sync:1.2.3',
       'evil.example/opa:1',
+      'ghcr.io/pelita-fork/office-converter:1.2.3',
+      'ghcr.io/pelita-fork/ocr-engine:1.2.3',
       'ghcr.io/pelita-fork/summarizer:1.2.3',
     ]);
     // A whole host is a prefix too.

@@ -175,6 +175,8 @@ describe('the pod template', () => {
       'db-proxy',
       'user-service',
       'policy-sync',
+      'office-converter',
+      'ocr-engine',
       'summarizer',
     ]);
     expect(kinds(allEnabled)).toEqual([...SERVICE_NAMES]);

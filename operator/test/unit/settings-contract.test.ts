@@ -7,6 +7,7 @@
 import { settingsSchema as dbProxy } from '@pelita/db-proxy';
 import { settingsSchema as httpProxy } from '@pelita/http-proxy';
 import { settingsSchema as ocrEngine } from '@pelita/ocr-engine';
+import { settingsSchema as officeConverter } from '@pelita/office-converter';
 import { settingsSchema as policySync } from '@pelita/policy-sync';
 import { settingsSchema as summarizer } from '@pelita/summarizer';
 import { settingsSchema as userService } from '@pelita/user-service';
@@ -22,8 +23,8 @@ const SCHEMAS: Partial<Record<ServiceName, z.ZodType>> = {
   'user-service': userService,
   'policy-sync': policySync,
   summarizer,
-  // Not built (enabled: false by default) but written: checked so it starts once enabled.
   'ocr-engine': ocrEngine,
+  'office-converter': officeConverter,
 };
 
 /** Read by libraries, not by the settings schema. */
