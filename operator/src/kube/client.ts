@@ -9,8 +9,10 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubernetesObjectApi,
+  Observable,
   PatchStrategy,
   setHeaderOptions,
+  type ConfigurationOptions,
   type CoreV1Event,
   type KubeConfig,
   type KubernetesListObject,
@@ -55,6 +57,23 @@ function parseBody(body: unknown): { reason?: string; message?: string } | undef
     }
   }
   return typeof body === 'object' && body !== null ? body : undefined;
+}
+
+/** Request options that abort the request when `signal` does (a time-out, typically). */
+function abortingOn(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
+  if (!signal) return undefined;
+  return {
+    middleware: [
+      {
+        pre: (context) => {
+          context.setSignal(signal);
+          return new Observable(Promise.resolve(context));
+        },
+        post: (response) => new Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  };
 }
 
 export class KubeClient {
@@ -183,28 +202,32 @@ export class KubeClient {
     }
   }
 
-  async readLease(namespace: string, name: string): Promise<V1Lease | undefined> {
+  /** Lease requests take a signal: leader election must never wait on the API unbounded. */
+  async readLease(
+    namespace: string,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<V1Lease | undefined> {
     this.count('get');
     try {
-      return await this.coordination.readNamespacedLease({ namespace, name });
+      return await this.coordination.readNamespacedLease({ namespace, name }, abortingOn(signal));
     } catch (err) {
       if (apiStatus(err) === 404) return undefined;
       throw err;
     }
   }
 
-  createLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+  createLease(namespace: string, lease: V1Lease, signal?: AbortSignal): Promise<V1Lease> {
     this.count('create');
-    return this.coordination.createNamespacedLease({ namespace, body: lease });
+    return this.coordination.createNamespacedLease({ namespace, body: lease }, abortingOn(signal));
   }
 
   /** Replace with the read resourceVersion: a concurrent writer makes it fail with 409. */
-  replaceLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+  replaceLease(namespace: string, lease: V1Lease, signal?: AbortSignal): Promise<V1Lease> {
     this.count('update');
-    return this.coordination.replaceNamespacedLease({
-      namespace,
-      name: lease.metadata?.name ?? '',
-      body: lease,
-    });
+    return this.coordination.replaceNamespacedLease(
+      { namespace, name: lease.metadata?.name ?? '', body: lease },
+      abortingOn(signal),
+    );
   }
 }
