@@ -4,7 +4,7 @@
  * and emit Events for conditions that flipped. Running it twice in a row changes nothing.
  */
 import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
-import type { Logger } from '@pelita/kit';
+import { errorMessage, type Logger } from '@pelita/kit';
 import {
   API_VERSION,
   GROUP,
@@ -87,7 +87,7 @@ export class Reconciler {
     try {
       spec = parseSpec(raw.spec);
     } catch (err) {
-      problems.push({ reason: 'InvalidSpec', message: (err as Error).message });
+      problems.push({ reason: 'InvalidSpec', message: errorMessage(err) });
     }
 
     const install: PlatformInstall | undefined = spec && {

@@ -19,6 +19,7 @@ import {
   type KubernetesObject,
   type V1Lease,
 } from '@kubernetes/client-node';
+import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
 
 export const FIELD_MANAGER = 'pelita-operator';
@@ -45,7 +46,7 @@ export function describeApiError(err: unknown): string {
     const body = parseBody(err.body);
     return `${err.code} ${body?.reason ?? ''}: ${body?.message ?? 'no message'}`.replace(/ :/, ':');
   }
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 function parseBody(body: unknown): { reason?: string; message?: string } | undefined {

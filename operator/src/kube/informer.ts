@@ -5,7 +5,7 @@
  */
 import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import type { Logger } from '@pelita/kit';
-import type { KubeClient } from './client';
+import { describeApiError, type KubeClient } from './client';
 import { collectionPath, type WatchedKind } from './kinds';
 
 export interface InformerOptions {
@@ -66,7 +66,7 @@ export function startInformer(options: InformerOptions): Informer {
     if (stopped) return;
     failures += 1;
     const delayMs = Math.min(maxBackoffMs, minBackoffMs * 2 ** (failures - 1));
-    log.warn({ err: describe(err), delayMs }, 'watch failed; restarting');
+    log.warn({ err: describeApiError(err), delayMs }, 'watch failed; restarting');
     retry = setTimeout(() => {
       retry = undefined;
       if (!stopped) informer.start().catch(() => undefined); // failures arrive as 'error'
@@ -85,8 +85,4 @@ export function startInformer(options: InformerOptions): Informer {
       await informer.stop();
     },
   };
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }
