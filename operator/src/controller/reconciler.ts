@@ -19,16 +19,9 @@ import {
   type PlatformInstallStatus,
 } from '../crd/platform-install';
 import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
-import {
-  DEPLOYMENT,
-  kindKey,
-  SERVICE_MONITOR,
-  STATEFUL_SET,
-  type KindRef,
-  type WatchedKind,
-} from '../kube/kinds';
+import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
-import { needsApply } from './drift';
+import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   computeStatus,
   statusChanged,
@@ -40,13 +33,12 @@ import {
 /** `pelita.io/paused: "true"` stops changes to the children; status is still reported. */
 export const PAUSE_ANNOTATION = 'pelita.io/paused';
 
-/** What the reconciler reads: the informers' caches. */
-export interface ClusterView {
+/**
+ * What the reconciler reads: the informers' caches. childKinds() lists the ServiceMonitor kind
+ * only while its CRD exists.
+ */
+export interface ClusterView extends LiveView {
   install(namespace: string, name: string): RawInstall | undefined;
-  live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined;
-  children(kind: WatchedKind, namespace: string): readonly KubernetesObject[];
-  /** Kinds whose children are pruned; the ServiceMonitor kind only while its CRD exists. */
-  childKinds(): readonly WatchedKind[];
   serviceMonitorsAvailable(): boolean;
 }
 
@@ -139,11 +131,10 @@ export class Reconciler {
     }
 
     const { namespace, name } = install.metadata;
-    for (const object of desired) {
+    const decided = plan({ desired, namespace, ownerUid: install.metadata.uid, view });
+    for (const object of decided.apply) {
       const kind = kindOf(object);
       const objectName = object.metadata?.name ?? '';
-      const live = view.live(kind, namespace, objectName);
-      if (!needsApply(object, live)) continue;
       try {
         applied.set(refKey(kind, objectName), await client.apply(object));
         logger.debug(
@@ -157,25 +148,18 @@ export class Reconciler {
         });
       }
     }
-
-    const wanted = new Set(desired.map((o) => refKey(kindOf(o), o.metadata?.name ?? '')));
-    for (const kind of view.childKinds()) {
-      for (const child of view.children(kind, namespace)) {
-        const childName = child.metadata?.name ?? '';
-        if (!isControlledBy(child, install.metadata.uid) || wanted.has(refKey(kind, childName)))
-          continue;
-        try {
-          await client.remove({ ...kind, name: childName, namespace, uid: child.metadata?.uid });
-          logger.info(
-            { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
-            'deleted',
-          );
-        } catch (err) {
-          problems.push({
-            reason: 'ApplyFailed',
-            message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
-          });
-        }
+    for (const { kind, name: childName, uid } of decided.prune) {
+      try {
+        await client.remove({ ...kind, name: childName, namespace, uid });
+        logger.info(
+          { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
+          'deleted',
+        );
+      } catch (err) {
+        problems.push({
+          reason: 'ApplyFailed',
+          message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
+        });
       }
     }
     return problems;
@@ -238,20 +222,6 @@ export class Reconciler {
   }
 }
 
-function kindOf(object: KubernetesObject): KindRef {
-  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
-}
-
 function isServiceMonitor(object: KubernetesObject): boolean {
   return kindKey(kindOf(object)) === kindKey(SERVICE_MONITOR);
-}
-
-function refKey(kind: KindRef, name: string): string {
-  return `${kindKey(kind)}/${name}`;
-}
-
-function isControlledBy(object: KubernetesObject, uid: string): boolean {
-  return (object.metadata?.ownerReferences ?? []).some(
-    (ref) => ref.controller === true && ref.uid === uid,
-  );
 }

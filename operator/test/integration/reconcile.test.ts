@@ -227,6 +227,33 @@ describe('a PlatformInstall', () => {
     );
   });
 
+  it('removes fields no longer desired (the desired-object hash changed)', async () => {
+    const proxy = `${name}-db-proxy`;
+    const limits = async () =>
+      (await deployment(proxy))?.spec?.template.spec?.containers[0]?.resources?.limits;
+    await patchInstall(cluster, namespace, name, {
+      spec: { services: { 'db-proxy': { resources: { limits: { memory: '256Mi' } } } } },
+    });
+    await waitFor(async () => (await limits())?.memory === '256Mi', {
+      what: 'limits applied',
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
+    const hashBefore = (await deployment(proxy))?.metadata?.annotations?.['pelita.io/desired-hash'];
+    expect(hashBefore).toMatch(/^[0-9a-f]{64}$/);
+    await patchInstall(cluster, namespace, name, {
+      spec: { services: { 'db-proxy': { resources: { limits: null } } } },
+    });
+    // Live still held every desired value: only the hash tells the limits were removed.
+    await waitFor(async () => (await limits()) === undefined, {
+      what: 'limits removed',
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
+    const after = await deployment(proxy);
+    expect(after?.metadata?.annotations?.['pelita.io/desired-hash']).not.toBe(hashBefore);
+  });
+
   it('leaves children alone while paused, and repairs them once resumed', async () => {
     await patchInstall(cluster, namespace, name, {
       metadata: { annotations: { 'pelita.io/paused': 'true' } },
@@ -240,8 +267,17 @@ describe('a PlatformInstall', () => {
         intervalMs: 200,
       },
     );
+    const reconciles = async () =>
+      (await operator.metric('pelita_operator_reconcile_total{result="success"}')) ?? 0;
+    const before = await reconciles();
     await cluster.core.deleteNamespacedService({ namespace, name: `${name}-http-proxy` });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Positive signal first: reconciles ran after the deletion (it queues the owner), and the
+    // Service is still gone; two, since one may have been under way when the Service went.
+    await waitFor(async () => (await reconciles()) >= before + 2, {
+      what: 'reconciles after the deletion',
+      timeoutMs: 30_000,
+      intervalMs: 100,
+    });
     const ref = {
       apiVersion: 'v1',
       kind: 'Service',
