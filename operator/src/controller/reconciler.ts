@@ -57,6 +57,13 @@ export type RawInstall = KubernetesObject & { spec?: unknown; status?: PlatformI
 
 export class Reconciler {
   private readonly now: () => Date;
+  /**
+   * The status last written per install (by uid). The cache may not show our own write yet, and
+   * comparing with it would write again, move transition times and double Events. This process
+   * is the only status writer while it leads (losing the lease ends it), so its last write is the
+   * truth.
+   */
+  private readonly written = new Map<string, { uid: string; status: PlatformInstallStatus }>();
 
   constructor(private readonly options: ReconcilerOptions) {
     this.now = options.now ?? (() => new Date());
@@ -66,7 +73,10 @@ export class Reconciler {
     const [namespace = '', name = ''] = key.split('/');
     const raw = this.options.view.install(namespace, name);
     // Deleted: the garbage collector removes the children through their owner references.
-    if (!raw || raw.metadata?.deletionTimestamp) return;
+    if (!raw || raw.metadata?.deletionTimestamp) {
+      this.written.delete(key);
+      return;
+    }
     const metadata = {
       name,
       namespace,
@@ -92,21 +102,24 @@ export class Reconciler {
     if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
+    const last = this.written.get(key);
+    const previous = last?.uid === metadata.uid ? last.status : raw.status;
     const status = computeStatus({
       generation: metadata.generation,
-      previous: raw.status,
+      previous,
       workloads,
       problems,
       paused,
       now: this.now(),
     });
-    if (statusChanged(raw.status, status)) {
+    if (statusChanged(previous, status)) {
       await this.options.client.applyStatus(
         { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
         { name, namespace },
         status,
       );
-      await this.emitEvents(raw, transitions(raw.status, status));
+      this.written.set(key, { uid: metadata.uid, status });
+      await this.emitEvents(raw, transitions(previous, status));
     }
     const failed = problems.filter((p) => p.reason === 'ApplyFailed');
     if (failed.length > 0) throw new Error(failed.map((p) => p.message).join('; '));
