@@ -13,6 +13,7 @@ const moduleNameMapper = {
   '^@pelita/testenv$': '<rootDir>/tools/testenv/src/index.ts',
   '^@pelita/fuzz$': '<rootDir>/tools/fuzz/src/index.ts',
   '^@pelita/llm-stub$': '<rootDir>/tools/llm-stub/src/index.ts',
+  '^@pelita/operator$': '<rootDir>/operator/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

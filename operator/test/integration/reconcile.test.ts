@@ -156,7 +156,19 @@ describe('a PlatformInstall', () => {
       namespace,
       fieldSelector: `involvedObject.name=${name},involvedObject.kind=PlatformInstall`,
     });
-    expect(events.items.map((e) => e.reason)).toContain('AllServicesReady');
+    // Once: the transition is judged against the status last written, not a lagging cache.
+    expect(events.items.filter((e) => e.reason === 'AllServicesReady')).toHaveLength(1);
+    const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
+    const table = execFileSync(
+      KUBECTL_BIN,
+      ['--kubeconfig', cluster.kubeconfigPath, '-n', namespace, 'get', 'pi', name],
+      { encoding: 'utf8' },
+    );
+    expect(table).toMatch(/READY\s+REASON\s+TENANT\s+SERVICES\s+VERSION\s+AGE/);
+    const enabled = Object.keys(install.status?.services ?? {}).length;
+    expect(table).toMatch(
+      new RegExp(`True\\s+AllServicesReady\\s+\\S+\\s+${enabled}/${enabled}\\s`),
+    );
   });
 
   it('applies a changed replica count, version and a disabled service', async () => {
