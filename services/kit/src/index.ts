@@ -7,6 +7,25 @@ export { runService, runMain, type Service, type ServiceDefinition } from './run
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
 export type { ReadinessCheck } from './health';
 
+// Multipart uploads into a per-request temporary directory
+export {
+  multipartUpload,
+  requestWorkspace,
+  workspaceOf,
+  uploadedFile,
+  UploadedFile,
+  type MultipartUploadOptions,
+} from './upload';
+
+// Work done for one request stops when its client leaves
+export { clientGoneSignal } from './client-gone';
+
+// At most n tasks at once, the others waiting in arrival order
+export { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit';
+
+// Command-line tools in their own process group, with a time limit
+export { runTool, ToolError, type ToolFailure, type ToolOptions } from './run-tool';
+
 // Settings
 export {
   loadConfig,
