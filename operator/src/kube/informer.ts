@@ -6,6 +6,7 @@
 import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import type { Logger } from '@pelita/kit';
 import { describeApiError, type KubeClient } from './client';
+import type { OperatorMetrics } from '../metrics';
 import { collectionPath, type WatchedKind } from './kinds';
 
 export interface InformerOptions {
@@ -17,6 +18,8 @@ export interface InformerOptions {
   fieldSelector?: string;
   /** Called for every add, update and delete, also those replayed by a re-list. */
   onChange: (object: KubernetesObject) => void;
+  /** Counts the events by kind (after the cache holds them, before onChange). */
+  metrics?: Pick<OperatorMetrics, 'watchEvents'>;
   logger: Logger;
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -58,9 +61,13 @@ export function startInformer(options: InformerOptions): Informer {
     labelSelector,
     fieldSelector,
   );
-  informer.on('add', onChange);
-  informer.on('update', onChange);
-  informer.on('delete', onChange);
+  const changed = (object: KubernetesObject) => {
+    options.metrics?.watchEvents.inc({ kind: kind.kind });
+    onChange(object);
+  };
+  informer.on('add', changed);
+  informer.on('update', changed);
+  informer.on('delete', changed);
   informer.on('connect', () => client.count('watch'));
   informer.on('error', (err: unknown) => {
     if (stopped) return;

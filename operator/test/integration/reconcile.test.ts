@@ -10,6 +10,7 @@ import { loadPolicies } from '../../src/policies';
 import { renderDesired } from '../../src/render';
 import {
   apply,
+  changeAndAwaitReconcile,
   condition,
   connect,
   createNamespace,
@@ -279,17 +280,10 @@ describe('a PlatformInstall', () => {
         intervalMs: 200,
       },
     );
-    const reconciles = async () =>
-      (await operator.metric('pelita_operator_reconcile_total{result="success"}')) ?? 0;
-    const before = await reconciles();
-    await cluster.core.deleteNamespacedService({ namespace, name: `${name}-http-proxy` });
-    // Positive signal first: reconciles ran after the deletion (it queues the owner), and the
-    // Service is still gone; two, since one may have been under way when the Service went.
-    await waitFor(async () => (await reconciles()) >= before + 2, {
-      what: 'reconciles after the deletion',
-      timeoutMs: 30_000,
-      intervalMs: 100,
-    });
+    // Positive signal first: the deletion was seen and a reconcile after it has run.
+    await changeAndAwaitReconcile(operator, 'Service', () =>
+      cluster.core.deleteNamespacedService({ namespace, name: `${name}-http-proxy` }),
+    );
     const ref = {
       apiVersion: 'v1',
       kind: 'Service',
