@@ -37,7 +37,12 @@ async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<v
   while (!condition() && Date.now() < deadline) await sleep(10);
 }
 
-function elector(store: ReturnType<typeof leaseStore>, identity: string, events: string[]) {
+function elector(
+  store: ReturnType<typeof leaseStore>,
+  identity: string,
+  events: string[],
+  requestTimeoutMs?: number,
+) {
   return new LeaderElector({
     client: store.client,
     namespace: 'ns',
@@ -47,6 +52,7 @@ function elector(store: ReturnType<typeof leaseStore>, identity: string, events:
     leaseDurationMs: 1000,
     renewDeadlineMs: 600,
     retryPeriodMs: 50,
+    requestTimeoutMs,
     logger,
     onStartedLeading: () => events.push(`${identity} leads`),
     onStoppedLeading: () => events.push(`${identity} lost`),
@@ -124,7 +130,8 @@ describe('LeaderElector with a hung API', () => {
   it('time-boxes each lease request: a hung renew is abandoned and the next one renews', async () => {
     const store = leaseStore();
     const events: string[] = [];
-    const a = elector(store, 'a', events);
+    // Abandoned after 100 ms, far inside the 600 ms renew deadline.
+    const a = elector(store, 'a', events, 100);
     a.start();
     await waitUntil(() => a.isLeader, 1000);
     const client = store.client as unknown as Record<string, unknown>;
