@@ -7,3 +7,5 @@ export {
 } from './queue/task-queue';
 export { createStatusStore, type StatusStore } from './status/status-store';
 export { STAGES, timestampWithoutZone, type TaskRecord, type Stage } from './status/task-record';
+export { createLocalEngine, type LocalEngineOptions } from './engines/local-engine';
+export type { OcrEngine, OcrOutput, ContentItem, PageMarkdown } from './engines/engine';
