@@ -40,9 +40,12 @@ export function zipArchive(entries: readonly ZipEntry[], method: ZipMethod = 'de
 
     const record = Buffer.alloc(46);
     record.writeUInt32LE(0x02014b50, 0);
-    record.writeUInt16LE(20, 4); // made by: version 2.0
+    // Made by Unix, version 2.0: unzip then trusts the UTF-8 flag instead of reading names as
+    // MS-DOS code page 437, and extracts files as -rw-r--r--.
+    record.writeUInt16LE((3 << 8) | 20, 4);
     writeCommon(record, 6, fields, name.length);
-    // extra length, comment length, disk, internal and external attributes: all zero
+    // extra length, comment length, disk, internal attributes: zero
+    record.writeUInt32LE((0o100644 << 16) >>> 0, 38);
     record.writeUInt32LE(offset, 42);
     central.push(record, name);
     offset += local.length + name.length + body.length;
