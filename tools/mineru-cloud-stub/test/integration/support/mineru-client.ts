@@ -2,8 +2,6 @@
  * The client side of MinerU's v4 protocol, as plain fetch calls: what a caller of the real API
  * does (create a batch, PUT the bytes without a content type, poll, download).
  */
-import type { MineruCloudStub } from '../../../src';
-
 export interface BatchItem {
   file_name: string;
   data_id?: string;
@@ -23,11 +21,12 @@ export interface Envelope<T> {
 
 export const TOKEN = 'test-token';
 
-export function mineruClient(stub: MineruCloudStub, token = TOKEN) {
+/** `api.url` is the API's base URL (`.../api/v4`), as a client is configured with it. */
+export function mineruClient(api: { url: string }, token = TOKEN) {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
   async function call<T>(method: string, path: string, body?: unknown) {
-    const res = await fetch(`${stub.url}${path}`, {
+    const res = await fetch(`${api.url}${path}`, {
       method,
       headers,
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
