@@ -3,9 +3,8 @@ export {
   startMineruCloudStub,
   type MineruCloudStub,
   type MineruCloudStubOptions,
-  type FileRecord,
-  type StubStats,
 } from './stub-server';
+export type { FileRecord, StubStats } from './task-registry';
 export {
   type Fault,
   type FaultInput,

@@ -20,8 +20,6 @@ import { TaskProcessor } from './task-processor';
 import { TaskRegistry, type StubStats } from './task-registry';
 import { UploadSigner } from './upload-signer';
 
-export type { FileRecord, StubStats } from './task-registry';
-
 export interface MineruCloudStubOptions extends Partial<RuntimeSettings> {
   /** 0 (default): a free port. */
   port?: number;
