@@ -42,14 +42,14 @@ export function documentFromPages(pages: readonly PdfPage[]): ExtractedDocument 
   const contentList: ContentItem[] = [];
   for (const page of pages) {
     for (const block of page.blocks) {
-      const item: TextItem = {
+      // Keys in MinerU's order: type, text, text_level (titles only), page_idx, bbox.
+      contentList.push({
         type: 'text',
         text: block.text,
+        ...(isTitle(block, usual) ? { text_level: 1 } : {}),
         page_idx: page.index,
         bbox: gridBox(block.box, page.width, page.height),
-      };
-      if (isTitle(block, usual)) item.text_level = 1;
-      contentList.push(item);
+      });
     }
   }
   const layout = {
