@@ -12,11 +12,7 @@ import {
   Watch,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import {
-  collectionPath,
-  PLATFORM_INSTALL,
-  type WatchedKind,
-} from '@pelita/operator/dist/kube/kinds';
+import { collectionPath, PLATFORM_INSTALL, type WatchedKind } from '@pelita/operator';
 import { kubectlApply, startKubeApiserver, waitFor } from '@pelita/testenv';
 
 const ROOT = join(__dirname, '..', '..', '..');
