@@ -121,7 +121,10 @@ export class TaskProcessor {
       });
       if (pages > maxPages) throw new TaskFailure(ERROR_CODES.tooManyPages);
       task.totalPages = pages;
-      const document = documentFromPages(await pdfPages(path));
+      const pdfText = await pdfPages(path).catch((err: unknown) => {
+        throw new TaskFailure(ERROR_CODES.parseFailed, `parse failed: ${errorMessage(err)}`);
+      });
+      const document = documentFromPages(pdfText);
       return { document, original: { bytes, kind: 'pdf' as const, extension: 'pdf' } };
     } finally {
       await rm(path, { force: true });
