@@ -2,7 +2,8 @@
  * Scriptable faults. A rule picks files by a pattern over the file name (all files without one)
  * and says what goes wrong; `times` limits it to the first N occasions it applies. Each fault
  * applies at one moment: `upload-rejected` at every PUT, `status-error` at every poll of a batch
- * or task holding a matching file, the others once, when the file's processing starts.
+ * or task holding a matching file, `download-*` at every download of its archive, the others
+ * once, when the file's processing starts.
  */
 import { z } from 'zod';
 
@@ -28,6 +29,13 @@ export const FaultSchema = z.discriminatedUnion('kind', [
     kind: z.literal('bad-zip'),
     mode: z.enum(['truncated', 'not-zip']).default('truncated'),
   }),
+  /** The archive download answers this status (the CDN's XML error) instead of the archive. */
+  z.object({
+    kind: z.literal('download-error'),
+    status: z.number().int().min(400).max(599).default(500),
+  }),
+  /** The archive download sends its headers and half the bytes, then nothing until the client leaves. */
+  z.object({ kind: z.literal('download-stall') }),
   /** The poll answers this HTTP status (with MinerU's error body) instead of the state. */
   z.object({
     kind: z.literal('status-error'),
@@ -39,11 +47,13 @@ export type FaultInput = z.input<typeof FaultSchema>;
 export type FaultKind = Fault['kind'];
 
 /** When a fault applies. */
-export type FaultMoment = 'upload' | 'poll' | 'process';
+export type FaultMoment = 'upload' | 'poll' | 'process' | 'download';
 
 const MOMENT: Record<FaultKind, FaultMoment> = {
   'upload-rejected': 'upload',
   'status-error': 'poll',
+  'download-error': 'download',
+  'download-stall': 'download',
   'never-finish': 'process',
   fail: 'process',
   slow: 'process',

@@ -10,6 +10,7 @@ import type { StubContext } from '../stub-context';
 
 const STORAGE_CODE: Record<number, string> = {
   403: 'AccessDenied',
+  404: 'NoSuchKey',
   500: 'InternalError',
   503: 'ServiceUnavailable',
 };
@@ -69,7 +70,18 @@ export function downloadArchive(ctx: StubContext, res: ServerResponse, path: str
   const task = zipId ? ctx.registry.byZipId(zipId) : undefined;
   if (!task?.zip) return noSuchKey(res);
   ctx.registry.counters.downloads += 1;
+  const faults = ctx.script.pick('download', [task.fileName]);
+  const error = faults.find((fault) => fault.kind === 'download-error');
+  if (error) {
+    const code = STORAGE_CODE[error.status] ?? 'InternalError';
+    return sendStorageError(res, error.status, code, `Scripted fault ${error.status}`);
+  }
   res.writeHead(200, { 'content-type': 'application/zip', 'content-length': task.zip.length });
+  if (faults.some((fault) => fault.kind === 'download-stall')) {
+    // Half the promised bytes, then silence: only the client's time-out (or close) ends it.
+    res.write(task.zip.subarray(0, Math.floor(task.zip.length / 2)));
+    return;
+  }
   res.end(task.zip);
 }
 

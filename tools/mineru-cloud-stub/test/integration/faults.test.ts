@@ -1,6 +1,7 @@
 /**
  * Every scripted fault over HTTP, as a poller meets it: a file that never finishes, fails, runs
- * slowly; an upload refused; a corrupt archive; a poll endpoint that errs, then recovers.
+ * slowly; an upload refused; a corrupt archive; a poll endpoint that errs, then recovers; an
+ * archive download that errs or stalls.
  */
 import { startMineruCloudStub, type MineruCloudStub } from '../../src';
 import { numberedPdf } from './support/documents';
@@ -166,5 +167,45 @@ describe('the MinerU cloud double with faults', () => {
     expect((await client.call('GET', `/extract/task/${created.body.data.task_id}`)).status).toBe(
       200,
     );
+  });
+
+  it('download-error: the archive answers the status N times, then the archive', async () => {
+    const batchId = await uploadedBatch(['cdn.pdf']);
+    const [done] = await client.waitForBatch(batchId, settled);
+    stub.setFaults([{ match: 'cdn', times: 2, fault: { kind: 'download-error', status: 503 } }]);
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const res = await fetch(done?.full_zip_url ?? '');
+      expect(res.status).toBe(503);
+      expect(await res.text()).toContain('<Code>ServiceUnavailable</Code>');
+    }
+    const { status, zip } = await download(done?.full_zip_url ?? '');
+    expect(status).toBe(200);
+    expect(unzipBuffer(zip).text('full.md')).toContain('This is page number 1.');
+    expect(stub.stats().downloads).toBe(3);
+  });
+
+  it('download-stall: half the archive arrives, then nothing until the client gives up', async () => {
+    const batchId = await uploadedBatch(['stall.pdf']);
+    const [done] = await client.waitForBatch(batchId, settled);
+    stub.setFaults([{ match: 'stall', times: 1, fault: { kind: 'download-stall' } }]);
+    const leave = new AbortController();
+    const res = await fetch(done?.full_zip_url ?? '', { signal: leave.signal });
+    expect(res.status).toBe(200);
+    const total = Number(res.headers.get('content-length'));
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let received = 0;
+    // The positive signal: the first half has arrived.
+    while (received < Math.floor(total / 2)) {
+      const { value, done: ended } = await reader.read();
+      if (ended) throw new Error(`the body ended after ${received} of ${total} bytes`);
+      received += value.length;
+    }
+    expect(received).toBe(Math.floor(total / 2));
+    leave.abort();
+    await expect(reader.read()).rejects.toThrow();
+    // The next download is whole again.
+    const again = await download(done?.full_zip_url ?? '');
+    expect(again.zip.length).toBe(total);
+    expect(unzipBuffer(again.zip).sound).toBe(true);
   });
 });

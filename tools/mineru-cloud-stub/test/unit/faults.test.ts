@@ -9,6 +9,18 @@ describe('FaultScript', () => {
     expect(script.pick('upload', ['a.pdf'])).toEqual([{ kind: 'upload-rejected', status: 403 }]);
   });
 
+  it('applies the download faults at downloads only, with their defaults', () => {
+    const script = new FaultScript([
+      { fault: { kind: 'download-error' } },
+      { fault: { kind: 'download-stall' } },
+    ]);
+    expect(script.pick('poll', ['a.pdf'])).toEqual([]);
+    expect(script.pick('download', ['a.pdf'])).toEqual([
+      { kind: 'download-error', status: 500 },
+      { kind: 'download-stall' },
+    ]);
+  });
+
   it('picks by file name pattern; a batch is hit when any of its files matches', () => {
     const script = new FaultScript([{ match: /^stuck/, fault: { kind: 'never-finish' } }]);
     expect(script.pick('process', ['report.pdf'])).toEqual([]);
