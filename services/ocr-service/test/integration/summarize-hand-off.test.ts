@@ -121,10 +121,10 @@ describe('summarise hand-off', () => {
       retries: 3,
       backoffMs: 50,
     });
-  const get = async (index: string, id: string) =>
-    (await (
-      await fetch(`${OPENSEARCH_URL}/${index}/_doc/${encodeURIComponent(id)}`)
-    ).json()) as any;
+  const get = async (index: string, id: string) => {
+    const res = await fetch(`${OPENSEARCH_URL}/${index}/_doc/${encodeURIComponent(id)}`);
+    return (await res.json()) as { found: boolean; _source?: Record<string, unknown> };
+  };
 
   it('fills both summary indexes and removes its temporary file', async () => {
     const outcome = await summarizeDocument('task-a', 'report.pdf', chunks('task-a'), {
