@@ -14,3 +14,4 @@ export { createChunkIndex, type ChunkIndex } from './results/chunk-index';
 export { createSummarizerClient } from './summaries/summarizer-client';
 export { createSummaryIndex } from './summaries/summary-index';
 export { summarizeDocument } from './summaries/summarize-hand-off';
+export { createCloudEngine, type CloudEngineOptions } from './engines/cloud-engine';
