@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-TESTENV := node tools/testenv/dist/main.js
+TESTENV := node tools/testenv/dist/cli/main.js
 
 .PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench kind-e2e clean
 

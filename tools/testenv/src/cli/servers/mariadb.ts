@@ -5,7 +5,7 @@ import path from 'node:path';
 import { clientOk } from '../probes';
 import { findExecutable, runChecked, spawnDaemon, stopDaemon } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 
 const NAME = 'mariadb';
 const PORT = 53306;

@@ -1,12 +1,12 @@
 // The Kubernetes control plane's programs, all built from source into <cache>/bin.
 import path from 'node:path';
 import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
-import { type Settings } from './settings';
+import { type Settings } from '../lib/settings';
 
 export const KUBE_VERSION = 'v1.34.4';
 
-/** Committed wrapper modules (the same depth from src/ and dist/). */
-const WRAPPERS_DIR = path.join(__dirname, '..', 'go');
+/** Committed wrapper modules (the same depth from src/cli/ and dist/cli/). */
+const WRAPPERS_DIR = path.join(__dirname, '..', '..', 'go');
 
 const kubeProgram = (binary: string): GoProgram => ({
   binary,

@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { makeOwnedDir, type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 import { installVenv, isVenvInstalled, type PythonTool, venvBin } from '../venv';
 
 const NAME = 'smtp';

@@ -4,7 +4,7 @@ import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../g
 import { httpOk } from '../probes';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 
 const NAME = 'opa';
 const PORT = 58181;

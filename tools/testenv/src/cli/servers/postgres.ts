@@ -4,7 +4,7 @@ import path from 'node:path';
 import { clientOk } from '../probes';
 import { findExecutable, processStartTime, runChecked, spawnDaemon, stopDaemon } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 
 const NAME = 'postgres';
 const PORT = 55432;

@@ -2,7 +2,7 @@
 import { redisPing } from '../probes';
 import { findExecutable, spawnDaemon, stopDaemon } from '../proc';
 import { type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 
 const NAME = 'redis';
 const PORT = 56379;

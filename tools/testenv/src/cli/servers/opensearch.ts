@@ -13,7 +13,7 @@ import {
   serverPaths,
   writeOwnedFile,
 } from '../server';
-import { type Settings } from '../settings';
+import { type Settings } from '../../lib/settings';
 
 const NAME = 'opensearch';
 const PORT = 59200;

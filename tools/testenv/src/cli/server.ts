@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Account } from './proc';
-import { type Settings } from './settings';
+import { type Settings } from '../lib/settings';
 
 export interface Context extends Settings {
   /** Who servers run as: the unprivileged account when we are root, else undefined (ourselves). */

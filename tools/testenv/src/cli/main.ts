@@ -1,7 +1,7 @@
-// CLI: `node tools/testenv/dist/main.js up|down|status` (what `make testenv` runs).
+// CLI: `node tools/testenv/dist/cli/main.js up|down|status` (what `make testenv` runs).
 import { inspect } from 'node:util';
 import { log } from './log';
-import { currentSettings } from './settings';
+import { currentSettings } from '../lib/settings';
 import { down, status, up } from './testenv';
 
 const commands = { up, down, status };

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { findExecutable, runChecked } from './proc';
-import { type Settings } from './settings';
+import { type Settings } from '../lib/settings';
 
 export interface GoProgram {
   binary: string;
