@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspect } from 'node:util';
 import {
   KubeConfig,
   KubernetesObjectApi,
@@ -17,6 +16,7 @@ import {
   PLATFORM_INSTALL,
   type WatchedKind,
 } from '@pelita/operator/dist/kube/kinds';
+import { errorMessage } from '@pelita/kit';
 import { kubectlApply, startKubeApiserver, waitFor } from '@pelita/testenv';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -102,9 +102,7 @@ export class ClusterView {
     // A watch ends only when stopped or lost; a lost one would stall every waiter, so fail them.
     const stopped = (err: unknown) => {
       if (this.stopping) return;
-      this.failure = new Error(
-        `a watch ended: ${err instanceof Error ? err.message : inspect(err)}`,
-      );
+      this.failure = new Error(`a watch ended: ${errorMessage(err)}`);
       for (const waiter of this.waiters) waiter.reject(this.failure);
       this.waiters.clear();
     };
