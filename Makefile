@@ -21,9 +21,10 @@ install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock f
 build: install ## Compile every workspace (tsc -b)
 	npx tsc -b
 
-lint: install ## ESLint, Prettier, hadolint, actionlint, shellcheck (the last three from make testenv)
+lint: install ## ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck
 	npx eslint --max-warnings 0 .
 	npx prettier --check .
+	npx knip
 	tools/lint-extra.sh
 
 typecheck: install ## Type-check sources and tests of every workspace

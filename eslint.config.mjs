@@ -20,6 +20,24 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       eqeqeq: ['error', 'smart'],
       'no-console': 'error',
+      // One direction between workspaces: another workspace is used through its package entry
+      // (`@pelita/<name>`), never by reaching into its files, which are free to move.
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(\\.\\./)+[a-z][\\w.-]*/(src|dist)(/|$)',
+              message:
+                'Import another workspace by its package name (@pelita/<name>), not its files.',
+            },
+            {
+              regex: '^@pelita/[^/]+/(src|dist)(/|$)',
+              message: "Import the package's entry (@pelita/<name>), not its src/ or dist/ files.",
+            },
+          ],
+        },
+      ],
     },
   },
   {

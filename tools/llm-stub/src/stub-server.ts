@@ -95,7 +95,7 @@ type RuntimeOptions = Required<
   >
 > & { apiKey: string | undefined };
 
-export const OptionsPatchSchema = z
+const OptionsPatchSchema = z
   .object({
     models: z.array(z.string().min(1)).min(1),
     maxModelLen: z.number().int().positive().nullable(),

@@ -73,7 +73,7 @@ export const HELM: GoProgram = {
   ].join(' '),
 };
 
-export const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
+const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
 
 export const areKubeBinariesCurrent = (settings: Settings) =>
   goPrograms.every((program) => isGoBinaryCurrent(settings, program));

@@ -7,7 +7,7 @@ import { ADMIN_TOKEN, type KubeFiles } from '../lib/kube-apiserver-config';
 import { runChecked } from './proc';
 import { type Context, makeOwnedDir, writeOwnedFile } from './server';
 
-export const ETCD_PORT = 52379;
+const ETCD_PORT = 52379;
 export const ETCD_PEER_PORT = 52380;
 export const APISERVER_PORT = 56443;
 export const CONTROLLER_MANAGER_PORT = 50257;

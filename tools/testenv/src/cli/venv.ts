@@ -10,7 +10,7 @@ export interface PythonTool {
   version: string;
 }
 
-export function venvDir(settings: Settings, tool: PythonTool): string {
+function venvDir(settings: Settings, tool: PythonTool): string {
   return path.join(settings.cacheDir, `${tool.distribution}-${tool.version}`);
 }
 

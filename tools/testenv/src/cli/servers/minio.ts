@@ -12,7 +12,7 @@ const ACCESS_KEY = 'pelita-access';
 const SECRET_KEY = 'pelita-secret-key';
 const REGION = 'us-east-1';
 
-export const MINIO: GoProgram = {
+const MINIO: GoProgram = {
   binary: 'minio',
   module: 'github.com/minio/minio',
   version: 'v0.0.0-20260212201848-7aac2a2c5b7c',

@@ -9,7 +9,7 @@ import { type Settings } from '../../lib/settings';
 const NAME = 'opa';
 const PORT = 58181;
 
-export const OPA: GoProgram = {
+const OPA: GoProgram = {
   binary: 'opa',
   module: 'github.com/open-policy-agent/opa',
   version: 'v1.22.2',

@@ -20,7 +20,7 @@ const PORT = 59200;
 const TRANSPORT_PORT = 59300;
 const HEAP = '512m';
 
-export const OPENSEARCH: MavenArtifact = {
+const OPENSEARCH: MavenArtifact = {
   groupId: 'org.opensearch.distribution.integ-test-zip',
   artifactId: 'opensearch',
   version: '2.19.6',
