@@ -1,5 +1,5 @@
 /** The service's settings (environment variables), validated at start-up. */
-import { baseSettings, booleanSetting, commaList, loadConfig } from '@pelita/kit';
+import { baseSettings, booleanSetting, commaList, errorMessage } from '@pelita/kit';
 import { z } from 'zod';
 import { parseHostAllowlist } from './connection/host-allowlist';
 
@@ -18,7 +18,7 @@ export const settingsSchema = baseSettings.extend({
     try {
       return parseHostAllowlist(entries);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      ctx.addIssue({ code: 'custom', message: errorMessage(err) });
       return z.NEVER;
     }
   }),
@@ -28,7 +28,3 @@ export const settingsSchema = baseSettings.extend({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
-
-export function loadSettings(env: NodeJS.ProcessEnv = process.env): Settings {
-  return loadConfig(settingsSchema, env);
-}

@@ -1,15 +1,6 @@
-import '@pelita/kit/instrument';
-import { createLogger, serve } from '@pelita/kit';
-import { createApp } from './app';
-import { loadSettings } from './config';
+import '@pelita/kit/instrument'; // first: tracing patches http, express, pg and mysql2 as they load
+import { runService } from '@pelita/kit';
+import { settingsSchema } from './config';
+import { createDbProxyService } from './service';
 
-const settings = loadSettings();
-const logger = createLogger({ name: 'db-proxy', level: settings.LOG_LEVEL });
-const { app, close } = createApp({ settings, logger });
-
-void serve(app, {
-  port: settings.PORT,
-  logger,
-  shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
-  onShutdown: [close],
-});
+runService({ name: 'db-proxy', settings: settingsSchema, create: createDbProxyService });

@@ -1,11 +1,5 @@
 /** Builds the HTTP proxy's express app from its dependencies; no listening, no environment reads. */
-import {
-  createMetrics,
-  createService,
-  type Logger,
-  type Metrics,
-  requireServiceToken,
-} from '@pelita/kit';
+import { createService, type Logger, type Metrics, requireServiceToken } from '@pelita/kit';
 import type { Express } from 'express';
 import type { Settings } from './config';
 import { createForwarder } from './forward/forward';
@@ -17,15 +11,10 @@ export interface AppDeps {
   logger: Logger;
   settings: Settings;
   upstream: UpstreamClient;
-  metrics?: Metrics;
+  metrics: Metrics;
 }
 
-export function createApp({
-  logger,
-  settings,
-  upstream,
-  metrics = createMetrics(),
-}: AppDeps): Express {
+export function createApp({ logger, settings, upstream, metrics }: AppDeps): Express {
   const forwarder = createForwarder({
     upstream,
     timeoutMs: settings.OUTBOUND_TIMEOUT_MS,

@@ -1,5 +1,5 @@
 /** Settings of the HTTP proxy (the kit's base settings plus the outbound limits and the allowlist). */
-import { baseSettings, commaList } from '@pelita/kit';
+import { baseSettings, commaList, errorMessage, optionalSetting } from '@pelita/kit';
 import { z } from 'zod';
 import { parseAllowedTargets } from './forward/target-policy/allowed-targets';
 
@@ -11,7 +11,7 @@ export const settingsSchema = baseSettings.extend({
     try {
       return parseAllowedTargets(entries);
     } catch (err) {
-      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+      ctx.addIssue({ code: 'custom', message: errorMessage(err) });
       return z.NEVER;
     }
   }),
@@ -26,10 +26,7 @@ export const settingsSchema = baseSettings.extend({
   /** Redirects followed per call; 0 passes redirects back to the caller unfollowed. */
   MAX_REDIRECTS: z.coerce.number().int().min(0).max(20).default(5),
   /** When set, callers must send `Authorization: Bearer <token>`; empty means unset. */
-  PROXY_SERVICE_TOKEN: z
-    .string()
-    .optional()
-    .transform((token) => (token === '' ? undefined : token)),
+  PROXY_SERVICE_TOKEN: optionalSetting,
 });
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -1,22 +1,9 @@
 /** Settings of the policy sync: the kit's base settings plus the seed's names (`NODE_PORT`, `URL_USER`, `URL_OPA`). */
-import { baseSettings } from '@pelita/kit';
+import { baseSettings, httpUrl, optionalPort, optionalSetting } from '@pelita/kit';
 import { z } from 'zod';
 
 const DEFAULT_PORT = 3666;
 
-// An empty setting counts as unset (coerced, it would be port 0).
-const optionalPort = z.preprocess(
-  (value) => (value === '' ? undefined : value),
-  z.coerce.number().int().min(0).max(65535).optional(),
-);
-const optionalSecret = z
-  .string()
-  .optional()
-  .transform((value) => (value === '' ? undefined : value));
-const httpUrl = z
-  .url({ protocol: /^https?$/ })
-  // Paths are appended to it (`/open-api/role-users`, `/v1/data`): a trailing slash would double.
-  .transform((value) => value.replace(/\/+$/, ''));
 const milliseconds = z.coerce.number().int().min(0);
 
 export const settingsSchema = baseSettings
@@ -31,7 +18,7 @@ export const settingsSchema = baseSettings
     /** The shared policy data document, on the volume the OPA sidecar loads at its start. */
     POLICY_DATA_FILE: z.string().min(1).default('/share/data.json'),
     /** Redis for the trigger fan-out between replicas; unset runs a single replica without it. */
-    REDIS_URL: optionalSecret,
+    REDIS_URL: optionalSetting,
     /** Pub/sub channel of the triggers; distinct per installation sharing one Redis. */
     SYNC_CHANNEL: z.string().min(1).default('pelita:policy-sync:trigger'),
     /** Full resync of both mappings every so often (0 turns it off). */
@@ -41,13 +28,13 @@ export const settingsSchema = baseSettings
     USER_SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OPA_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
     /** When set, callers of `/role-users` and `/role-grants` must send `Authorization: Bearer <token>`. */
-    SYNC_SERVICE_TOKEN: optionalSecret,
+    SYNC_SERVICE_TOKEN: optionalSetting,
     /** When set, sent as `Authorization: Bearer <token>` to the user service's open-api endpoints. */
-    USER_SERVICE_TOKEN: optionalSecret,
+    USER_SERVICE_TOKEN: optionalSetting,
   })
   .transform(({ NODE_PORT, PORT, ...rest }) => ({
     ...rest,
-    port: NODE_PORT ?? PORT ?? DEFAULT_PORT,
+    PORT: NODE_PORT ?? PORT ?? DEFAULT_PORT,
   }));
 
 export type Settings = z.output<typeof settingsSchema>;

@@ -4,8 +4,7 @@
  * Nothing runs until `start`; `main.ts` and the integration tests both build the service here.
  */
 import { randomUUID } from 'node:crypto';
-import { createMetrics, type Logger, type ReadinessCheck } from '@pelita/kit';
-import type { Express } from 'express';
+import { createMetrics, type Logger, type ReadinessCheck, type Service } from '@pelita/kit';
 import { createApp } from './app';
 import type { Settings } from './config';
 import { createDataFile } from './sync/data-file';
@@ -20,13 +19,12 @@ import { createSyncMetrics } from './sync/sync-metrics';
 import { createSyncOnRequest } from './sync/sync-on-request';
 import { createTriggerBus } from './sync/triggers';
 
-export interface PolicySyncService {
-  app: Express;
+/**
+ * `start` subscribes to triggers, restores OPA from the file, runs a full sync and starts the
+ * timers; `stop` ends the timers and the subscription and waits for a running pass to end.
+ */
+export interface PolicySyncService extends Service {
   sync: PolicySync;
-  /** Subscribes to triggers, restores OPA from the file, runs a full sync, starts the timers. */
-  start(): Promise<void>;
-  /** Stops the timers and the subscription, and waits for a running pass to end. */
-  stop(): Promise<void>;
 }
 
 export function createPolicySyncService(settings: Settings, logger: Logger): PolicySyncService {

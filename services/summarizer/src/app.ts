@@ -1,22 +1,29 @@
 /** Builds the summarizer's express app from its dependencies; no listening, no environment reads. */
-import { createService, redactString, type Logger } from '@pelita/kit';
+import { createService, redactString, type Logger, type Metrics } from '@pelita/kit';
 import type { Express } from 'express';
 import type { Settings } from './config';
-import type { Dependencies } from './dependencies';
 import { entitiesFileOf } from './entity-extraction';
-import { upstreamStatus } from './model-probe';
+import type { ModelClient } from './llm-client';
+import type { ModelStatus } from './model-probe';
+import type { ModelTasks } from './model-tasks';
+import type { SummarizerMetrics } from './summarizer-metrics';
 import { extractEntitiesRoute } from './routes/extract-entities';
 import { summarizeRoute } from './routes/summarize';
 import { summarizeDocument } from './summary-pipeline';
 import { requestWorkspace, singleFileUpload } from './upload';
 
-export interface AppDeps extends Dependencies {
+export interface AppDeps {
   logger: Logger;
   settings: Settings;
+  metrics: Metrics;
+  summarizerMetrics: SummarizerMetrics;
+  client: ModelClient;
+  tasks: ModelTasks;
+  modelStatus: ModelStatus;
 }
 
 export function createApp(deps: AppDeps): Express {
-  const { logger, settings, client, tasks, metrics, summarizerMetrics } = deps;
+  const { logger, settings, client, tasks, metrics, summarizerMetrics, modelStatus } = deps;
   const upload = [
     requestWorkspace(settings.TEMP_DIR, logger),
     singleFileUpload({ maxBytes: settings.MAX_UPLOAD_BYTES }),
@@ -29,13 +36,14 @@ export function createApp(deps: AppDeps): Express {
     logger,
     metrics,
     bodyLimit: settings.BODY_LIMIT,
-    health: async () => ({
+    // Liveness reads the last check; `/ready` and the start-up probe are what ask the model.
+    health: () => ({
       status: 'ok',
       model_base_url: redactString(client.baseUrl),
       configured_model: client.model,
-      upstream: await upstreamStatus(client, settings.UPSTREAM_CHECK_TIMEOUT_MS),
+      upstream: modelStatus.last(),
     }),
-    readiness: { llm: () => client.listModels(settings.UPSTREAM_CHECK_TIMEOUT_MS) },
+    readiness: { llm: () => modelStatus.check() },
     routes: [
       summarizeRoute({
         upload,

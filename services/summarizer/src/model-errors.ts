@@ -3,7 +3,7 @@
  * served: transient trouble (unreachable, rate-limited, 503 from the model server) is 503, a
  * time-out 504, a bad answer or another error status from the model server 502.
  */
-import { HttpError } from '@pelita/kit';
+import { errorMessage, HttpError } from '@pelita/kit';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -49,7 +49,7 @@ export function describeModelError(err: unknown): string {
   if (err instanceof APIError) {
     return `the model server answered ${err.status ?? 'an error'}${err.message ? `: ${err.message}` : ''}`;
   }
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 /** The HTTP error for a request that failed because of `err`; `context` says what failed. */

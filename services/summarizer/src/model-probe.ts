@@ -1,9 +1,10 @@
 /**
- * What the model server says about itself: the `upstream` part of `/health`, and the start-up
- * probe that warns when the default chunk would fill more than 60% of the model's context.
+ * What the model server says about itself: its last known status (the `upstream` part of
+ * `/health`), and the start-up probe that warns when the default chunk would fill more than 60%
+ * of the model's context.
  */
 import { redactString, type Logger } from '@pelita/kit';
-import type { ModelClient } from './llm-client';
+import type { ModelClient, ModelInfo } from './llm-client';
 import { describeModelError } from './model-errors';
 import { DEFAULT_CHUNK_SIZE } from './chunker';
 import { TOKENS_PER_WORD } from './token-estimate';
@@ -14,16 +15,33 @@ export interface UpstreamStatus {
   error: string | null;
 }
 
-export async function upstreamStatus(
-  client: ModelClient,
-  timeoutMs: number,
-): Promise<UpstreamStatus> {
-  try {
-    const models = await client.listModels(timeoutMs);
-    return { reachable: true, models: models.map((model) => model.id), error: null };
-  } catch (err) {
-    return { reachable: false, models: [], error: redactString(describeModelError(err)) };
-  }
+/**
+ * The model list, asked by `/ready` and the start-up probe, remembered for `/health`: liveness
+ * never waits on the model server (a slow model must not get pods restarted), and probes do
+ * not multiply the calls it receives.
+ */
+export interface ModelStatus {
+  /** Asks the model server for its model list and remembers the outcome. */
+  check(): Promise<ModelInfo[]>;
+  /** The outcome of the last check. */
+  last(): UpstreamStatus;
+}
+
+export function createModelStatus(client: ModelClient, timeoutMs: number): ModelStatus {
+  let last: UpstreamStatus = { reachable: false, models: [], error: 'not checked yet' };
+  return {
+    async check() {
+      try {
+        const models = await client.listModels(timeoutMs);
+        last = { reachable: true, models: models.map((model) => model.id), error: null };
+        return models;
+      } catch (err) {
+        last = { reachable: false, models: [], error: redactString(describeModelError(err)) };
+        throw err;
+      }
+    },
+    last: () => last,
+  };
 }
 
 /** Share of the model's maximum length the default chunk may fill without a warning. */
@@ -35,13 +53,13 @@ export type ProbeResult =
 
 /** Logs its outcome and never throws: a failed probe does not stop start-up. */
 export async function probeModelContext(
-  client: ModelClient,
+  client: Pick<ModelClient, 'baseUrl' | 'model'>,
+  status: ModelStatus,
   logger: Logger,
-  timeoutMs: number,
 ): Promise<ProbeResult> {
   let models;
   try {
-    models = await client.listModels(timeoutMs);
+    models = await status.check();
   } catch (err) {
     logger.warn(
       { modelBaseUrl: redactString(client.baseUrl) },

@@ -5,6 +5,7 @@
  */
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
+import { errorMessage } from '@pelita/kit';
 import { DatabaseFailure } from '../errors';
 
 export interface HostAllowlist {
@@ -92,7 +93,7 @@ export async function authoriseHost(
   try {
     addresses = await resolve(host);
   } catch (err) {
-    const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    const reason = (err as NodeJS.ErrnoException).code ?? errorMessage(err);
     throw new DatabaseFailure('unreachable', `Cannot resolve database host ${host}: ${reason}`);
   }
   const refusedAddress = addresses.find((address) => !isAddressAllowed(list, address));

@@ -4,12 +4,11 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { createApp } from '../../src/app';
-import { loadSettings } from '../../src/config';
+import { createDbProxyService, settingsSchema } from '../../src';
 
 export type Mode = 'postgresql' | 'mariadb' | 'mysql';
 
@@ -42,17 +41,18 @@ export interface Proxy {
 /** Starts the proxy in-process with settings given as environment variables. */
 export async function startProxy(env: Record<string, string> = {}): Promise<Proxy> {
   const logs = new LogCapture();
-  const settings = loadSettings({ LOG_LEVEL: 'debug', ...env });
+  const settings = loadConfig(settingsSchema, { LOG_LEVEL: 'debug', ...env });
   const logger = createLogger({ name: 'db-proxy', level: 'debug', destination: logs });
-  const { app, close } = createApp({ settings, logger });
-  const running: RunningServer = await serve(app, {
+  const service = createDbProxyService(settings, logger);
+  const running: RunningServer = await serve(service.app, {
     port: 0,
     host: '127.0.0.1',
     logger,
     shutdownTimeoutMs: 2000,
     handleSignals: false,
-    onShutdown: [close],
+    onShutdown: [() => service.stop()],
   });
+  await service.start();
   const call: Proxy['call'] = async (method, path, headers = {}, body) => {
     const res = await fetch(`${running.url}${path}`, {
       method,

@@ -222,7 +222,15 @@ describe('pool bound', () => {
     const proxy = await proxyWith({ POOL_MAX_PER_TARGET: '1', CONNECT_TIMEOUT_MS: '300' });
     const { headers } = db('postgresql');
     const slow = proxy.execute(headers, 'SELECT pg_sleep(1)');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The slow statement holds the target's one connection once the server runs it.
+    const user = headers['x-db-user'];
+    for (;;) {
+      const running = await db('postgresql').admin(
+        `SELECT pid FROM pg_stat_activity WHERE usename = '${user}' AND query = 'SELECT pg_sleep(1)' AND state = 'active'`,
+      );
+      if (running.length > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
     const blocked = await proxy.execute(headers, 'SELECT 1');
     expect(blocked.status).toBe(503);
     expect(blocked.body.code).toBe('pool_exhausted');

@@ -97,7 +97,7 @@ describe('TargetPool', () => {
     (await pool.acquire()).release();
     await tick();
     expect(pool.stats().idle).toBe(1);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    while (!onRetired.mock.calls.length) await tick();
     expect(opened[0]?.closed).toBe(true);
     expect(onRetired).toHaveBeenCalledTimes(1);
     expect(pool.usable).toBe(false);

@@ -1,8 +1,8 @@
 /** The `Authorization` header the description asks for (seed "Authentication"), with the JWT login step. */
 import { validateHeaderValue } from 'node:http';
-import { HttpError } from '@pelita/kit';
+import { errorMessage, HttpError } from '@pelita/kit';
 import type { AuthDescription, ConnectionDescription } from './connection';
-import { describeFailure, LoginFailedError } from './errors';
+import { LoginFailedError } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { describedHeaders, targetUrl } from './request-builder';
 
@@ -50,7 +50,7 @@ async function logIn(connection: ConnectionDescription, auth: JwtAuth, send: Sen
     response = await send(request);
   } catch (err) {
     if (err instanceof HttpError) throw err;
-    throw new LoginFailedError(describeFailure(err), err);
+    throw new LoginFailedError(errorMessage(err), err);
   }
   if (response.status < 200 || response.status >= 300) {
     throw new LoginFailedError(`the login endpoint answered ${response.status}`);

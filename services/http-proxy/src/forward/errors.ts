@@ -55,8 +55,3 @@ export class CallerGoneError extends HttpError {
 export function upstreamFailure(reason: string, cause?: unknown): HttpError {
   return new HttpError(500, 'upstream_error', `The forwarded request failed: ${reason}`, { cause });
 }
-
-/** Node's network errors carry a readable message (`connect ECONNREFUSED 10.0.0.1:443`). */
-export function describeFailure(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -1,9 +1,9 @@
 /** One forwarded call: build the request, authenticate, send it within the deadline; count and log it. */
-import { HttpError, type Logger } from '@pelita/kit';
+import { errorMessage, HttpError, type Logger } from '@pelita/kit';
 import { authorizationFor } from './auth';
 import type { ConnectionDescription } from './connection';
 import { startDeadline } from './deadline';
-import { describeFailure, upstreamFailure } from './errors';
+import { upstreamFailure } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { buildForwardedRequest } from './request-builder';
 import type { UpstreamClient } from './upstream-client';
@@ -79,5 +79,5 @@ function withAuthorization(request: OutboundRequest, authorization: string | und
 function asHttpError(err: unknown, signal: AbortSignal): HttpError {
   if (signal.aborted && signal.reason instanceof HttpError) return signal.reason;
   if (err instanceof HttpError) return err;
-  return upstreamFailure(describeFailure(err), err);
+  return upstreamFailure(errorMessage(err), err);
 }

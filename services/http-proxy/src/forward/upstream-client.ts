@@ -6,7 +6,7 @@ import { createAgents } from './agents';
 import { upstreamFailure } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { redirectRequest } from './redirect';
-import { exchange, StaleConnectionError, type ExchangeOptions } from './send-once';
+import { exchange, StaleConnectionError, type ExchangeOptions } from './exchange';
 import type { AllowedTargets } from './target-policy/allowed-targets';
 import { createGuardedLookup } from './target-policy/guarded-lookup';
 import { createTargetPolicy } from './target-policy/target-policy';

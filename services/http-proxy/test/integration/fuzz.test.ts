@@ -7,9 +7,8 @@
 import { Writable } from 'node:stream';
 import { runSchemathesis } from '@pelita/fuzz';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
-import { createApp } from '../../src/app';
-import { settingsSchema } from '../../src/config';
-import { createUpstreamClient, type UpstreamClient } from '../../src/forward/upstream-client';
+import { createHttpProxyService, settingsSchema, type UpstreamClient } from '../../src';
+import { createUpstreamClient } from '../../src/forward/upstream-client';
 import { startUpstream, type RecordingUpstream } from './support/recording-upstream';
 
 describe('http-proxy under schemathesis', () => {
@@ -36,13 +35,14 @@ describe('http-proxy under schemathesis', () => {
       name: 'http-proxy',
       destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
     });
-    running = await serve(createApp({ logger, settings, upstream: loopbackOnly }), {
+    const service = createHttpProxyService(settings, logger, { upstream: loopbackOnly });
+    running = await serve(service.app, {
       port: 0,
       host: '127.0.0.1',
       logger,
       shutdownTimeoutMs: 1000,
       handleSignals: false,
-      onShutdown: [() => loopbackOnly.close()],
+      onShutdown: [() => service.stop()],
     });
   });
   afterAll(async () => {

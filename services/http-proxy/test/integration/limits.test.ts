@@ -7,6 +7,9 @@ const CAP = 1024;
 
 describe('outbound limits', () => {
   const closedByProxy: string[] = [];
+  // Settled by the /watched handler: the call reached the target, and its socket closed.
+  let watchedArrived: () => void = () => undefined;
+  let watchedClosed: () => void = () => undefined;
   let upstream: RecordingUpstream;
   let proxy: ProxyUnderTest;
 
@@ -25,7 +28,11 @@ describe('outbound limits', () => {
     });
     upstream.on('/slow-login', () => undefined);
     upstream.on('/watched', (req) => {
-      req.socket.once('close', () => closedByProxy.push(req.url ?? ''));
+      req.socket.once('close', () => {
+        closedByProxy.push(req.url ?? '');
+        watchedClosed();
+      });
+      watchedArrived();
     });
     upstream.on('/declared-big', (_req, res) => {
       res.writeHead(200, { 'content-length': String(CAP * 2) }).end(Buffer.alloc(CAP * 2));
@@ -76,6 +83,8 @@ describe('outbound limits', () => {
   });
 
   it('stops the forwarded call when the caller hangs up', async () => {
+    const arrived = new Promise<void>((resolve) => (watchedArrived = resolve));
+    const closed = new Promise<void>((resolve) => (watchedClosed = resolve));
     const caller = new AbortController();
     const pending = fetch(`${proxy.url}/proxy`, {
       method: 'POST',
@@ -83,10 +92,10 @@ describe('outbound limits', () => {
       body: JSON.stringify({ connection: { host: upstream.url, endpoint: { path: '/watched' } } }),
       signal: caller.signal,
     });
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await arrived;
     caller.abort();
     await expect(pending).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await closed;
     expect(closedByProxy).toEqual(['/watched']);
     const metrics = await (await fetch(`${proxy.url}/metrics`)).text();
     expect(metrics).toContain('http_proxy_upstream_requests_total{outcome="caller_gone"} 1');

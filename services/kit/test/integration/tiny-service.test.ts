@@ -280,7 +280,7 @@ describe('shutdown with a handler that outlives its client', () => {
     });
     const client = new AbortController();
     const request = fetch(`${server.url}/work`, { signal: client.signal }).catch(() => 'aborted');
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    while (!events.includes('handler started')) await new Promise(setImmediate);
     client.abort(); // the client leaves; its socket closes while the handler still runs
     expect(await request).toBe('aborted');
     await server.stop();

@@ -1,5 +1,16 @@
 import { z } from 'zod';
-import { baseSettings, commaList, ConfigError, loadConfig } from '../../src/config';
+import {
+  baseSettings,
+  booleanSetting,
+  commaList,
+  ConfigError,
+  httpUrl,
+  loadConfig,
+  optionalHttpUrl,
+  optionalPort,
+  optionalSetting,
+} from '../../src/config';
+import { errorMessage } from '../../src/error-message';
 
 const schema = baseSettings.extend({
   DATABASE_PASSWORD: z.string().min(12),
@@ -29,5 +40,58 @@ describe('loadConfig', () => {
     expect(message).toContain('DATABASE_PASSWORD');
     expect(message).not.toContain('short-pw');
     expect(message).not.toContain('eighty');
+  });
+});
+
+describe('setting helpers', () => {
+  const schema = z.object({
+    TOKEN: optionalSetting,
+    BASE_URL: httpUrl,
+    OTHER_URL: optionalHttpUrl,
+    NODE_PORT: optionalPort,
+    SECURE: booleanSetting.default(false),
+  });
+
+  it('treat an empty value as unset', () => {
+    const config = loadConfig(schema, {
+      TOKEN: '',
+      BASE_URL: 'http://user-service:3000',
+      OTHER_URL: '',
+      NODE_PORT: '',
+    });
+    expect(config).toEqual({
+      TOKEN: undefined,
+      BASE_URL: 'http://user-service:3000',
+      OTHER_URL: undefined,
+      NODE_PORT: undefined,
+      SECURE: false,
+    });
+  });
+
+  it('strip trailing slashes from URLs and accept only http(s)', () => {
+    const config = loadConfig(schema, {
+      BASE_URL: 'https://opa.local:8181//',
+      OTHER_URL: 'http://x/api/',
+      NODE_PORT: '3666',
+      SECURE: 'TRUE',
+    });
+    expect(config).toMatchObject({
+      BASE_URL: 'https://opa.local:8181',
+      OTHER_URL: 'http://x/api',
+      NODE_PORT: 3666,
+      SECURE: true,
+    });
+    expect(() => loadConfig(schema, { BASE_URL: 'ftp://files.local' })).toThrow(/BASE_URL/);
+    expect(() => loadConfig(schema, { BASE_URL: 'http://x', NODE_PORT: '70000' })).toThrow(
+      /NODE_PORT/,
+    );
+  });
+});
+
+describe('errorMessage', () => {
+  it("is an Error's message, or the string form of anything else thrown", () => {
+    expect(errorMessage(new TypeError('bad type'))).toBe('bad type');
+    expect(errorMessage('plain')).toBe('plain');
+    expect(errorMessage(42)).toBe('42');
   });
 });

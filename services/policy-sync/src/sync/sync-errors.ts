@@ -3,7 +3,7 @@
  * 403 when the user service answered with another status than 200 (the seed's condition, with a
  * message that says what happened), 500 for everything else (the seed's `Internal Server Error`).
  */
-import { HttpError } from '@pelita/kit';
+import { errorMessage, HttpError } from '@pelita/kit';
 
 export class UserServiceStatusError extends HttpError {
   constructor(
@@ -46,7 +46,6 @@ export class CorruptDataFileError extends DataFileError {
 
 /** The message of any error, with the message of its cause when it has one (fetch hides the reason there). */
 export function describeError(err: unknown): string {
-  if (!(err instanceof Error)) return String(err);
-  const cause = err.cause instanceof Error ? `: ${err.cause.message}` : '';
-  return `${err.message}${cause}`;
+  const cause = err instanceof Error && err.cause instanceof Error ? `: ${err.cause.message}` : '';
+  return `${errorMessage(err)}${cause}`;
 }

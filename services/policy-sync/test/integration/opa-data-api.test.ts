@@ -3,6 +3,9 @@
  * `Content-Type: application/json-patch+json`: the content type is ignored by PUT, and the JSON
  * body replaces the whole `data` document. (Only PATCH reads a JSON Patch array.)
  */
+import { once } from 'node:events';
+import { createServer, request, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { createOpaClient, PUSH_CONTENT_TYPE, revisionOf } from '../../src/sync/opa-client';
 import { POLICIES_DIR, startOpa, type OpaProcess } from '@pelita/testenv';
 
@@ -47,4 +50,67 @@ describe("OPA's data API with the seed's content type", () => {
     await put(JSON.stringify({}));
     expect(await client.readRevision()).toBeUndefined();
   });
+
+  it("sends the seed's content type on the push, as recorded between the client and OPA", async () => {
+    const recorder = await startRecordingProxy(opa.url);
+    try {
+      const client = createOpaClient({ baseUrl: recorder.url, timeoutMs: 2000 });
+      const text = JSON.stringify({ user_roles: { d: ['r'] }, role_grants: {} });
+      await client.pushDocument(text);
+      expect(recorder.requests).toEqual([
+        { method: 'PUT', path: '/v1/data', contentType: 'application/json-patch+json', body: text },
+        {
+          method: 'PUT',
+          path: '/v1/data/pelita_policy_sync',
+          contentType: 'application/json',
+          body: JSON.stringify({ revision: revisionOf(text) }),
+        },
+      ]);
+      expect(await opa.data()).toMatchObject({ user_roles: { d: ['r'] } });
+    } finally {
+      await recorder.close();
+    }
+  });
 });
+
+interface RecordedRequest {
+  method: string | undefined;
+  path: string | undefined;
+  contentType: string | undefined;
+  body: string;
+}
+
+/** Forwards every request to `target` unchanged and records what the client really sent. */
+async function startRecordingProxy(target: string) {
+  const requests: RecordedRequest[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks);
+      requests.push({
+        method: req.method,
+        path: req.url,
+        contentType: req.headers['content-type'],
+        body: body.toString('utf8'),
+      });
+      const forwarded = request(
+        new URL(req.url ?? '/', target),
+        { method: req.method, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      forwarded.on('error', () => res.writeHead(502).end());
+      forwarded.end(body);
+    });
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -6,7 +6,7 @@ const required = { URL_USER: 'http://user-service:3000' };
 describe('settings', () => {
   it("has the seed's defaults: port 3666, /share/data.json, the OPA sidecar", () => {
     const settings = loadConfig(settingsSchema, required);
-    expect(settings.port).toBe(3666);
+    expect(settings.PORT).toBe(3666);
     expect(settings.URL_USER).toBe('http://user-service:3000');
     expect(settings.URL_OPA).toBe('http://127.0.0.1:8181');
     expect(settings.POLICY_DATA_FILE).toBe('/share/data.json');
@@ -19,11 +19,11 @@ describe('settings', () => {
   });
 
   it('reads the port from NODE_PORT, else from PORT', () => {
-    expect(loadConfig(settingsSchema, { ...required, NODE_PORT: '4000', PORT: '5000' }).port).toBe(
+    expect(loadConfig(settingsSchema, { ...required, NODE_PORT: '4000', PORT: '5000' }).PORT).toBe(
       4000,
     );
-    expect(loadConfig(settingsSchema, { ...required, PORT: '5000' }).port).toBe(5000);
-    expect(loadConfig(settingsSchema, { ...required, NODE_PORT: '', PORT: '' }).port).toBe(3666);
+    expect(loadConfig(settingsSchema, { ...required, PORT: '5000' }).PORT).toBe(5000);
+    expect(loadConfig(settingsSchema, { ...required, NODE_PORT: '', PORT: '' }).PORT).toBe(3666);
   });
 
   it('drops trailing slashes of the URLs and treats empty secrets as unset', () => {

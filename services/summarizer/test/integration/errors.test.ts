@@ -217,10 +217,9 @@ describe('error answers', () => {
     await waitFor(() => stub.stats().chatCompletions >= 1, 'a chat completion');
     controller.abort();
     await expect(request).rejects.toThrow();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The positive signal first: the call in flight was aborted; then nothing else was sent.
+    const aborted = /summarizer_llm_calls_total\{operation="chunk",outcome="aborted"\} 1/;
+    await waitFor(async () => aborted.test(await slow.metrics()));
     expect(stub.stats().chatCompletions).toBeLessThan(5);
-    expect(await slow.metrics()).toMatch(
-      /summarizer_llm_calls_total\{operation="chunk",outcome="aborted"\} 1/,
-    );
   });
 });

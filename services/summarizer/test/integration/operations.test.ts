@@ -4,7 +4,7 @@
  */
 import { createLogger } from '@pelita/kit';
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
-import { probeModelContext } from '../../src/model-probe';
+import { createModelStatus, probeModelContext } from '../../src/model-probe';
 import {
   LogCapture,
   postForm,
@@ -44,6 +44,18 @@ describe('operations', () => {
     expect((await fetch(`${service.url}/ready`)).status).toBe(200);
   });
 
+  it('GET /health answers from the last check without calling the model server; /ready asks it', async () => {
+    const service = await start({ BASE_URL_LOCAL: stub.url });
+    const modelLists = () => stub.stats().modelLists;
+    const before = modelLists();
+    for (let i = 0; i < 3; i += 1) {
+      expect((await fetch(`${service.url}/health`)).status).toBe(200);
+    }
+    expect(modelLists()).toBe(before);
+    expect((await fetch(`${service.url}/ready`)).status).toBe(200);
+    expect(modelLists()).toBe(before + 1);
+  });
+
   it('GET /health stays 200 when the model server is down; /ready turns 503', async () => {
     const service = await start({
       BASE_URL_LOCAL: 'http://user:hunter2@127.0.0.1:1/v1',
@@ -68,7 +80,8 @@ describe('operations', () => {
       const logs = new LogCapture();
       const service = await start({ BASE_URL_LOCAL: url, MODEL_LOCAL: model });
       const logger = createLogger({ name: 'probe', destination: logs });
-      const result = await probeModelContext(service.deps.client, logger, 1000);
+      const { client } = service.service;
+      const result = await probeModelContext(client, createModelStatus(client, 1000), logger);
       return { result, logs: logs.entries() };
     };
 

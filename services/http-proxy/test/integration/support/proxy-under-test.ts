@@ -1,9 +1,7 @@
-/** The proxy app built as `main.ts` builds it, served on 127.0.0.1, with its log lines captured. */
+/** The proxy service built as `main.ts` builds it, served on 127.0.0.1, with its log lines captured. */
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
-import { createApp } from '../../../src/app';
-import { settingsSchema } from '../../../src/config';
-import { createUpstreamClient } from '../../../src/forward/upstream-client';
+import { createHttpProxyService, settingsSchema } from '../../../src';
 
 export class LogCapture extends Writable {
   readonly lines: string[] = [];
@@ -29,19 +27,16 @@ export async function startProxy(env: Record<string, string> = {}): Promise<Prox
   const settings = loadConfig(settingsSchema, env);
   const logs = new LogCapture();
   const logger = createLogger({ name: 'http-proxy', level: 'debug', destination: logs });
-  const upstream = createUpstreamClient({
-    allowedTargets: settings.ALLOWED_TARGETS,
-    maxRedirects: settings.MAX_REDIRECTS,
-    maxResponseBytes: settings.MAX_RESPONSE_BYTES,
-  });
-  const running: RunningServer = await serve(createApp({ logger, settings, upstream }), {
+  const service = createHttpProxyService(settings, logger);
+  const running: RunningServer = await serve(service.app, {
     port: 0,
     host: '127.0.0.1',
     logger,
     shutdownTimeoutMs: 1000,
     handleSignals: false,
-    onShutdown: [() => upstream.close()],
+    onShutdown: [() => service.stop()],
   });
+  await service.start();
   return {
     url: running.url,
     logs,

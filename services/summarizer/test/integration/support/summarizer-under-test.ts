@@ -7,9 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
-import { createApp } from '../../../src/app';
-import { settingsSchema } from '../../../src/config';
-import { createDependencies } from '../../../src/dependencies';
+import { createSummarizerService, settingsSchema, type SummarizerService } from '../../../src';
 
 export class LogCapture extends Writable {
   readonly lines: string[] = [];
@@ -26,7 +24,7 @@ export interface SummarizerUnderTest {
   url: string;
   logs: LogCapture;
   tempDir: string;
-  deps: ReturnType<typeof createDependencies>;
+  service: SummarizerService;
   /** Entries left in the temporary directory (should be none between requests). */
   leftovers: () => Promise<string[]>;
   metrics: () => Promise<string>;
@@ -43,20 +41,21 @@ export async function startSummarizer(env: Record<string, string>): Promise<Summ
   });
   const logs = new LogCapture();
   const logger = createLogger({ name: 'summarizer', level: settings.LOG_LEVEL, destination: logs });
-  const deps = createDependencies(settings, logger);
-  const app = createApp({ logger, settings, ...deps });
-  const running: RunningServer = await serve(app, {
+  const service = createSummarizerService(settings, logger);
+  const running: RunningServer = await serve(service.app, {
     port: 0,
     host: '127.0.0.1',
     logger,
     shutdownTimeoutMs: 1000,
     handleSignals: false,
+    onShutdown: [() => service.stop()],
   });
+  await service.start();
   return {
     url: running.url,
     logs,
     tempDir,
-    deps,
+    service,
     leftovers: () => readdir(tempDir),
     metrics: async () => (await fetch(`${running.url}/metrics`)).text(),
     stop: async () => {

@@ -1,0 +1,56 @@
+/**
+ * Puts the summarizer together from its settings: metrics, the model client, the model tasks,
+ * the app. No I/O until `start`, which probes the model server (only logged: a model server
+ * that is down at start-up must not keep the service down).
+ */
+import { createMetrics, type Logger, type Service } from '@pelita/kit';
+import { createApp } from './app';
+import { createConcurrencyLimit } from './concurrency-limit';
+import type { Settings } from './config';
+import { createModelClient, type ModelClient } from './llm-client';
+import { createModelStatus, probeModelContext } from './model-probe';
+import { createModelTasks } from './model-tasks';
+import { createSummarizerMetrics } from './summarizer-metrics';
+
+export interface SummarizerService extends Service {
+  client: ModelClient;
+}
+
+export function createSummarizerService(settings: Settings, logger: Logger): SummarizerService {
+  const metrics = createMetrics();
+  const summarizerMetrics = createSummarizerMetrics(metrics.registry);
+  const client = createModelClient({
+    baseUrl: settings.BASE_URL_LOCAL,
+    apiKey: settings.API_KEY_LOCAL,
+    model: settings.MODEL_LOCAL,
+    timeoutMs: Math.round(settings.LLM_TIMEOUT * 1000),
+    maxRetries: settings.LLM_MAX_RETRIES,
+    logger,
+    metrics: summarizerMetrics,
+  });
+  const tasks = createModelTasks({
+    client,
+    limit: createConcurrencyLimit(settings.LLM_MAX_CONCURRENCY),
+    logger,
+    metrics: summarizerMetrics,
+  });
+  const modelStatus = createModelStatus(client, settings.UPSTREAM_CHECK_TIMEOUT_MS);
+  const app = createApp({
+    logger,
+    settings,
+    metrics,
+    summarizerMetrics,
+    client,
+    tasks,
+    modelStatus,
+  });
+  return {
+    app,
+    client,
+    start: async () => {
+      await probeModelContext(client, modelStatus, logger);
+    },
+    // Model calls end with their requests, which the kit drains before calling this.
+    stop: () => Promise.resolve(),
+  };
+}
