@@ -219,7 +219,7 @@ describe('error answers', () => {
     await expect(request).rejects.toThrow();
     // The positive signal first: the call in flight was aborted; then nothing else was sent.
     const aborted = /summarizer_llm_calls_total\{operation="chunk",outcome="aborted"\} 1/;
-    await waitFor(async () => aborted.test(await slow.metrics()));
+    await waitFor(async () => aborted.test(await slow.metrics()), 'the aborted call counted');
     expect(stub.stats().chatCompletions).toBeLessThan(5);
   });
 });
