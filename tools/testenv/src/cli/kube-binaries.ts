@@ -1,7 +1,7 @@
 // The Kubernetes control plane's programs, all built from source into <cache>/bin.
 import path from 'node:path';
-import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
 import { type Settings } from '../lib/settings';
+import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
 
 export const KUBE_VERSION = 'v1.34.4';
 

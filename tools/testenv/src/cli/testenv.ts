@@ -3,16 +3,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
+import { writeEnvFile } from '../lib/env-file';
+import { envFilePath, type Settings } from '../lib/settings';
+import { waitFor } from '../lib/wait-for';
 import { ensureAccount } from './account';
 import { createApt } from './apt';
-import { writeEnvFile } from '../lib/env-file';
 import { withLock } from './lock';
 import { type Log, seconds } from './log';
 import { readLivePid, tail } from './proc';
 import { servers } from './registry';
 import { type Context, type Server, makeOwnedDir, serverPaths } from './server';
-import { envFilePath, type Settings } from '../lib/settings';
-import { waitFor } from '../lib/wait-for';
 
 const ENV_FILE_COMMENT = [
   'Connection settings of the test servers, written by `make testenv` (tools/testenv).',

@@ -1,8 +1,8 @@
 // Python command-line tools from PyPI, each pinned in its own virtualenv under the cache.
 import fs from 'node:fs';
 import path from 'node:path';
-import { findExecutable, runChecked } from './proc';
 import { type Settings } from '../lib/settings';
+import { findExecutable, runChecked } from './proc';
 
 export interface PythonTool {
   /** PyPI distribution name. */

@@ -9,6 +9,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  apiserverArgs,
+  apiserverReady,
+  kubeconfigYaml,
+  kubeFiles,
+  kubeRequest,
+} from '../../lib/kube-apiserver-config';
+import { type Settings } from '../../lib/settings';
+import { waitFor } from '../../lib/wait-for';
+import {
   type GoProgram,
   goBinaryPath,
   goBuildWrapper,
@@ -40,15 +49,6 @@ import {
 import { httpOk } from '../probes';
 import { findExecutable, readLivePid, spawnDaemon, stopDaemon, tail } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import {
-  apiserverArgs,
-  apiserverReady,
-  kubeconfigYaml,
-  kubeFiles,
-  kubeRequest,
-} from '../../lib/kube-apiserver-config';
-import { type Settings } from '../../lib/settings';
-import { waitFor } from '../../lib/wait-for';
 
 const NAME = 'kube';
 const APISERVER_URL = `https://127.0.0.1:${APISERVER_PORT}`;

@@ -1,10 +1,10 @@
 // MinIO (S3), built from source with `go install` at a pinned pseudo-version.
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../go-binary';
 import { httpOk } from '../probes';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, makeOwnedDir, serverHome, serverPaths } from '../server';
-import { type Settings } from '../../lib/settings';
 
 const NAME = 'minio';
 const PORT = 59000;
