@@ -7,6 +7,16 @@ export { runService, runMain, type Service, type ServiceDefinition } from './run
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
 export type { ReadinessCheck } from './health';
 
+// Multipart uploads into a per-request temporary directory
+export {
+  multipartUpload,
+  requestWorkspace,
+  workspaceOf,
+  uploadedFile,
+  UploadedFile,
+  type MultipartUploadOptions,
+} from './upload';
+
 // Settings
 export {
   loadConfig,

@@ -1,5 +1,12 @@
 /** Builds the summarizer's express app from its dependencies; no listening, no environment reads. */
-import { createService, redactString, type Logger, type Metrics } from '@pelita/kit';
+import {
+  createService,
+  multipartUpload,
+  redactString,
+  requestWorkspace,
+  type Logger,
+  type Metrics,
+} from '@pelita/kit';
 import type { Express } from 'express';
 import type { Settings } from './config';
 import { entitiesFileOf } from './entity-extraction';
@@ -10,7 +17,6 @@ import type { SummarizerMetrics } from './summarizer-metrics';
 import { extractEntitiesRoute } from './routes/extract-entities';
 import { summarizeRoute } from './routes/summarize';
 import { summarizeDocument } from './summary-pipeline';
-import { requestWorkspace, singleFileUpload } from './upload';
 
 export interface AppDeps {
   logger: Logger;
@@ -26,7 +32,7 @@ export function createApp(deps: AppDeps): Express {
   const { logger, settings, client, tasks, metrics, summarizerMetrics, modelStatus } = deps;
   const upload = [
     requestWorkspace(settings.TEMP_DIR, logger),
-    singleFileUpload({ maxBytes: settings.MAX_UPLOAD_BYTES }),
+    multipartUpload({ field: 'file', maxFiles: 1, maxBytes: settings.MAX_UPLOAD_BYTES }),
   ];
   const domain = { tasks, logger, metrics: summarizerMetrics };
   return createService({

@@ -11,18 +11,17 @@ import {
 } from '@pelita/kit';
 import type { Express, Request } from 'express';
 import type { Redis } from 'ioredis';
-import type { AccessRepository } from './access/access-repository';
 import type { ActivityLog } from './activity/activity-log';
-import type { ActivityRepository } from './activity/activity-repository';
-import { loadActor } from './access/actor';
+import type { ActivitySearch } from './activity/activity-search';
+import { loadActor, type FindUser } from './actor';
 import type { Features } from './access/features';
 import type { Policies } from './access/policies';
-import type { AuthService } from './auth/auth-service';
+import type { PolicyData } from './access/policy-data';
 import type { SigningKeys } from './auth/signing-keys';
 import type { Roles } from './roles/roles';
 import type { Shortcuts } from './roles/shortcuts';
 import { activityRoutes } from './routes/activity';
-import { authRoutes } from './routes/auth';
+import { authRoutes, type AuthFlows } from './routes/auth';
 import { featureRoutes } from './routes/features';
 import { openApiRoutes } from './routes/open-api';
 import { photoRoutes } from './routes/photos';
@@ -32,7 +31,6 @@ import { shortcutRoutes } from './routes/shortcuts';
 import { userRoutes } from './routes/users';
 import type { FormatTimestamp } from './timestamps';
 import type { ProfilePhotos } from './users/profile-photos';
-import type { UserRepository } from './users/user-repository';
 import type { Users } from './users/users';
 
 export interface AppDeps {
@@ -44,24 +42,25 @@ export interface AppDeps {
   /** Replaces the OPA call (route tests); `opaDecision({ url: opaUrl })` otherwise. */
   decide?: DecideAccess;
   openApiToken: string | undefined;
-  auth: AuthService;
+  auth: AuthFlows;
   users: Users;
-  userRepository: UserRepository;
+  /** Reads the user behind a token, for the actor of a request. */
+  findUser: FindUser;
   roles: Roles;
   shortcuts: Shortcuts;
   features: Features;
   policies: Policies;
-  access: AccessRepository;
+  policyData: PolicyData;
   time: FormatTimestamp;
   activityLog: ActivityLog;
   photos: ProfilePhotos;
   photoMaxBytes: number;
-  activity: ActivityRepository | undefined;
+  activitySearch: ActivitySearch;
   readiness: Record<string, ReadinessCheck>;
 }
 
 export function createApp(deps: AppDeps): Express {
-  const actorOf = (req: Request) => loadActor(deps.userRepository, req.auth?.sub);
+  const actorOf = (req: Request) => loadActor(deps.findUser, req.auth?.sub);
   return createService({
     name: 'user-service',
     description: 'Login, tokens, users, roles with levels, features, sub-features and policies',
@@ -79,11 +78,11 @@ export function createApp(deps: AppDeps): Express {
       ...userRoutes(deps.users, actorOf, deps.time),
       ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
       ...roleRoutes(deps.roles, actorOf, deps.time),
-      ...shortcutRoutes(deps.shortcuts, deps.userRepository, actorOf),
+      ...shortcutRoutes(deps.shortcuts, actorOf),
       ...featureRoutes(deps.features, deps.time),
       ...policyRoutes(deps.policies, actorOf, deps.time),
-      ...openApiRoutes(deps.access, deps.openApiToken),
-      ...activityRoutes(deps.activity, deps.time),
+      ...openApiRoutes(deps.policyData, deps.openApiToken),
+      ...activityRoutes(deps.activitySearch, deps.time),
     ]),
   });
 }

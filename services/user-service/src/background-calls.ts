@@ -2,6 +2,8 @@
  * Outbound calls made in the background (policy-sync triggers, the core-backend name copy):
  * retried with exponential back-off until a 2xx, never awaited by the user's request.
  */
+import { errorMessage } from '@pelita/kit';
+
 export interface RetryPolicy {
   attempts: number;
   retryDelayMs: number;
@@ -37,7 +39,7 @@ export function createBackgroundCalls({
         if (res.ok) return call.onSettled(true);
         call.onAttemptFailed({ attempt, status: res.status });
       } catch (err) {
-        call.onAttemptFailed({ attempt, error: (err as Error).message });
+        call.onAttemptFailed({ attempt, error: errorMessage(err) });
       }
       if (attempt < attempts) {
         await new Promise((resolve) => setTimeout(resolve, retryDelayMs * 2 ** (attempt - 1)));

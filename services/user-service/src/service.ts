@@ -3,21 +3,25 @@
  * modules, app. `start` applies migrations and creates the first admin; `main.ts` and the
  * integration tests both build the service here.
  */
-import { createMetrics, type DecideAccess, type Logger } from '@pelita/kit';
-import type { Express } from 'express';
+import { createMetrics, type DecideAccess, type Logger, type Service } from '@pelita/kit';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAccessRepository } from './access/access-repository';
 import { createFeatures } from './access/features';
 import { createPolicies } from './access/policies';
+import { createPolicyData } from './access/policy-data';
+import { createPolicyDataRepository } from './access/policy-data-repository';
 import { createActivityLog } from './activity/activity-log';
+import { createActivitySearch } from './activity/activity-search';
 import { createActivityRepository, type ActivityRepository } from './activity/activity-repository';
 import { createApp } from './app';
 import { createAuthMetrics } from './auth/auth-metrics';
-import { createAuthService } from './auth/auth-service';
 import { createLoginLimiter } from './auth/login-limiter';
-import { createResetTokenStore } from './auth/one-time-tokens';
-import { createSessionStore } from './auth/session-store';
+import { createLoginSessions } from './auth/login-sessions';
+import { createPasswordReset } from './auth/password-reset';
+import { createRegistration } from './auth/registration';
+import { createResetTokenStore } from './credentials/reset-token-store';
+import { createSessionStore } from './credentials/session-store';
 import { loadSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { licenseSettings, type Settings } from './config';
 import { createUserNameCopy, type UserNameCopy } from './core-backend/user-name-copy';
@@ -37,16 +41,19 @@ import { createProfilePhotos } from './users/profile-photos';
 import { createUserRepository } from './users/user-repository';
 import { createUsers } from './users/users';
 
-export interface UserService {
-  app: Express;
+/** The kit's {@link Service}, plus what the integration tests reach into. */
+export interface UserService extends Service {
   /** The activity log's index, when configured (tests refresh it to read their writes). */
   activity: ActivityRepository | undefined;
   keys: SigningKeys;
   syncTrigger: SyncTrigger;
   userNameCopy: UserNameCopy;
-  /** Applies migrations and creates the first admin, under an advisory lock. */
+  /**
+   * Applies migrations and creates the first admin under an advisory lock, then the activity
+   * index and the photo bucket. `runService` calls it once the port is open.
+   */
   start(): Promise<void>;
-  /** Waits for background sync calls, closes the pools. */
+  /** Waits for background sync calls and name copies, closes the pools. */
   stop(): Promise<void>;
 }
 
@@ -97,41 +104,52 @@ export function createUserService(
         accessKeyId: settings.S3_ACCESS_KEY,
         secretAccessKey: settings.S3_SECRET_KEY,
         bucket: settings.S3_BUCKET,
-        forcePathStyle: settings.S3_FORCE_PATH_STYLE === 'true',
+        forcePathStyle: settings.S3_FORCE_PATH_STYLE,
       })
     : undefined;
   if (!photoStore) logger.warn('S3_BUCKET is not set: profile photos are off');
   if (!activity) logger.warn('OPENSEARCH_URL is not set: user actions are not logged');
 
-  const auth = createAuthService({
-    users: userRepository,
-    roles: roleRepository,
-    sessions,
-    resetTokens: createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS),
-    limiter: createLoginLimiter({
-      redis,
-      maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
-      windowSeconds: settings.LOGIN_WINDOW_SECONDS,
+  const auth = {
+    loginSessions: createLoginSessions({
+      users: userRepository,
+      sessions,
+      limiter: createLoginLimiter({
+        redis,
+        maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+        windowSeconds: settings.LOGIN_WINDOW_SECONDS,
+      }),
+      license,
+      metrics: createAuthMetrics(metrics.registry),
+      logger,
+      privateKey: keys.privateKey,
+      publicKey: keys.publicKey,
+      accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
+      refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
     }),
-    mailer: createMailer({
-      host: settings.SMTP_HOST,
-      port: settings.SMTP_PORT,
-      secure: settings.SMTP_SECURE === 'true',
-      user: settings.SMTP_USER,
-      password: settings.SMTP_PASSWORD,
-      from: settings.MAIL_FROM,
+    registration: createRegistration({
+      users: userRepository,
+      roles: roleRepository,
+      license,
+      syncTrigger,
+      registrationRole: settings.REGISTRATION_ROLE,
     }),
-    syncTrigger,
-    license,
-    metrics: createAuthMetrics(metrics.registry),
-    logger,
-    privateKey: keys.privateKey,
-    publicKey: keys.publicKey,
-    accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
-    refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
-    frontendUrl: settings.FRONTEND_URL,
-    registrationRole: settings.REGISTRATION_ROLE,
-  });
+    passwordReset: createPasswordReset({
+      users: userRepository,
+      resetTokens: createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS),
+      sessions,
+      mailer: createMailer({
+        host: settings.SMTP_HOST,
+        port: settings.SMTP_PORT,
+        secure: settings.SMTP_SECURE,
+        user: settings.SMTP_USER,
+        password: settings.SMTP_PASSWORD,
+        from: settings.MAIL_FROM,
+      }),
+      logger,
+      frontendUrl: settings.FRONTEND_URL,
+    }),
+  };
 
   const app = createApp({
     logger,
@@ -150,17 +168,17 @@ export function createUserService(
       userNameCopy,
       license,
     }),
-    userRepository,
+    findUser: (id) => userRepository.find(id),
     roles: createRoles(roleRepository, syncTrigger),
     shortcuts: createShortcuts(createShortcutRepository(pool), roleRepository),
     features: createFeatures(access, syncTrigger),
     policies: createPolicies(access, roleRepository, syncTrigger),
-    access,
+    policyData: createPolicyData(createPolicyDataRepository(pool)),
     time: timestampFormatter(settings.APP_TIMEZONE),
     photos: createProfilePhotos(photoStore, userRepository, logger),
     photoMaxBytes: settings.PHOTO_MAX_BYTES,
     activityLog: createActivityLog(activity, logger, metrics.registry),
-    activity,
+    activitySearch: createActivitySearch(activity),
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),

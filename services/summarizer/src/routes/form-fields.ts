@@ -1,15 +1,15 @@
 /** Schemas of the multipart forms: validation and the OpenAPI description in one place. */
+import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
 import { DEFAULT_CHUNK_SIZE } from '../chunker';
 import { DEFAULT_TARGET_CONTEXT } from '../summary-pipeline';
-import { UploadedFile } from '../upload';
+
 const MAX_WORDS = 10_000_000;
 
-const fileField = z
-  .custom<UploadedFile>((value) => value instanceof UploadedFile, {
-    message: 'a text file is required in the multipart field `file`',
-  })
-  .meta({ type: 'string', format: 'binary', description: 'Text file (UTF-8, or UTF-16 with BOM)' });
+const fileField = uploadedFile(
+  'a text file is required in the multipart field `file`',
+  'Text file (UTF-8, or UTF-16 with BOM)',
+);
 
 const wordCount = (fallback: number, description: string) =>
   z.coerce.number().int().min(1).max(MAX_WORDS).default(fallback).meta({ description });

@@ -2,9 +2,9 @@
 import { setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { workspaceOf } from '@pelita/kit';
 import type { Response } from 'express';
 import { resultFileName, type ResultKind } from '../output-files';
-import { workspaceOf } from '../upload';
 
 export async function sendResultFile(
   res: Response,

@@ -171,7 +171,7 @@ describe('POST /summarize', () => {
     const pending = summarize(sentences(5));
     await waitFor(async () => (await service.leftovers()).length === 1, 'one temporary file');
     const [dir] = await service.leftovers();
-    expect(dir).toMatch(/^summarizer-/);
+    expect(dir).toMatch(/^upload-/);
     expect((await pending).status).toBe(200);
     await waitFor(async () => (await service.leftovers()).length === 0, 'no temporary files');
   });

@@ -1,55 +1,49 @@
-/** SQL of features, sub-features, policies, and the two role-data views policy-sync reads. */
+/** SQL of features, sub-features and policies. */
 import type { Pool } from 'pg';
 
-export interface FeatureRow {
+export interface Feature {
   id: number;
   name: string;
   label: string;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export interface SubFeatureRow {
+export interface SubFeature {
   id: number;
-  feature_id: number;
+  featureId: number;
   name: string;
   label: string;
   method: string;
   path: string;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-export interface PolicyRow {
+/** A role's grant of a sub-feature, with the names around it. */
+export interface Policy {
   id: number;
-  role_id: number;
-  role_name: string;
-  feature_id: number;
-  feature_name: string;
-  sub_feature_id: number;
-  sub_feature_name: string;
-  method: string;
-  path: string;
-  status: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export interface GrantRecord {
-  id: number;
-  name: string;
-  label: string;
+  roleId: number;
+  roleName: string;
+  featureId: number;
+  featureName: string;
+  subFeatureId: number;
+  subFeatureName: string;
   method: string;
   path: string;
   status: boolean;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
-const FEATURE = 'id, name, label, created_at, updated_at';
-const SUB_FEATURE = 'id, feature_id, name, label, method, path, created_at, updated_at';
+// Columns named as the entities' fields (camelCase inside the service), so rows need no mapping.
+const TIMES = 'created_at as "createdAt", updated_at as "updatedAt"';
+const FEATURE = `id, name, label, ${TIMES}`;
+const SUB_FEATURE = `id, feature_id as "featureId", name, label, method, path, ${TIMES}`;
 const POLICY = `
-  select p.id, p.role_id, r.name as role_name, f.id as feature_id, f.name as feature_name,
-         s.id as sub_feature_id, s.name as sub_feature_name, s.method, s.path, p.status,
-         p.created_at, p.updated_at
+  select p.id, p.role_id as "roleId", r.name as "roleName", f.id as "featureId",
+         f.name as "featureName", s.id as "subFeatureId", s.name as "subFeatureName",
+         s.method, s.path, p.status, p.created_at as "createdAt", p.updated_at as "updatedAt"
   from policies p
   join roles r on r.id = p.role_id
   join sub_features s on s.id = p.sub_feature_id
@@ -63,16 +57,16 @@ export function createAccessRepository(pool: Pool) {
 
   return {
     listFeatures: async () =>
-      (await pool.query<FeatureRow>(`select ${FEATURE} from features order by id`)).rows,
+      (await pool.query<Feature>(`select ${FEATURE} from features order by id`)).rows,
     findFeature: (id: number) =>
-      one<FeatureRow>(`select ${FEATURE} from features where id = $1`, [id]),
+      one<Feature>(`select ${FEATURE} from features where id = $1`, [id]),
     insertFeature: async (name: string, label: string) =>
-      (await one<FeatureRow>(
+      (await one<Feature>(
         `insert into features (name, label) values ($1, $2) returning ${FEATURE}`,
         [name, label],
       ))!,
     updateFeature: (id: number, name: string, label: string) =>
-      one<FeatureRow>(
+      one<Feature>(
         `update features set name = $2, label = $3, updated_at = now() where id = $1 returning ${FEATURE}`,
         [id, name, label],
       ),
@@ -80,21 +74,21 @@ export function createAccessRepository(pool: Pool) {
 
     listSubFeatures: async (featureId: number) =>
       (
-        await pool.query<SubFeatureRow>(
+        await pool.query<SubFeature>(
           `select ${SUB_FEATURE} from sub_features where feature_id = $1 order by id`,
           [featureId],
         )
       ).rows,
     findSubFeature: (id: number) =>
-      one<SubFeatureRow>(`select ${SUB_FEATURE} from sub_features where id = $1`, [id]),
+      one<SubFeature>(`select ${SUB_FEATURE} from sub_features where id = $1`, [id]),
     insertSubFeature: async (featureId: number, s: SubFeatureFields) =>
-      (await one<SubFeatureRow>(
+      (await one<SubFeature>(
         `insert into sub_features (feature_id, name, label, method, path)
          values ($1, $2, $3, $4, $5) returning ${SUB_FEATURE}`,
         [featureId, s.name, s.label, s.method, s.path],
       ))!,
     updateSubFeature: (id: number, s: SubFeatureFields) =>
-      one<SubFeatureRow>(
+      one<SubFeature>(
         `update sub_features set name = $2, label = $3, method = $4, path = $5, updated_at = now()
          where id = $1 returning ${SUB_FEATURE}`,
         [id, s.name, s.label, s.method, s.path],
@@ -103,12 +97,12 @@ export function createAccessRepository(pool: Pool) {
 
     listPolicies: async (roleId?: number) =>
       (
-        await pool.query<PolicyRow>(
+        await pool.query<Policy>(
           `${POLICY} where ($1::int is null or p.role_id = $1) order by r.level, r.name, s.id`,
           [roleId ?? null],
         )
       ).rows,
-    findPolicy: (id: number) => one<PolicyRow>(`${POLICY} where p.id = $1`, [id]),
+    findPolicy: (id: number) => one<Policy>(`${POLICY} where p.id = $1`, [id]),
     /** Grants the sub-feature to the role, or sets the status of the existing grant. */
     upsertPolicy: async (roleId: number, subFeatureId: number, status: boolean) =>
       (await one<{ id: number }>(
@@ -124,34 +118,6 @@ export function createAccessRepository(pool: Pool) {
         [id, status],
       ),
     removePolicy: (id: number) => removed('delete from policies where id = $1', id),
-
-    /** `user_roles`: active users' names to their role names. */
-    async roleUsers(): Promise<Record<string, string[]>> {
-      const { rows } = await pool.query<{ username: string; role: string }>(
-        `select u.username, r.name as role from users u join roles r on r.id = u.role_id
-         where u.is_active order by u.username`,
-      );
-      const result: Record<string, string[]> = {};
-      for (const row of rows) (result[row.username] ??= []).push(row.role);
-      return result;
-    },
-
-    /** `policies`: every role (also those without grants) to its grant records. */
-    async roleGrants(): Promise<Record<string, GrantRecord[]>> {
-      const { rows } = await pool.query<GrantRecord & { role: string | null; role_name: string }>(
-        `select r.name as role_name, s.id, s.name, s.label, s.method, s.path, p.status
-         from roles r
-         left join policies p on p.role_id = r.id
-         left join sub_features s on s.id = p.sub_feature_id
-         order by r.name, s.id`,
-      );
-      const result: Record<string, GrantRecord[]> = {};
-      for (const { role_name, id, name, label, method, path, status } of rows) {
-        const grants = (result[role_name] ??= []);
-        if (id !== null) grants.push({ id, name, label, method, path, status });
-      }
-      return result;
-    },
   };
 }
 

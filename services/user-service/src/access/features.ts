@@ -1,13 +1,8 @@
 /** Features and their sub-features (method + path pattern): what policies grant to roles. */
 import { conflict, notFound } from '@pelita/kit';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
-import { isUniqueViolation } from '../users/user-repository';
-import type {
-  AccessRepository,
-  FeatureRow,
-  SubFeatureFields,
-  SubFeatureRow,
-} from './access-repository';
+import { isUniqueViolation } from '../db/unique-violation';
+import type { AccessRepository, Feature, SubFeatureFields, SubFeature } from './access-repository';
 
 export interface FeatureInput {
   name: string;
@@ -18,14 +13,14 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
   const duplicate = (what: string) => (err: unknown) => {
     throw isUniqueViolation(err) ? conflict(`A ${what} with this name already exists`) : err;
   };
-  async function feature(id: number): Promise<FeatureRow> {
+  async function feature(id: number): Promise<Feature> {
     const found = await access.findFeature(id);
     if (!found) throw notFound(`Feature ${id} not found`);
     return found;
   }
-  async function subFeature(featureId: number, id: number): Promise<SubFeatureRow> {
+  async function subFeature(featureId: number, id: number): Promise<SubFeature> {
     const found = await access.findSubFeature(id);
-    if (!found || found.feature_id !== featureId) {
+    if (!found || found.featureId !== featureId) {
       throw notFound(`Sub-feature ${id} of feature ${featureId} not found`);
     }
     return found;

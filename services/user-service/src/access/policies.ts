@@ -2,12 +2,12 @@
 import { badRequest, notFound } from '@pelita/kit';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
 import type { RoleRepository } from '../roles/role-repository';
-import type { AccessRepository, PolicyRow } from './access-repository';
-import { assertBelow, type Actor } from './actor';
+import type { AccessRepository, Policy } from './access-repository';
+import { assertBelow, type Actor } from '../actor';
 
 export interface PolicyInput {
-  role_id: number;
-  sub_feature_id: number;
+  roleId: number;
+  subFeatureId: number;
   status: boolean;
 }
 
@@ -16,7 +16,7 @@ export function createPolicies(
   roles: RoleRepository,
   syncTrigger: SyncTrigger,
 ) {
-  async function existing(id: number): Promise<PolicyRow> {
+  async function existing(id: number): Promise<Policy> {
     const policy = await access.findPolicy(id);
     if (!policy) throw notFound(`Policy ${id} not found`);
     return policy;
@@ -32,25 +32,25 @@ export function createPolicies(
     get: existing,
 
     /** Grants (or re-grants with a new status) a sub-feature to a role. */
-    async grant(actor: Actor, input: PolicyInput): Promise<PolicyRow> {
-      await manageableRole(actor, input.role_id);
-      if (!(await access.findSubFeature(input.sub_feature_id))) {
-        throw badRequest(`Sub-feature ${input.sub_feature_id} does not exist`);
+    async grant(actor: Actor, input: PolicyInput): Promise<Policy> {
+      await manageableRole(actor, input.roleId);
+      if (!(await access.findSubFeature(input.subFeatureId))) {
+        throw badRequest(`Sub-feature ${input.subFeatureId} does not exist`);
       }
-      const id = await access.upsertPolicy(input.role_id, input.sub_feature_id, input.status);
+      const id = await access.upsertPolicy(input.roleId, input.subFeatureId, input.status);
       syncTrigger.trigger('role-grants');
       return existing(id);
     },
 
-    async setStatus(actor: Actor, id: number, status: boolean): Promise<PolicyRow> {
-      await manageableRole(actor, (await existing(id)).role_id);
+    async setStatus(actor: Actor, id: number, status: boolean): Promise<Policy> {
+      await manageableRole(actor, (await existing(id)).roleId);
       await access.setPolicyStatus(id, status);
       syncTrigger.trigger('role-grants');
       return existing(id);
     },
 
     async revoke(actor: Actor, id: number): Promise<void> {
-      await manageableRole(actor, (await existing(id)).role_id);
+      await manageableRole(actor, (await existing(id)).roleId);
       await access.removePolicy(id);
       syncTrigger.trigger('role-grants');
     },

@@ -3,7 +3,7 @@
  * the activity log, after the answer is sent. A failed write is logged and counted, never
  * turned into an error for the user.
  */
-import type { Logger, RouteDefinition } from '@pelita/kit';
+import { errorMessage, type Logger, type RouteDefinition } from '@pelita/kit';
 import type { Request, RequestHandler } from 'express';
 import { Counter, type Registry } from 'prom-client';
 import type { ActivityRepository } from './activity-repository';
@@ -51,24 +51,21 @@ export function createActivityLog(
             (req.auth ? { id: req.auth.sub, username: req.auth.username } : undefined);
           repository
             .record({
-              user_id: user?.id ?? null,
+              userId: user?.id ?? null,
               username: user?.username ?? null,
               action,
               method: req.method,
               path: req.originalUrl.split('?')[0] ?? '/',
-              status_code: res.statusCode,
+              statusCode: res.statusCode,
               ip: req.ip ?? '',
-              user_agent: req.get('user-agent') ?? '',
+              userAgent: req.get('user-agent') ?? '',
               timestamp: new Date().toISOString(),
             })
             .then(
               () => writes.inc({ outcome: 'success' }),
               (err: unknown) => {
                 writes.inc({ outcome: 'failure' });
-                logger.warn(
-                  { action, err: (err as Error).message },
-                  'while writing the activity log',
-                );
+                logger.warn({ action, err: errorMessage(err) }, 'while writing the activity log');
               },
             );
         });

@@ -1,22 +1,23 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import { Client, type Types } from '@opensearch-project/opensearch';
+import { errorMessage } from '@pelita/kit';
 
 export interface ActivityEntry {
-  user_id: string | null;
+  userId: string | null;
   username: string | null;
   /** `METHOD /route/template`, e.g. `PATCH /users/:id`. */
   action: string;
   method: string;
   path: string;
-  status_code: number;
+  statusCode: number;
   ip: string;
-  user_agent: string;
+  userAgent: string;
   /** ISO 8601, UTC. */
   timestamp: string;
 }
 
 export interface ActivityQuery {
-  user_id?: string | undefined;
+  userId?: string | undefined;
   username?: string | undefined;
   action?: string | undefined;
   from?: Date | undefined;
@@ -24,6 +25,43 @@ export interface ActivityQuery {
   page: number;
   limit: number;
 }
+
+/** The stored document: the index's field names (snake_case, as the mappings below). */
+interface ActivityDocument {
+  user_id: string | null;
+  username: string | null;
+  action: string;
+  method: string;
+  path: string;
+  status_code: number;
+  ip: string;
+  user_agent: string;
+  timestamp: string;
+}
+
+const toDocument = (entry: ActivityEntry): ActivityDocument => ({
+  user_id: entry.userId,
+  username: entry.username,
+  action: entry.action,
+  method: entry.method,
+  path: entry.path,
+  status_code: entry.statusCode,
+  ip: entry.ip,
+  user_agent: entry.userAgent,
+  timestamp: entry.timestamp,
+});
+
+const toEntry = (doc: ActivityDocument): ActivityEntry => ({
+  userId: doc.user_id,
+  username: doc.username,
+  action: doc.action,
+  method: doc.method,
+  path: doc.path,
+  statusCode: doc.status_code,
+  ip: doc.ip,
+  userAgent: doc.user_agent,
+  timestamp: doc.timestamp,
+});
 
 const MAPPINGS = {
   properties: {
@@ -49,15 +87,15 @@ export function createActivityRepository(url: string, index: string) {
       try {
         await client.indices.create({ index, body: { mappings: MAPPINGS } });
       } catch (err) {
-        if (!String((err as Error).message).includes('resource_already_exists')) throw err;
+        if (!errorMessage(err).includes('resource_already_exists')) throw err;
       }
     },
     async record(entry: ActivityEntry): Promise<void> {
-      await client.index({ index, body: entry });
+      await client.index({ index, body: toDocument(entry) });
     },
     async search(query: ActivityQuery): Promise<{ entries: ActivityEntry[]; total: number }> {
       const filter: Types.Common_QueryDsl.QueryContainer[] = [];
-      if (query.user_id) filter.push({ term: { user_id: query.user_id } });
+      if (query.userId) filter.push({ term: { user_id: query.userId } });
       if (query.username) filter.push({ term: { username: query.username } });
       if (query.action) filter.push({ term: { action: query.action } });
       if (query.from || query.to) {
@@ -82,7 +120,7 @@ export function createActivityRepository(url: string, index: string) {
       });
       const hits = res.body.hits;
       const total = typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
-      return { entries: hits.hits.map((hit) => hit._source as ActivityEntry), total };
+      return { entries: hits.hits.map((hit) => toEntry(hit._source as ActivityDocument)), total };
     },
     refresh: async () => void (await client.indices.refresh({ index })),
     ping: () => client.ping(),

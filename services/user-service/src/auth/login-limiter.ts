@@ -1,6 +1,6 @@
 /** Login attempts per e-mail and client address, counted in Redis over a fixed window. */
 import type { Redis } from 'ioredis';
-import { sha256 } from './token-material';
+import { sha256 } from '../credentials/token-material';
 
 export interface LoginLimiterOptions {
   redis: Redis;

@@ -18,7 +18,7 @@ export interface UserNameCopyOptions {
 }
 
 export interface UserNameCopy {
-  copy(user: { id: string; username: string; full_name: string }): void;
+  copy(user: { id: string; username: string; fullName: string }): void;
   idle(): Promise<void>;
 }
 
@@ -46,7 +46,7 @@ export function createUserNameCopy(options: UserNameCopyOptions): UserNameCopy {
               'content-type': 'application/json',
               ...(token ? { authorization: `Bearer ${token}` } : {}),
             },
-            body: JSON.stringify({ username: user.username, full_name: user.full_name }),
+            body: JSON.stringify({ username: user.username, full_name: user.fullName }),
             signal,
           }),
         onAttemptFailed: ({ attempt, status, error }) =>

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { errorMessage } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 
 // Same directory from src/ (tests) and dist/ (built): both sit beside migrations/.
@@ -56,7 +57,7 @@ export async function migrate(client: PoolClient, dir = MIGRATIONS_DIR): Promise
       await client.query('commit');
     } catch (err) {
       await client.query('rollback');
-      throw new Error(`while applying migration ${file}: ${(err as Error).message}`, {
+      throw new Error(`while applying migration ${file}: ${errorMessage(err)}`, {
         cause: err,
       });
     }

@@ -1,13 +1,13 @@
 /** SQL of roles. */
 import type { Pool } from 'pg';
 
-export interface RoleRow {
+export interface Role {
   id: number;
   name: string;
   description: string;
   level: number;
-  created_at: Date;
-  updated_at: Date;
+  createdAt: Date;
+  updatedAt: Date;
 }
 
 export interface RoleInput {
@@ -16,30 +16,31 @@ export interface RoleInput {
   level: number;
 }
 
-const COLUMNS = 'id, name, description, level, created_at, updated_at';
+// Named as the Role fields (camelCase inside the service), so rows need no mapping.
+const COLUMNS =
+  'id, name, description, level, created_at as "createdAt", updated_at as "updatedAt"';
 
 export function createRoleRepository(pool: Pool) {
   return {
-    async list(): Promise<RoleRow[]> {
-      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles order by level, name`)).rows;
+    async list(): Promise<Role[]> {
+      return (await pool.query<Role>(`select ${COLUMNS} from roles order by level, name`)).rows;
     },
-    async find(id: number): Promise<RoleRow | undefined> {
-      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles where id = $1`, [id]))
+    async find(id: number): Promise<Role | undefined> {
+      return (await pool.query<Role>(`select ${COLUMNS} from roles where id = $1`, [id])).rows[0];
+    },
+    async findByName(name: string): Promise<Role | undefined> {
+      return (await pool.query<Role>(`select ${COLUMNS} from roles where name = $1`, [name]))
         .rows[0];
     },
-    async findByName(name: string): Promise<RoleRow | undefined> {
-      return (await pool.query<RoleRow>(`select ${COLUMNS} from roles where name = $1`, [name]))
-        .rows[0];
-    },
-    async insert(role: RoleInput): Promise<RoleRow> {
-      const { rows } = await pool.query<RoleRow>(
+    async insert(role: RoleInput): Promise<Role> {
+      const { rows } = await pool.query<Role>(
         `insert into roles (name, description, level) values ($1, $2, $3) returning ${COLUMNS}`,
         [role.name, role.description, role.level],
       );
       return rows[0]!;
     },
-    async update(id: number, role: RoleInput): Promise<RoleRow | undefined> {
-      const { rows } = await pool.query<RoleRow>(
+    async update(id: number, role: RoleInput): Promise<Role | undefined> {
+      const { rows } = await pool.query<Role>(
         `update roles set name = $2, description = $3, level = $4, updated_at = now()
          where id = $1 returning ${COLUMNS}`,
         [id, role.name, role.description, role.level],

@@ -1,12 +1,12 @@
 /** Roles with a hierarchical level: an actor creates, changes and deletes only roles below their own. */
 import { conflict, notFound } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { assertBelow, type Actor } from '../actor';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
-import { isUniqueViolation } from '../users/user-repository';
-import type { RoleInput, RoleRepository, RoleRow } from './role-repository';
+import { isUniqueViolation } from '../db/unique-violation';
+import type { RoleInput, RoleRepository, Role } from './role-repository';
 
 export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
-  async function existing(id: number): Promise<RoleRow> {
+  async function existing(id: number): Promise<Role> {
     const role = await roles.find(id);
     if (!role) throw notFound(`Role ${id} not found`);
     return role;
@@ -18,7 +18,7 @@ export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
     list: () => roles.list(),
     get: existing,
 
-    async create(actor: Actor, input: RoleInput): Promise<RoleRow> {
+    async create(actor: Actor, input: RoleInput): Promise<Role> {
       assertBelow(actor, input.level, 'roles');
       const role = await roles.insert(input).catch((err: unknown) => {
         throw uniqueName(err);
@@ -27,7 +27,7 @@ export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
       return role;
     },
 
-    async update(actor: Actor, id: number, input: RoleInput): Promise<RoleRow> {
+    async update(actor: Actor, id: number, input: RoleInput): Promise<Role> {
       assertBelow(actor, (await existing(id)).level, 'roles');
       assertBelow(actor, input.level, 'roles');
       const role = await roles.update(id, input).catch((err: unknown) => {

@@ -7,17 +7,17 @@ export interface ShortcutFields {
   path: string;
 }
 
-export interface ShortcutRow extends ShortcutFields {
+export interface Shortcut extends ShortcutFields {
   id: number;
-  role_id: number;
+  roleId: number;
   position: number;
 }
 
 export function createShortcutRepository(pool: Pool) {
   return {
-    async list(roleId: number): Promise<ShortcutRow[]> {
-      const { rows } = await pool.query<ShortcutRow>(
-        `select id, role_id, position, name, label, path from role_shortcuts
+    async list(roleId: number): Promise<Shortcut[]> {
+      const { rows } = await pool.query<Shortcut>(
+        `select id, role_id as "roleId", position, name, label, path from role_shortcuts
          where role_id = $1 order by position`,
         [roleId],
       );

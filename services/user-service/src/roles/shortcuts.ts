@@ -1,8 +1,8 @@
 /** Shortcut access lists per role: anyone reads, only an actor above the role replaces. */
 import { badRequest, notFound } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { assertBelow, type Actor } from '../actor';
 import type { RoleRepository } from './role-repository';
-import type { ShortcutFields, ShortcutRepository, ShortcutRow } from './shortcut-repository';
+import type { ShortcutFields, ShortcutRepository, Shortcut } from './shortcut-repository';
 
 export function createShortcuts(shortcuts: ShortcutRepository, roles: RoleRepository) {
   async function role(id: number) {
@@ -11,11 +11,15 @@ export function createShortcuts(shortcuts: ShortcutRepository, roles: RoleReposi
     return found;
   }
   return {
-    async ofRole(roleId: number): Promise<ShortcutRow[]> {
+    async ofRole(roleId: number): Promise<Shortcut[]> {
       await role(roleId);
       return shortcuts.list(roleId);
     },
-    async replace(actor: Actor, roleId: number, list: ShortcutFields[]): Promise<ShortcutRow[]> {
+    /** The list of the actor's own role (`GET /me/shortcuts`). */
+    async ofActor(actor: Actor): Promise<{ roleId: number; shortcuts: Shortcut[] }> {
+      return { roleId: actor.roleId, shortcuts: await shortcuts.list(actor.roleId) };
+    },
+    async replace(actor: Actor, roleId: number, list: ShortcutFields[]): Promise<Shortcut[]> {
       assertBelow(actor, (await role(roleId)).level, 'roles');
       const names = new Set(list.map((s) => s.name));
       if (names.size !== list.length)

@@ -1,7 +1,8 @@
 /** POST /auth/login, /auth/refresh, /auth/logout, /auth/register, /auth/forgot-password, /auth/reset-password; GET /auth/public-key. */
 import { ACCESS_TOKEN_ISSUER, defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { AuthService } from '../auth/auth-service';
-import { TooManyAttemptsError } from '../auth/auth-service';
+import { TooManyAttemptsError, type LoginSessions } from '../auth/login-sessions';
+import type { PasswordReset } from '../auth/password-reset';
+import type { Registration } from '../auth/registration';
 import type { SigningKeys } from '../auth/signing-keys';
 import {
   BearerHeader,
@@ -13,12 +14,22 @@ import {
   RegisterBody,
   ResetPasswordBody,
   TokenPairResponse,
+  toNewAccount,
+  toTokenPairResponse,
 } from '../schemas/auth';
 import { Uuid } from '../schemas/common';
 
 const FORGOT_ANSWER = 'If an account with this e-mail exists, a reset link has been sent to it';
 
-export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinition[] {
+/** The three flows behind `/auth/*`. */
+export interface AuthFlows {
+  loginSessions: LoginSessions;
+  registration: Registration;
+  passwordReset: PasswordReset;
+}
+
+export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[] {
+  const { loginSessions, registration, passwordReset } = auth;
   const tags = ['auth'];
   return [
     defineRoute({
@@ -36,9 +47,13 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
       },
       handler: async ({ body }, req, res) => {
         try {
-          const { tokens, user } = await auth.login(body.email, body.password, req.ip ?? 'unknown');
+          const { tokens, user } = await loginSessions.login(
+            body.email,
+            body.password,
+            req.ip ?? 'unknown',
+          );
           res.locals.activityUser = user;
-          return tokens;
+          return toTokenPairResponse(tokens);
         } catch (err) {
           if (err instanceof TooManyAttemptsError)
             res.setHeader('Retry-After', String(err.retryAfterSeconds));
@@ -59,7 +74,8 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
           description: 'Unknown, expired or replayed refresh token (a replay ends the session)',
         },
       },
-      handler: ({ body }) => auth.refresh(body.refresh_token),
+      handler: async ({ body }) =>
+        toTokenPairResponse(await loginSessions.refresh(body.refresh_token)),
     }),
     defineRoute({
       method: 'post',
@@ -74,7 +90,7 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
         401: { description: 'No valid, live access token' },
       },
       handler: async ({ headers }, _req, res) => {
-        await auth.logout(headers.authorization.replace(/^Bearer\s+/i, ''));
+        await loginSessions.logout(headers.authorization.replace(/^Bearer\s+/i, ''));
         res.status(204).end();
       },
     }),
@@ -90,7 +106,7 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
         201: { description: 'Registered', schema: Uuid },
         409: { description: 'E-mail or username taken' },
       },
-      handler: async ({ body }) => ({ id: await auth.register(body) }),
+      handler: async ({ body }) => ({ id: await registration.register(toNewAccount(body)) }),
     }),
     defineRoute({
       method: 'post',
@@ -102,7 +118,7 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
       request: { body: ForgotPasswordBody },
       responses: { 202: { description: 'Accepted', schema: MessageResponse } },
       handler: async ({ body }) => {
-        await auth.forgotPassword(body.email);
+        await passwordReset.forgotPassword(body.email);
         return { message: FORGOT_ANSWER };
       },
     }),
@@ -119,7 +135,7 @@ export function authRoutes(auth: AuthService, keys: SigningKeys): RouteDefinitio
         400: { description: 'Invalid, used or expired token' },
       },
       handler: async ({ body }) => {
-        await auth.resetPassword(body.token, body.password);
+        await passwordReset.resetPassword(body.token, body.password);
         return { message: 'Password changed; log in again' };
       },
     }),

@@ -5,11 +5,11 @@
 import { timingSafeEqual } from 'node:crypto';
 import { defineRoute, unauthorized, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { AccessRepository } from '../access/access-repository';
+import type { PolicyData } from '../access/policy-data';
 import { RoleGrantsResponse, RoleUsersResponse } from '../schemas/open-api';
 
 export function openApiRoutes(
-  access: AccessRepository,
+  policyData: PolicyData,
   token: string | undefined,
 ): RouteDefinition[] {
   const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
@@ -32,7 +32,7 @@ export function openApiRoutes(
       responses: { 200: { description: 'user_roles', schema: RoleUsersResponse }, 401: refused },
       handler: async (_input, req) => {
         checkToken(req);
-        return { user_roles: await access.roleUsers() };
+        return { user_roles: await policyData.roleUsers() };
       },
     }),
     defineRoute({
@@ -44,7 +44,7 @@ export function openApiRoutes(
       responses: { 200: { description: 'policies', schema: RoleGrantsResponse }, 401: refused },
       handler: async (_input, req) => {
         checkToken(req);
-        return { policies: await access.roleGrants() };
+        return { policies: await policyData.roleGrants() };
       },
     }),
   ];

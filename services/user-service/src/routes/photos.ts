@@ -2,7 +2,7 @@
 import { badRequest, defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
 import type { Request, RequestHandler } from 'express';
 import multer from 'multer';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import { Uuid } from '../schemas/common';
 import type { ProfilePhotos } from '../users/profile-photos';
 

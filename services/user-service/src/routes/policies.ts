@@ -1,7 +1,7 @@
 /** /policies: grant a sub-feature to a role, switch a grant on or off, revoke it. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import type { Policies } from '../access/policies';
 import { Deleted, IntId } from '../schemas/common';
 import {
@@ -10,6 +10,7 @@ import {
   PolicyQuery,
   PolicyResponse,
   StatusBody,
+  toPolicyInput,
   toPolicyResponse,
 } from '../schemas/policies';
 import type { FormatTimestamp } from '../timestamps';
@@ -52,7 +53,7 @@ export function policyRoutes(
       request: { body: GrantBody },
       responses: { 200: one, 400: { description: 'Unknown role or sub-feature' }, 403: notBelow },
       handler: async ({ body }, req) =>
-        toPolicyResponse(await policies.grant(await actorOf(req), body), time),
+        toPolicyResponse(await policies.grant(await actorOf(req), toPolicyInput(body)), time),
     }),
     defineRoute({
       method: 'patch',

@@ -1,7 +1,7 @@
 /** /roles: list, read, create, change, delete (only below the caller's level). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import type { Roles } from '../roles/roles';
 import { Deleted, IntId } from '../schemas/common';
 import { RoleBody, RoleListResponse, RoleResponse, toRoleResponse } from '../schemas/roles';

@@ -1,15 +1,13 @@
 /** GET/PUT /roles/:id/shortcuts, and GET /me/shortcuts (the caller's role's list). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import type { Shortcuts } from '../roles/shortcuts';
 import { IntId } from '../schemas/common';
 import { ShortcutListBody, ShortcutListResponse, toShortcutList } from '../schemas/shortcuts';
-import type { UserRepository } from '../users/user-repository';
 
 export function shortcutRoutes(
   shortcuts: Shortcuts,
-  users: UserRepository,
   actorOf: (req: Request) => Promise<Actor>,
 ): RouteDefinition[] {
   const tags = ['shortcuts'];
@@ -49,10 +47,8 @@ export function shortcutRoutes(
       tags,
       responses: { 200: list },
       handler: async (_input, req) => {
-        const actor = await actorOf(req);
-        const user = await users.find(actor.id);
-        const roleId = user?.role_id ?? 0;
-        return toShortcutList(roleId, await shortcuts.ofRole(roleId));
+        const own = await shortcuts.ofActor(await actorOf(req));
+        return toShortcutList(own.roleId, own.shortcuts);
       },
     }),
   ];

@@ -1,13 +1,15 @@
 /** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../actor';
 import { Deleted, Paging, Uuid } from '../schemas/common';
 import {
   CreateUserBody,
   UpdateUserBody,
   UserListResponse,
   UserResponse,
+  toNewUser,
+  toUserChanges,
   toUserResponse,
 } from '../schemas/users';
 import type { FormatTimestamp } from '../timestamps';
@@ -60,7 +62,7 @@ export function userRoutes(
         409: { description: 'E-mail or username taken' },
       },
       handler: async ({ body }, req) =>
-        toUserResponse(await users.create(await actorOf(req), body), time),
+        toUserResponse(await users.create(await actorOf(req), toNewUser(body)), time),
     }),
     defineRoute({
       method: 'patch',
@@ -75,7 +77,10 @@ export function userRoutes(
         409: { description: 'E-mail or username taken' },
       },
       handler: async ({ params, body }, req) =>
-        toUserResponse(await users.update(await actorOf(req), params.id, body), time),
+        toUserResponse(
+          await users.update(await actorOf(req), params.id, toUserChanges(body)),
+          time,
+        ),
     }),
     defineRoute({
       method: 'delete',

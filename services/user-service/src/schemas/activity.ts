@@ -1,6 +1,6 @@
 /** Activity log query and response schemas. */
 import { z } from 'zod';
-import type { ActivityEntry } from '../activity/activity-repository';
+import type { ActivityEntry, ActivityQuery } from '../activity/activity-repository';
 import type { FormatTimestamp } from '../timestamps';
 import { Paging, Timestamp } from './common';
 
@@ -30,7 +30,27 @@ export const ActivityListResponse = z.object({
   limit: z.number().int(),
 });
 
-export const toActivityResponse = (entry: ActivityEntry, time: FormatTimestamp) => ({
-  ...entry,
+export const toActivityResponse = (
+  entry: ActivityEntry,
+  time: FormatTimestamp,
+): z.infer<typeof ActivityEntryResponse> => ({
+  user_id: entry.userId,
+  username: entry.username,
+  action: entry.action,
+  method: entry.method,
+  path: entry.path,
+  status_code: entry.statusCode,
+  ip: entry.ip,
+  user_agent: entry.userAgent,
   timestamp: time(new Date(entry.timestamp)),
+});
+
+export const toActivityQuery = (query: z.infer<typeof ActivityQuerySchema>): ActivityQuery => ({
+  userId: query.user_id,
+  username: query.username,
+  action: query.action,
+  from: query.from ? new Date(query.from) : undefined,
+  to: query.to ? new Date(query.to) : undefined,
+  page: query.page,
+  limit: query.limit,
 });

@@ -1,5 +1,7 @@
 /** Request and response schemas of the authentication endpoints. */
 import { z } from 'zod';
+import type { TokenPair } from '../auth/login-sessions';
+import type { NewAccount } from '../auth/registration';
 import { Email, Name, Password, Username } from './common';
 
 export const LoginBody = z.object({ email: Email, password: z.string().min(1).max(256) });
@@ -9,6 +11,12 @@ export const RegisterBody = z.object({
   username: Username,
   full_name: Name,
   password: Password,
+});
+export const toNewAccount = (body: z.infer<typeof RegisterBody>): NewAccount => ({
+  email: body.email,
+  username: body.username,
+  fullName: body.full_name,
+  password: body.password,
 });
 export const ForgotPasswordBody = z.object({ email: Email });
 export const ResetPasswordBody = z.object({
@@ -23,6 +31,13 @@ export const TokenPairResponse = z.object({
   token_type: z.literal('Bearer'),
   expires_in: z.number().int(),
   refresh_expires_in: z.number().int(),
+});
+export const toTokenPairResponse = (pair: TokenPair): z.infer<typeof TokenPairResponse> => ({
+  access_token: pair.accessToken,
+  refresh_token: pair.refreshToken,
+  token_type: 'Bearer',
+  expires_in: pair.expiresInSeconds,
+  refresh_expires_in: pair.refreshExpiresInSeconds,
 });
 export const MessageResponse = z.object({ message: z.string() });
 export const PublicKeyResponse = z.object({

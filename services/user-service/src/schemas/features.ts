@@ -1,6 +1,6 @@
 /** Feature and sub-feature schemas and mappers. */
 import { z } from 'zod';
-import type { FeatureRow, SubFeatureRow } from '../access/access-repository';
+import type { Feature, SubFeature } from '../access/access-repository';
 import type { FormatTimestamp } from '../timestamps';
 import { Label, Name, Timestamp } from './common';
 
@@ -50,20 +50,20 @@ export const SubFeatureResponse = z.object({
 export const FeatureListResponse = z.object({ data: z.array(FeatureResponse) });
 export const SubFeatureListResponse = z.object({ data: z.array(SubFeatureResponse) });
 
-export const toFeatureResponse = (row: FeatureRow, time: FormatTimestamp) => ({
+export const toFeatureResponse = (row: Feature, time: FormatTimestamp) => ({
   id: row.id,
   name: row.name,
   label: row.label,
-  created_at: time(row.created_at),
-  updated_at: time(row.updated_at),
+  created_at: time(row.createdAt),
+  updated_at: time(row.updatedAt),
 });
-export const toSubFeatureResponse = (row: SubFeatureRow, time: FormatTimestamp) => ({
+export const toSubFeatureResponse = (row: SubFeature, time: FormatTimestamp) => ({
   id: row.id,
-  feature_id: row.feature_id,
+  feature_id: row.featureId,
   name: row.name,
   label: row.label,
   method: row.method,
   path: row.path,
-  created_at: time(row.created_at),
-  updated_at: time(row.updated_at),
+  created_at: time(row.createdAt),
+  updated_at: time(row.updatedAt),
 });

@@ -1,6 +1,7 @@
 /** Policy schemas and mapper: a role's grant of a sub-feature, with its status. */
 import { z } from 'zod';
-import type { PolicyRow } from '../access/access-repository';
+import type { Policy } from '../access/access-repository';
+import type { PolicyInput } from '../access/policies';
 import type { FormatTimestamp } from '../timestamps';
 import { Timestamp } from './common';
 
@@ -9,6 +10,11 @@ export const GrantBody = z.object({
   role_id: Id,
   sub_feature_id: Id,
   status: z.boolean().default(true),
+});
+export const toPolicyInput = (body: z.infer<typeof GrantBody>): PolicyInput => ({
+  roleId: body.role_id,
+  subFeatureId: body.sub_feature_id,
+  status: body.status,
 });
 export const StatusBody = z.object({ status: z.boolean() });
 export const PolicyQuery = z.object({
@@ -32,19 +38,19 @@ export const PolicyResponse = z.object({
 export const PolicyListResponse = z.object({ data: z.array(PolicyResponse) });
 
 export const toPolicyResponse = (
-  row: PolicyRow,
+  row: Policy,
   time: FormatTimestamp,
 ): z.infer<typeof PolicyResponse> => ({
   id: row.id,
-  role: { id: row.role_id, name: row.role_name },
-  feature: { id: row.feature_id, name: row.feature_name },
+  role: { id: row.roleId, name: row.roleName },
+  feature: { id: row.featureId, name: row.featureName },
   sub_feature: {
-    id: row.sub_feature_id,
-    name: row.sub_feature_name,
+    id: row.subFeatureId,
+    name: row.subFeatureName,
     method: row.method,
     path: row.path,
   },
   status: row.status,
-  created_at: time(row.created_at),
-  updated_at: time(row.updated_at),
+  created_at: time(row.createdAt),
+  updated_at: time(row.updatedAt),
 });

@@ -1,6 +1,6 @@
-/** Role schemas and the row → response mapper. */
+/** Role schemas and the role → response mapper. */
 import { z } from 'zod';
-import type { RoleRow } from '../roles/role-repository';
+import type { Role } from '../roles/role-repository';
 import type { FormatTimestamp } from '../timestamps';
 import { Name, Timestamp } from './common';
 
@@ -20,14 +20,11 @@ export const RoleResponse = z.object({
 });
 export const RoleListResponse = z.object({ data: z.array(RoleResponse) });
 
-export const toRoleResponse = (
-  row: RoleRow,
-  time: FormatTimestamp,
-): z.infer<typeof RoleResponse> => ({
+export const toRoleResponse = (row: Role, time: FormatTimestamp): z.infer<typeof RoleResponse> => ({
   id: row.id,
   name: row.name,
   description: row.description,
   level: row.level,
-  created_at: time(row.created_at),
-  updated_at: time(row.updated_at),
+  created_at: time(row.createdAt),
+  updated_at: time(row.updatedAt),
 });

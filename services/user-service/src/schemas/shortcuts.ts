@@ -1,6 +1,6 @@
 /** Shortcut list schemas and mapper. */
 import { z } from 'zod';
-import type { ShortcutRow } from '../roles/shortcut-repository';
+import type { Shortcut as ShortcutEntity } from '../roles/shortcut-repository';
 import { Label, Name } from './common';
 
 export const Shortcut = z.object({
@@ -26,7 +26,7 @@ export const ShortcutListResponse = z.object({
   shortcuts: z.array(ShortcutResponse),
 });
 
-export const toShortcutList = (roleId: number, rows: ShortcutRow[]) => ({
+export const toShortcutList = (roleId: number, rows: ShortcutEntity[]) => ({
   role_id: roleId,
   shortcuts: rows.map(({ id, position, name, label, path }) => ({
     id,

@@ -1,6 +1,6 @@
-/** User schemas and the row → response mapper (never the password hash). */
+/** User schemas and the mappers between them and the service's {@link User} (never the password hash). */
 import { z } from 'zod';
-import type { UserRow } from '../users/user-repository';
+import type { NewUserInput, User, UserChanges } from '../users/user-repository';
 import type { FormatTimestamp } from '../timestamps';
 import { Email, Name, Password, Timestamp, Username } from './common';
 
@@ -40,17 +40,35 @@ export const UserListResponse = z.object({
   limit: z.number().int(),
 });
 
+// The API speaks snake_case, the service camelCase: these three are the only crossings.
+
+export const toNewUser = (body: z.infer<typeof CreateUserBody>): NewUserInput => ({
+  email: body.email,
+  username: body.username,
+  fullName: body.full_name,
+  password: body.password,
+  roleId: body.role_id,
+});
+
+export const toUserChanges = (body: z.infer<typeof UpdateUserBody>): UserChanges => ({
+  email: body.email,
+  username: body.username,
+  fullName: body.full_name,
+  roleId: body.role_id,
+  isActive: body.is_active,
+});
+
 export const toUserResponse = (
-  row: UserRow,
+  user: User,
   time: FormatTimestamp,
 ): z.infer<typeof UserResponse> => ({
-  id: row.id,
-  email: row.email,
-  username: row.username,
-  full_name: row.full_name,
-  is_active: row.is_active,
-  photo_url: row.photo_key ? `/users/${row.id}/photo` : null,
-  role: { id: row.role_id, name: row.role_name, level: row.role_level },
-  created_at: time(row.created_at),
-  updated_at: time(row.updated_at),
+  id: user.id,
+  email: user.email,
+  username: user.username,
+  full_name: user.fullName,
+  is_active: user.isActive,
+  photo_url: user.photoKey ? `/users/${user.id}/photo` : null,
+  role: { id: user.roleId, name: user.roleName, level: user.roleLevel },
+  created_at: time(user.createdAt),
+  updated_at: time(user.updatedAt),
 });

@@ -1,7 +1,7 @@
 /** On an empty database, the first administrator (role `admin`, created by the migrations). */
 import type { Logger } from '@pelita/kit';
 import type { PoolClient } from 'pg';
-import { hashPassword } from '../auth/passwords';
+import { hashPassword } from '../credentials/passwords';
 
 export interface FirstAdmin {
   email: string | undefined;

@@ -4,8 +4,8 @@
  * A user changes their own photo, or that of a user below their level.
  */
 import { randomUUID } from 'node:crypto';
-import { HttpError, notFound, type Logger } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
+import { HttpError, errorMessage, notFound, type Logger } from '@pelita/kit';
+import { assertBelow, type Actor } from '../actor';
 import type { PhotoStore } from './photo-store';
 import type { UserRepository } from './user-repository';
 
@@ -45,7 +45,7 @@ export function createProfilePhotos(
       const photos = configured();
       const user = await users.find(userId);
       if (!user) throw notFound(`User ${userId} not found`);
-      if (user.id !== actor.id) assertBelow(actor, user.role_level, 'users');
+      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
       const type = detectImageType(data);
       if (!type) {
         throw new HttpError(
@@ -61,15 +61,15 @@ export function createProfilePhotos(
         await photos
           .remove(previous)
           .catch((err: unknown) =>
-            logger.warn({ err: (err as Error).message }, 'while removing a replaced profile photo'),
+            logger.warn({ err: errorMessage(err) }, 'while removing a replaced profile photo'),
           );
       }
     },
     async download(userId: string): Promise<{ data: Buffer; type: string }> {
       const photos = configured();
       const user = await users.find(userId);
-      if (!user?.photo_key || !user.photo_type) throw notFound('This user has no profile photo');
-      return { data: await photos.get(user.photo_key), type: user.photo_type };
+      if (!user?.photoKey || !user.photoType) throw notFound('This user has no profile photo');
+      return { data: await photos.get(user.photoKey), type: user.photoType };
     },
   };
 }

@@ -1,20 +1,33 @@
-/** SQL of users; every read joins the user's role (name and level decide what they may manage). */
+/**
+ * SQL of users; every read joins the user's role (name and level decide what they may manage)
+ * and names its columns as the {@link User} fields, so rows need no mapping.
+ */
 import type { Pool, PoolClient } from 'pg';
 
-export interface UserRow {
+/** A user as the service handles it inside: camelCase (the API's snake_case is mapped in `schemas/users.ts`). */
+export interface User {
   id: string;
   email: string;
   username: string;
-  full_name: string;
-  password_hash: string;
-  is_active: boolean;
-  role_id: number;
-  role_name: string;
-  role_level: number;
-  photo_key: string | null;
-  photo_type: string | null;
-  created_at: Date;
-  updated_at: Date;
+  fullName: string;
+  passwordHash: string;
+  isActive: boolean;
+  roleId: number;
+  roleName: string;
+  roleLevel: number;
+  photoKey: string | null;
+  photoType: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** A user to create, with the password in clear (hashed by the domain module). */
+export interface NewUserInput {
+  email: string;
+  username: string;
+  fullName: string;
+  password: string;
+  roleId: number;
 }
 
 export interface NewUser {
@@ -34,16 +47,17 @@ export interface UserChanges {
 }
 
 const SELECT = `
-  select u.id, u.email, u.username, u.full_name, u.password_hash, u.is_active, u.role_id,
-         r.name as role_name, r.level as role_level, u.photo_key, u.photo_type,
-         u.created_at, u.updated_at
+  select u.id, u.email, u.username, u.full_name as "fullName", u.password_hash as "passwordHash",
+         u.is_active as "isActive", u.role_id as "roleId", r.name as "roleName",
+         r.level as "roleLevel", u.photo_key as "photoKey", u.photo_type as "photoType",
+         u.created_at as "createdAt", u.updated_at as "updatedAt"
   from users u join roles r on r.id = u.role_id`;
 
 export function createUserRepository(pool: Pool) {
   return {
-    async list(page: number, limit: number): Promise<{ rows: UserRow[]; total: number }> {
+    async list(page: number, limit: number): Promise<{ rows: User[]; total: number }> {
       const [{ rows }, count] = await Promise.all([
-        pool.query<UserRow>(`${SELECT} order by u.created_at, u.id limit $1 offset $2`, [
+        pool.query<User>(`${SELECT} order by u.created_at, u.id limit $1 offset $2`, [
           limit,
           (page - 1) * limit,
         ]),
@@ -51,11 +65,11 @@ export function createUserRepository(pool: Pool) {
       ]);
       return { rows, total: Number(count.rows[0]?.n ?? 0) };
     },
-    async find(id: string): Promise<UserRow | undefined> {
-      return (await pool.query<UserRow>(`${SELECT} where u.id = $1`, [id])).rows[0];
+    async find(id: string): Promise<User | undefined> {
+      return (await pool.query<User>(`${SELECT} where u.id = $1`, [id])).rows[0];
     },
-    async findByEmail(email: string): Promise<UserRow | undefined> {
-      return (await pool.query<UserRow>(`${SELECT} where lower(u.email) = lower($1)`, [email]))
+    async findByEmail(email: string): Promise<User | undefined> {
+      return (await pool.query<User>(`${SELECT} where lower(u.email) = lower($1)`, [email]))
         .rows[0];
     },
     async countActive(db: Pool | PoolClient = pool): Promise<number> {
@@ -113,8 +127,3 @@ export function createUserRepository(pool: Pool) {
 }
 
 export type UserRepository = ReturnType<typeof createUserRepository>;
-
-/** Postgres unique violation: the caller turns it into a 409 naming the field. */
-export function isUniqueViolation(err: unknown): err is { constraint?: string } {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === '23505';
-}

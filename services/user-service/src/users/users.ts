@@ -3,35 +3,15 @@
  * such roles; anyone may change their own name, e-mail and full name.
  */
 import { badRequest, conflict, forbidden, notFound } from '@pelita/kit';
-import { assertBelow, type Actor } from '../access/actor';
-import { hashPassword } from '../auth/passwords';
-import type { SessionStore } from '../auth/session-store';
+import { assertBelow, type Actor } from '../actor';
+import { hashPassword } from '../credentials/passwords';
+import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';
 import type { LicenseCheck } from '../license/license-check';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
 import type { RoleRepository } from '../roles/role-repository';
-import {
-  isUniqueViolation,
-  type UserChanges,
-  type UserRepository,
-  type UserRow,
-} from './user-repository';
-
-export interface NewUserInput {
-  email: string;
-  username: string;
-  full_name: string;
-  password: string;
-  role_id: number;
-}
-
-export interface UserUpdateInput {
-  email?: string | undefined;
-  username?: string | undefined;
-  full_name?: string | undefined;
-  role_id?: number | undefined;
-  is_active?: boolean | undefined;
-}
+import { isUniqueViolation } from '../db/unique-violation';
+import type { NewUserInput, User, UserChanges, UserRepository } from './user-repository';
 
 export interface UsersDeps {
   users: UserRepository;
@@ -53,7 +33,7 @@ export function createUsers({
   userNameCopy,
   license,
 }: UsersDeps) {
-  async function existing(id: string): Promise<UserRow> {
+  async function existing(id: string): Promise<User> {
     const user = await users.find(id);
     if (!user) throw notFound(`User ${id} not found`);
     return user;
@@ -68,16 +48,16 @@ export function createUsers({
     list: (page: number, limit: number) => users.list(page, limit),
     get: existing,
 
-    async create(actor: Actor, input: NewUserInput): Promise<UserRow> {
-      await assignableRole(actor, input.role_id);
+    async create(actor: Actor, input: NewUserInput): Promise<User> {
+      await assignableRole(actor, input.roleId);
       await license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
       const id = await users
         .insert({
           email: input.email,
           username: input.username,
-          fullName: input.full_name,
+          fullName: input.fullName,
           passwordHash: await hashPassword(input.password),
-          roleId: input.role_id,
+          roleId: input.roleId,
         })
         .catch((err: unknown) => {
           throw taken(err);
@@ -86,30 +66,23 @@ export function createUsers({
       return existing(id);
     },
 
-    async update(actor: Actor, id: string, input: UserUpdateInput): Promise<UserRow> {
+    async update(actor: Actor, id: string, changes: UserChanges): Promise<User> {
       const before = await existing(id);
       const self = before.id === actor.id;
-      const managesAccess = input.role_id !== undefined || input.is_active !== undefined;
+      const managesAccess = changes.roleId !== undefined || changes.isActive !== undefined;
       if (self && managesAccess)
         throw forbidden('Your own role and status are changed by someone above you');
-      if (!self) assertBelow(actor, before.role_level, 'users');
-      if (input.role_id !== undefined) await assignableRole(actor, input.role_id);
-      const changes: UserChanges = {
-        email: input.email,
-        username: input.username,
-        fullName: input.full_name,
-        roleId: input.role_id,
-        isActive: input.is_active,
-      };
+      if (!self) assertBelow(actor, before.roleLevel, 'users');
+      if (changes.roleId !== undefined) await assignableRole(actor, changes.roleId);
       await users.update(id, changes).catch((err: unknown) => {
         throw taken(err);
       });
       const after = await existing(id);
-      if (!after.is_active && before.is_active) await sessions.revokeAllOf(id);
+      if (!after.isActive && before.isActive) await sessions.revokeAllOf(id);
       if (
         after.username !== before.username ||
-        after.role_id !== before.role_id ||
-        after.is_active !== before.is_active
+        after.roleId !== before.roleId ||
+        after.isActive !== before.isActive
       ) {
         syncTrigger.trigger('role-users');
       }
@@ -120,7 +93,7 @@ export function createUsers({
     async remove(actor: Actor, id: string): Promise<void> {
       const user = await existing(id);
       if (user.id === actor.id) throw forbidden('You cannot delete your own account');
-      assertBelow(actor, user.role_level, 'users');
+      assertBelow(actor, user.roleLevel, 'users');
       await users.remove(id);
       await sessions.revokeAllOf(id);
       syncTrigger.trigger('role-users');

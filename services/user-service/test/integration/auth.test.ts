@@ -196,7 +196,17 @@ describe('authentication', () => {
     await platform.request('POST', '/auth/refresh', {
       body: { refresh_token: tokens.refresh_token },
     }); // replay: logged
-    await platform.request('GET', '/users', { token: tokens.access_token });
+    // The access log line is written when the answer finishes, maybe after the client has it:
+    // wait for the last request's line, so every earlier line is there too.
+    const requestId = `log-check-${unique()}`;
+    await platform.request('GET', '/users', {
+      token: tokens.access_token,
+      headers: { 'x-request-id': requestId },
+    });
+    await waitFor(
+      () => platform.logs.lines.some((line) => line.includes(requestId)),
+      'the access log line of the last request',
+    );
     const all = platform.logs.lines.join('\n');
     for (const secret of [
       'log-secret-pw-7',
@@ -209,11 +219,51 @@ describe('authentication', () => {
   });
 
   it('counts logins by outcome and tokens issued', async () => {
-    const text = await (await platform.request('GET', '/metrics')).text();
-    expect(text).toMatch(/user_service_logins_total\{outcome="success"\} [1-9]/);
-    expect(text).toMatch(/user_service_logins_total\{outcome="invalid_credentials"\} [1-9]/);
-    expect(text).toMatch(/user_service_logins_total\{outcome="rate_limited"\} [1-9]/);
-    expect(text).toMatch(/user_service_tokens_issued_total\{kind="access",flow="refresh"\} [1-9]/);
-    expect(text).toMatch(/user_service_refresh_token_reuse_total [1-9]/);
+    const samples = {
+      success: ['user_service_logins_total', { outcome: 'success' }],
+      invalid: ['user_service_logins_total', { outcome: 'invalid_credentials' }],
+      limited: ['user_service_logins_total', { outcome: 'rate_limited' }],
+      loginAccess: ['user_service_tokens_issued_total', { kind: 'access', flow: 'login' }],
+      refreshAccess: ['user_service_tokens_issued_total', { kind: 'access', flow: 'refresh' }],
+      reuse: ['user_service_refresh_token_reuse_total', {}],
+    } as const;
+    const read = async () => {
+      const values: Record<string, number> = {};
+      for (const [key, [name, labels]] of Object.entries(samples)) {
+        values[key] = await platform.metric(name, labels);
+      }
+      return values;
+    };
+    const before = await read();
+
+    const user = await register('metric-pw-1');
+    const tokens = await platform.login(user.email, user.password);
+    await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: tokens.refresh_token },
+    });
+    const replay = await platform.request('POST', '/auth/refresh', {
+      body: { refresh_token: tokens.refresh_token },
+    });
+    expect(replay.status).toBe(401);
+    // LOGIN_MAX_ATTEMPTS is 3: three wrong passwords, then the fourth attempt is limited.
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const res = await platform.request('POST', '/auth/login', {
+        body: { email: user.email, password: 'wrong-pw-000' },
+      });
+      statuses.push(res.status);
+    }
+    expect(statuses).toEqual([401, 401, 401, 429]);
+
+    const after = await read();
+    const delta = Object.fromEntries(Object.keys(samples).map((k) => [k, after[k]! - before[k]!]));
+    expect(delta).toEqual({
+      success: 1,
+      invalid: 3,
+      limited: 1,
+      loginAccess: 1,
+      refreshAccess: 1,
+      reuse: 1,
+    });
   });
 });

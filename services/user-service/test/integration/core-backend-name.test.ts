@@ -40,6 +40,7 @@ describe('user name copy to the core backend', () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
+    await platform.service.userNameCopy.idle(); // no copy in flight: none was started
     expect(coreBackend.requests).toHaveLength(0); // creation is not an update
 
     const updated = await platform.request('PATCH', `/users/${id}`, {

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
-import { settingsSchema as policySyncSettings } from '../../../policy-sync/src/config';
-import { createPolicySyncService, type PolicySyncService } from '../../../policy-sync/src/service';
+import {
+  createPolicySyncService,
+  settingsSchema as policySyncSettings,
+  type PolicySyncService,
+} from '@pelita/policy-sync';
 import { startOpa, type OpaProcess } from './support/opa';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 import { waitFor } from './support/wait';

@@ -1,5 +1,5 @@
 import { loadConfig } from '@pelita/kit';
-import { settingsSchema } from '../../src/config';
+import { licenseSettings, settingsSchema } from '../../src/config';
 
 const required = { DATABASE_URL: 'postgres://u:p@h/db', REDIS_URL: 'redis://h:6379' };
 
@@ -39,5 +39,51 @@ describe('settings', () => {
       loadConfig(settingsSchema, { ...required, POLICY_SYNC_URL: 'http://sync:3666/' })
         .POLICY_SYNC_URL,
     ).toBe('http://sync:3666');
+  });
+
+  it('reads the boolean settings as booleans, with their defaults', () => {
+    expect(loadConfig(settingsSchema, required)).toMatchObject({
+      SMTP_SECURE: false,
+      S3_FORCE_PATH_STYLE: true,
+    });
+    expect(
+      loadConfig(settingsSchema, {
+        ...required,
+        SMTP_SECURE: 'true',
+        S3_FORCE_PATH_STYLE: 'false',
+      }),
+    ).toMatchObject({ SMTP_SECURE: true, S3_FORCE_PATH_STYLE: false });
+    expect(() => loadConfig(settingsSchema, { ...required, SMTP_SECURE: 'maybe' })).toThrow(
+      /SMTP_SECURE/,
+    );
+  });
+
+  it('refuses a license URL without its client id and account, naming each missing one', () => {
+    const call = () =>
+      loadConfig(settingsSchema, {
+        ...required,
+        LICENSE_API_URL: 'https://license.example',
+        LICENSE_API_USERNAME: 'dashboard',
+      });
+    expect(call).toThrow(/LICENSE_CLIENT_ID: required when LICENSE_API_URL is set/);
+    expect(call).toThrow(/LICENSE_API_PASSWORD: required when LICENSE_API_URL is set/);
+    expect(call).not.toThrow(/LICENSE_API_USERNAME/);
+  });
+
+  it('turns off license validation when LICENSE_API_URL is unset', () => {
+    expect(licenseSettings(loadConfig(settingsSchema, required))).toBeUndefined();
+    const full = loadConfig(settingsSchema, {
+      ...required,
+      LICENSE_API_URL: 'https://license.example/',
+      LICENSE_CLIENT_ID: 'client-7',
+      LICENSE_API_USERNAME: 'dashboard',
+      LICENSE_API_PASSWORD: 'dashboard-pw',
+    });
+    expect(licenseSettings(full)).toEqual({
+      baseUrl: 'https://license.example',
+      clientId: 'client-7',
+      username: 'dashboard',
+      password: 'dashboard-pw',
+    });
   });
 });

@@ -1,4 +1,4 @@
-import { UNUSABLE_HASH, hashPassword, verifyPassword } from '../../src/auth/passwords';
+import { UNUSABLE_HASH, hashPassword, verifyPassword } from '../../src/credentials/passwords';
 
 describe('password hashes', () => {
   it('verifies the right password and rejects others', async () => {

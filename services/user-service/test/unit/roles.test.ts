@@ -1,16 +1,16 @@
 /** The level rule of role management, with a small fake of the role repository. */
-import type { RoleInput, RoleRepository, RoleRow } from '../../src/roles/role-repository';
+import type { RoleInput, RoleRepository, Role } from '../../src/roles/role-repository';
 import { createRoles } from '../../src/roles/roles';
 import type { SyncTrigger } from '../../src/policy-sync/sync-trigger';
 
-function fakeRoles(initial: RoleRow[]): RoleRepository {
+function fakeRoles(initial: Role[]): RoleRepository {
   const rows = new Map(initial.map((row) => [row.id, row]));
   let next = 100;
-  const make = (id: number, input: RoleInput): RoleRow => ({
+  const make = (id: number, input: RoleInput): Role => ({
     id,
     ...input,
-    created_at: new Date(0),
-    updated_at: new Date(0),
+    createdAt: new Date(0),
+    updatedAt: new Date(0),
   });
   return {
     list: () => Promise.resolve([...rows.values()]),
@@ -31,13 +31,13 @@ function fakeRoles(initial: RoleRow[]): RoleRepository {
   };
 }
 
-const role = (id: number, level: number): RoleRow => ({
+const role = (id: number, level: number): Role => ({
   id,
   name: `r${id}`,
   description: '',
   level,
-  created_at: new Date(0),
-  updated_at: new Date(0),
+  createdAt: new Date(0),
+  updatedAt: new Date(0),
 });
 
 describe('roles and levels', () => {
@@ -50,7 +50,7 @@ describe('roles and levels', () => {
     fakeRoles([role(1, 1), role(2, 10), role(3, 50), role(4, 60)]),
     trigger,
   );
-  const manager = { id: 'm', username: 'm', level: 10 };
+  const manager = { id: 'm', username: 'm', roleId: 3, level: 10 };
 
   it('creates only below the actor level', async () => {
     await expect(

@@ -9,15 +9,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
-import { settingsSchema as policySyncSettings } from '../../../../policy-sync/src/config';
 import {
   createPolicySyncService,
+  settingsSchema as policySyncSettings,
   type PolicySyncService,
-} from '../../../../policy-sync/src/service';
-import { settingsSchema } from '../../../src/config';
-import { createUserService, type UserService } from '../../../src/service';
+} from '@pelita/policy-sync';
+import { createUserService, settingsSchema, type UserService } from '../../../src';
 import { createTestDatabase, type TestDatabase } from './database';
 import { LogCapture } from './log-capture';
+import { sampleValue } from './metrics';
 import { freePort, startOpa, type OpaProcess } from './opa';
 
 // Unique per test file: login limits live in the shared Redis, keyed by e-mail and address.
@@ -44,6 +44,8 @@ export interface Platform {
   syncChannel: string;
   /** Kills OPA and starts it again on the same port, empty but for what it loads at start. */
   restartOpa(): Promise<void>;
+  /** The current value of one sample of this service's `/metrics` (0 when it has none yet). */
+  metric(name: string, labels?: Record<string, string>): Promise<number>;
   /** Asks OPA directly whether the user may call `method path`. */
   allows(user: string, method: string, path: string): Promise<boolean>;
   stop(): Promise<void>;
@@ -133,6 +135,9 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       if (res.status !== 200)
         throw new Error(`login of ${email} answered ${res.status}: ${await res.text()}`);
       return (await res.json()) as { access_token: string; refresh_token: string };
+    },
+    async metric(name, labels) {
+      return sampleValue(await (await request('GET', '/metrics')).text(), name, labels);
     },
     async restartOpa() {
       await opa.stop();

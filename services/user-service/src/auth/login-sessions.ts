@@ -1,6 +1,6 @@
 /**
- * Login, refresh (rotation with reuse detection), logout, registration, forgot and reset
- * password. Knows nothing of HTTP; throws the kit's errors.
+ * Login, refresh (rotation with reuse detection) and logout: the sessions a user holds and the
+ * token pairs that stand for them. Knows nothing of HTTP; throws the kit's errors.
  */
 import { randomUUID, type KeyObject } from 'node:crypto';
 import {
@@ -8,56 +8,38 @@ import {
   ACCESS_TOKEN_ISSUER,
   HttpError,
   InvalidTokenError,
-  conflict,
   unauthorized,
   verifyAccessToken,
   type Logger,
 } from '@pelita/kit';
 import jwt from 'jsonwebtoken';
+import { UNUSABLE_HASH, verifyPassword } from '../credentials/passwords';
+import type { SessionStore } from '../credentials/session-store';
+import { randomToken, sha256 } from '../credentials/token-material';
 import type { LicenseCheck } from '../license/license-check';
-import type { Mailer } from '../mail/mailer';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
-import type { RoleRepository } from '../roles/role-repository';
-import { isUniqueViolation, type UserRepository } from '../users/user-repository';
+import type { UserRepository } from '../users/user-repository';
 import type { AuthMetrics } from './auth-metrics';
 import type { LoginLimiter } from './login-limiter';
-import type { ResetTokenStore } from './one-time-tokens';
-import { UNUSABLE_HASH, hashPassword, verifyPassword } from './passwords';
-import type { SessionStore } from './session-store';
-import { randomToken, sha256 } from './token-material';
 
-export interface AuthServiceDeps {
-  users: UserRepository;
-  roles: RoleRepository;
-  sessions: SessionStore;
-  resetTokens: ResetTokenStore;
+export interface LoginSessionsDeps {
+  users: Pick<UserRepository, 'find' | 'findByEmail'>;
+  sessions: Pick<SessionStore, 'create' | 'rotate' | 'sessionOf' | 'revoke'>;
   limiter: LoginLimiter;
-  mailer: Mailer;
-  license: LicenseCheck;
-  syncTrigger: SyncTrigger;
+  license: Pick<LicenseCheck, 'assertLicensed'>;
   metrics: AuthMetrics;
   logger: Logger;
   privateKey: KeyObject;
   publicKey: KeyObject;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
-  frontendUrl: string;
-  registrationRole: string;
 }
 
 export interface TokenPair {
-  access_token: string;
-  refresh_token: string;
-  token_type: 'Bearer';
-  expires_in: number;
-  refresh_expires_in: number;
-}
-
-export interface Registration {
-  email: string;
-  username: string;
-  full_name: string;
-  password: string;
+  accessToken: string;
+  /** `<session id>.<secret>`. */
+  refreshToken: string;
+  expiresInSeconds: number;
+  refreshExpiresInSeconds: number;
 }
 
 export class TooManyAttemptsError extends HttpError {
@@ -69,7 +51,7 @@ export class TooManyAttemptsError extends HttpError {
 const invalidCredentials = () =>
   new HttpError(401, 'invalid_credentials', 'E-mail or password is wrong');
 
-export function createAuthService(deps: AuthServiceDeps) {
+export function createLoginSessions(deps: LoginSessionsDeps) {
   const { users, sessions, metrics } = deps;
 
   function signAccess(user: { id: string; username: string }, jti: string): string {
@@ -86,12 +68,11 @@ export function createAuthService(deps: AuthServiceDeps) {
     metrics.tokensIssued.inc({ kind: 'access', flow });
     metrics.tokensIssued.inc({ kind: 'refresh', flow });
     return {
-      access_token: access,
+      accessToken: access,
       // The session id travels with the secret so a refresh finds its session in one lookup.
-      refresh_token: `${sid}.${secret}`,
-      token_type: 'Bearer',
-      expires_in: deps.accessTtlSeconds,
-      refresh_expires_in: deps.refreshTtlSeconds,
+      refreshToken: `${sid}.${secret}`,
+      expiresInSeconds: deps.accessTtlSeconds,
+      refreshExpiresInSeconds: deps.refreshTtlSeconds,
     };
   }
 
@@ -108,12 +89,12 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       const user = await users.findByEmail(email);
       // Hash even when there is no such user: answer time must not reveal who has an account.
-      const matches = await verifyPassword(password, user?.password_hash ?? UNUSABLE_HASH);
+      const matches = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
       if (!user || !matches) {
         metrics.logins.inc({ outcome: 'invalid_credentials' });
         throw invalidCredentials();
       }
-      if (!user.is_active) {
+      if (!user.isActive) {
         metrics.logins.inc({ outcome: 'inactive' });
         throw new HttpError(403, 'account_inactive', 'This account is deactivated');
       }
@@ -146,7 +127,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       }
       if (result.outcome === 'unknown') throw unauthorized('Invalid or expired refresh token');
       const user = await users.find(result.userId);
-      if (!user?.is_active) {
+      if (!user?.isActive) {
         await sessions.revoke(sid);
         throw unauthorized('The account is no longer active');
       }
@@ -166,64 +147,7 @@ export function createAuthService(deps: AuthServiceDeps) {
       if (!sid) throw unauthorized('Logout failed: session ended');
       await sessions.revoke(sid);
     },
-
-    async register(input: Registration): Promise<string> {
-      const role = await deps.roles.findByName(deps.registrationRole);
-      if (!role) {
-        throw new HttpError(503, 'registration_unavailable', 'Registration role is not configured');
-      }
-      await deps.license.assertLicensed({
-        addingUser: true,
-        activeUsers: () => users.countActive(),
-      });
-      try {
-        const id = await users.insert({
-          email: input.email,
-          username: input.username,
-          fullName: input.full_name,
-          passwordHash: await hashPassword(input.password),
-          roleId: role.id,
-        });
-        deps.syncTrigger.trigger('role-users');
-        return id;
-      } catch (err) {
-        if (isUniqueViolation(err)) throw conflict('E-mail or username is already registered');
-        throw err;
-      }
-    },
-
-    /** Mails a reset link when the account exists; the caller's answer is the same either way. */
-    async forgotPassword(email: string): Promise<void> {
-      const user = await users.findByEmail(email);
-      if (!user?.is_active) return;
-      const token = randomToken();
-      await deps.resetTokens.issue(token, user.id);
-      const link = `${deps.frontendUrl}/reset-password?token=${encodeURIComponent(token)}`;
-      try {
-        await deps.mailer.send({
-          to: user.email,
-          subject: 'Reset your password',
-          text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nIf it was not you, ignore this e-mail.`,
-        });
-      } catch (err) {
-        // Logged, not answered: an error here would tell the caller the account exists.
-        deps.logger.error({ err: (err as Error).message }, 'while sending a reset e-mail');
-      }
-    },
-
-    async resetPassword(token: string, password: string): Promise<void> {
-      const userId = await deps.resetTokens.consume(token);
-      if (!userId) {
-        throw new HttpError(
-          400,
-          'invalid_reset_token',
-          'The reset link is invalid, used or expired',
-        );
-      }
-      await users.setPassword(userId, await hashPassword(password));
-      await sessions.revokeAllOf(userId);
-    },
   };
 }
 
-export type AuthService = ReturnType<typeof createAuthService>;
+export type LoginSessions = ReturnType<typeof createLoginSessions>;

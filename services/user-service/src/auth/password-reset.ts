@@ -1,0 +1,56 @@
+/** Forgot and reset password: a single-use link by e-mail, and a reset that ends every session. */
+import { HttpError, errorMessage, type Logger } from '@pelita/kit';
+import { hashPassword } from '../credentials/passwords';
+import type { ResetTokenStore } from '../credentials/reset-token-store';
+import type { SessionStore } from '../credentials/session-store';
+import { randomToken } from '../credentials/token-material';
+import type { Mailer } from '../mail/mailer';
+import type { UserRepository } from '../users/user-repository';
+
+export interface PasswordResetDeps {
+  users: Pick<UserRepository, 'findByEmail' | 'setPassword'>;
+  resetTokens: ResetTokenStore;
+  sessions: Pick<SessionStore, 'revokeAllOf'>;
+  mailer: Mailer;
+  logger: Logger;
+  /** Base of the link mailed: `{frontendUrl}/reset-password?token=…`. */
+  frontendUrl: string;
+}
+
+export function createPasswordReset(deps: PasswordResetDeps) {
+  return {
+    /** Mails a reset link when the account exists; the caller's answer is the same either way. */
+    async forgotPassword(email: string): Promise<void> {
+      const user = await deps.users.findByEmail(email);
+      if (!user?.isActive) return;
+      const token = randomToken();
+      await deps.resetTokens.issue(token, user.id);
+      const link = `${deps.frontendUrl}/reset-password?token=${encodeURIComponent(token)}`;
+      try {
+        await deps.mailer.send({
+          to: user.email,
+          subject: 'Reset your password',
+          text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nIf it was not you, ignore this e-mail.`,
+        });
+      } catch (err) {
+        // Logged, not answered: an error here would tell the caller the account exists.
+        deps.logger.error({ err: errorMessage(err) }, 'while sending a reset e-mail');
+      }
+    },
+
+    async resetPassword(token: string, password: string): Promise<void> {
+      const userId = await deps.resetTokens.consume(token);
+      if (!userId) {
+        throw new HttpError(
+          400,
+          'invalid_reset_token',
+          'The reset link is invalid, used or expired',
+        );
+      }
+      await deps.users.setPassword(userId, await hashPassword(password));
+      await deps.sessions.revokeAllOf(userId);
+    },
+  };
+}
+
+export type PasswordReset = ReturnType<typeof createPasswordReset>;

@@ -1,0 +1,56 @@
+/** Self-registration: an account with the registration role, counted against the license. */
+import { HttpError, conflict } from '@pelita/kit';
+import { hashPassword } from '../credentials/passwords';
+import { isUniqueViolation } from '../db/unique-violation';
+import type { LicenseCheck } from '../license/license-check';
+import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleRepository } from '../roles/role-repository';
+import type { UserRepository } from '../users/user-repository';
+
+export interface RegistrationDeps {
+  users: Pick<UserRepository, 'insert' | 'countActive'>;
+  roles: Pick<RoleRepository, 'findByName'>;
+  license: Pick<LicenseCheck, 'assertLicensed'>;
+  syncTrigger: Pick<SyncTrigger, 'trigger'>;
+  /** Name of the role new accounts get (`REGISTRATION_ROLE`). */
+  registrationRole: string;
+}
+
+export interface NewAccount {
+  email: string;
+  username: string;
+  fullName: string;
+  password: string;
+}
+
+export function createRegistration(deps: RegistrationDeps) {
+  return {
+    /** Creates the account; returns its id. */
+    async register(account: NewAccount): Promise<string> {
+      const role = await deps.roles.findByName(deps.registrationRole);
+      if (!role) {
+        throw new HttpError(503, 'registration_unavailable', 'Registration role is not configured');
+      }
+      await deps.license.assertLicensed({
+        addingUser: true,
+        activeUsers: () => deps.users.countActive(),
+      });
+      try {
+        const id = await deps.users.insert({
+          email: account.email,
+          username: account.username,
+          fullName: account.fullName,
+          passwordHash: await hashPassword(account.password),
+          roleId: role.id,
+        });
+        deps.syncTrigger.trigger('role-users');
+        return id;
+      } catch (err) {
+        if (isUniqueViolation(err)) throw conflict('E-mail or username is already registered');
+        throw err;
+      }
+    },
+  };
+}
+
+export type Registration = ReturnType<typeof createRegistration>;

@@ -1,0 +1,79 @@
+/** Forgot and reset password with fakes of the user repository, token store, sessions and mailer. */
+import { createPasswordReset } from '../../../src/auth/password-reset';
+import { verifyPassword } from '../../../src/credentials/passwords';
+import type { Mail } from '../../../src/mail/mailer';
+import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
+
+function setup(options: { mailFails?: boolean } = {}) {
+  const users = fakeUsers(user(), user({ id: 'u-2', email: 'off@pelita.test', isActive: false }));
+  const tokens = new Map<string, string>();
+  const sessions = fakeSessions();
+  const sent: Mail[] = [];
+  const { logger, lines } = capturedLogger();
+  const passwordReset = createPasswordReset({
+    users,
+    resetTokens: {
+      issue: (token, userId) => {
+        tokens.set(token, userId);
+        return Promise.resolve();
+      },
+      consume: (token) => {
+        const userId = tokens.get(token) ?? null;
+        tokens.delete(token);
+        return Promise.resolve(userId);
+      },
+    },
+    sessions,
+    mailer: {
+      configured: true,
+      send: (mail) => {
+        if (options.mailFails) return Promise.reject(new Error('SMTP 554 rejected'));
+        sent.push(mail);
+        return Promise.resolve();
+      },
+    },
+    logger,
+    frontendUrl: 'https://app.pelita.test',
+  });
+  const tokenOf = (mail: Mail) =>
+    decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text)?.[1] ?? '');
+  return { passwordReset, users, tokens, sessions, sent, lines, tokenOf };
+}
+
+describe('password reset', () => {
+  it('mails a link whose token sets the new password once and ends every session', async () => {
+    const { passwordReset, users, sessions, sent, tokenOf } = setup();
+    await sessions.create('s-1', 'u-1', 'j-1', 'h');
+    await passwordReset.forgotPassword('ADA@pelita.test');
+    expect(sent).toHaveLength(1);
+    expect(sent[0]).toMatchObject({ to: 'ada@pelita.test', subject: 'Reset your password' });
+    expect(sent[0]!.text).toContain('https://app.pelita.test/reset-password?token=');
+
+    const token = tokenOf(sent[0]!);
+    await passwordReset.resetPassword(token, 'fresh-pw-1234');
+    expect(await verifyPassword('fresh-pw-1234', users.byId.get('u-1')!.passwordHash)).toBe(true);
+    expect(sessions.live.size).toBe(0);
+    await expect(passwordReset.resetPassword(token, 'again-pw-1234')).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid_reset_token',
+    });
+  });
+
+  it('issues nothing for an unknown or deactivated account (the caller cannot tell)', async () => {
+    const { passwordReset, tokens, sent } = setup();
+    await expect(passwordReset.forgotPassword('nobody@pelita.test')).resolves.toBeUndefined();
+    await expect(passwordReset.forgotPassword('off@pelita.test')).resolves.toBeUndefined();
+    expect(tokens.size).toBe(0);
+    expect(sent).toEqual([]);
+  });
+
+  it('logs a failed e-mail without the token and answers as if it was sent', async () => {
+    const { passwordReset, tokens, lines } = setup({ mailFails: true });
+    await expect(passwordReset.forgotPassword('ada@pelita.test')).resolves.toBeUndefined();
+    const [token] = [...tokens.keys()];
+    const logged = lines.join('\n');
+    expect(logged).toContain('while sending a reset e-mail');
+    expect(logged).toContain('SMTP 554 rejected');
+    expect(logged).not.toContain(token!);
+  });
+});

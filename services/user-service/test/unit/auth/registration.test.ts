@@ -1,0 +1,93 @@
+/** Self-registration with fakes of the repositories, the license check and the sync trigger. */
+import { HttpError } from '@pelita/kit';
+import { createRegistration } from '../../../src/auth/registration';
+import { verifyPassword } from '../../../src/credentials/passwords';
+import type { NewUser } from '../../../src/users/user-repository';
+
+function setup(options: { role?: boolean; licenseRefuses?: boolean; taken?: boolean } = {}) {
+  const inserted: NewUser[] = [];
+  const triggered: string[][] = [];
+  const registration = createRegistration({
+    users: {
+      insert: (user) => {
+        // What pg throws for a unique index: SQLSTATE 23505.
+        if (options.taken)
+          return Promise.reject(Object.assign(new Error('duplicate'), { code: '23505' }));
+        inserted.push(user);
+        return Promise.resolve(`u-${inserted.length}`);
+      },
+      countActive: () => Promise.resolve(inserted.length),
+    },
+    roles: {
+      findByName: (name) =>
+        Promise.resolve(
+          options.role === false
+            ? undefined
+            : {
+                id: 7,
+                name,
+                description: '',
+                level: 100,
+                createdAt: new Date(0),
+                updatedAt: new Date(0),
+              },
+        ),
+    },
+    license: {
+      assertLicensed: () =>
+        options.licenseRefuses
+          ? Promise.reject(new HttpError(403, 'license_user_limit', 'full'))
+          : Promise.resolve(),
+    },
+    syncTrigger: { trigger: (...targets) => void triggered.push(targets) },
+    registrationRole: 'member',
+  });
+  const account = {
+    email: 'new@pelita.test',
+    username: 'newbie',
+    fullName: 'New Bie',
+    password: 'new-pw-1234',
+  };
+  return { registration, inserted, triggered, account };
+}
+
+describe('registration', () => {
+  it('creates the account with the registration role and a hashed password, then syncs role-users', async () => {
+    const { registration, inserted, triggered, account } = setup();
+    await expect(registration.register(account)).resolves.toBe('u-1');
+    expect(inserted).toEqual([
+      expect.objectContaining({
+        email: 'new@pelita.test',
+        username: 'newbie',
+        fullName: 'New Bie',
+        roleId: 7,
+      }),
+    ]);
+    expect(inserted[0]!.passwordHash).not.toContain('new-pw-1234');
+    expect(await verifyPassword('new-pw-1234', inserted[0]!.passwordHash)).toBe(true);
+    expect(triggered).toEqual([['role-users']]);
+  });
+
+  it('is unavailable (503) while the registration role does not exist', async () => {
+    const { registration, inserted, account } = setup({ role: false });
+    await expect(registration.register(account)).rejects.toMatchObject({
+      status: 503,
+      code: 'registration_unavailable',
+    });
+    expect(inserted).toEqual([]);
+  });
+
+  it('answers 409 for a taken e-mail or user name, and syncs nothing', async () => {
+    const { registration, triggered, account } = setup({ taken: true });
+    await expect(registration.register(account)).rejects.toMatchObject({ status: 409 });
+    expect(triggered).toEqual([]);
+  });
+
+  it('creates nothing when the license refuses another user', async () => {
+    const { registration, inserted, account } = setup({ licenseRefuses: true });
+    await expect(registration.register(account)).rejects.toMatchObject({
+      code: 'license_user_limit',
+    });
+    expect(inserted).toEqual([]);
+  });
+});
