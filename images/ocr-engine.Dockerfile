@@ -1,5 +1,5 @@
 # syntax=docker/dockerfile:1
-# Image of services/ocr-engine: a Node service plus Tesseract (English and script detection data)
+# Image of services/ocr-engine: a Node service plus Tesseract (English and Indonesian data)
 # and Poppler's pdftoppm/pdftotext for PDF pages. Build from the repository root:
 #   docker build -f images/ocr-engine.Dockerfile -t pelita/ocr-engine:dev .
 # Same stages as service.Dockerfile (see the comments there); only the runtime layer differs.
@@ -43,7 +43,7 @@ LABEL org.opencontainers.image.title="pelita-ocr-engine" \
 # hadolint ignore=DL3008
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      tesseract-ocr poppler-utils \
+      tesseract-ocr tesseract-ocr-eng tesseract-ocr-ind poppler-utils \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --gid 10001 pelita \
  && useradd --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin pelita \

@@ -1,5 +1,5 @@
 /** Settings of the operator process, from the environment (the chart sets every one of them). */
-import { baseSettings, booleanSetting } from '@pelita/kit';
+import { baseSettings, booleanSetting, commaList } from '@pelita/kit';
 import { z } from 'zod';
 
 const seconds = z.coerce.number().positive();
@@ -26,6 +26,11 @@ export const settingsSchema = baseSettings
     RESYNC_SECONDS: z.coerce.number().min(0).default(600),
     /** Rego files turned into each install's policies ConfigMap (`*_test.rego` left out). */
     POLICIES_DIR: z.string().min(1).default('/app/policies'),
+    /**
+     * Registries (or registry paths) images may come from, comma-separated; empty allows any.
+     * An install naming another registry or OPA image is refused (InvalidSpec), nothing applied.
+     */
+    ALLOWED_IMAGE_REGISTRIES: commaList,
   })
   .refine((s) => s.RENEW_DEADLINE_SECONDS < s.LEASE_DURATION_SECONDS, {
     message: 'RENEW_DEADLINE_SECONDS must be less than LEASE_DURATION_SECONDS',

@@ -30,6 +30,7 @@ async function main(): Promise<void> {
     namespace: settings.WATCH_NAMESPACE || undefined,
     concurrency: settings.MAX_CONCURRENT_RECONCILES,
     resyncMs: settings.RESYNC_SECONDS * 1000,
+    allowedImageRegistries: settings.ALLOWED_IMAGE_REGISTRIES,
   });
   const startController = () => {
     operatorMetrics.isLeader.set(1);

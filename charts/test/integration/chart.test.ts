@@ -291,6 +291,7 @@ describe('helm template with every toggle on (ci/full-values.yaml)', () => {
       WATCH_NAMESPACE: 'tenants',
       LEADER_ELECTION_LEASE_NAME: 'pelita-operator-leader',
       MAX_CONCURRENT_RECONCILES: '8',
+      ALLOWED_IMAGE_REGISTRIES: 'registry.example.com/pelita,docker.io/openpolicyagent',
       OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector.observability:4318',
       NODE_OPTIONS: '--max-old-space-size=384',
     });

@@ -35,6 +35,8 @@ export interface ControllerOptions {
   namespace: string | undefined;
   concurrency: number;
   resyncMs: number;
+  /** Image prefixes installs may use; empty allows any (render/image-policy.ts). */
+  allowedImageRegistries?: readonly string[];
 }
 
 const CHILD_SELECTOR = `app.kubernetes.io/managed-by=${MANAGED_BY}`;

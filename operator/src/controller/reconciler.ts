@@ -18,6 +18,7 @@ import {
   type PlatformInstallSpec,
   type PlatformInstallStatus,
 } from '../crd/platform-install';
+import { CATALOG } from '../service-catalog';
 import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
 import {
   DEPLOYMENT,
@@ -28,6 +29,7 @@ import {
   type WatchedKind,
 } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
+import { disallowedImages } from '../render/image-policy';
 import { needsApply } from './drift';
 import {
   computeStatus,
@@ -57,6 +59,8 @@ export interface ReconcilerOptions {
   logger: Logger;
   /** Who reports Events (the pod name). */
   identity: string;
+  /** Image prefixes installs may use; empty or unset allows any. */
+  allowedImageRegistries?: readonly string[];
   now?: () => Date;
 }
 
@@ -80,6 +84,7 @@ export class Reconciler {
       namespace,
       uid: raw.metadata?.uid ?? '',
       generation: raw.metadata?.generation ?? 0,
+      annotations: raw.metadata?.annotations,
     };
     const paused = raw.metadata?.annotations?.[PAUSE_ANNOTATION] === 'true';
     const problems: Problem[] = [];
@@ -97,7 +102,15 @@ export class Reconciler {
       spec,
     };
     const applied = new Map<string, KubernetesObject>();
-    if (install && !paused) problems.push(...(await this.converge(install, applied)));
+    const denied = install
+      ? disallowedImages(install, this.options.allowedImageRegistries ?? [])
+      : [];
+    if (denied.length > 0) {
+      problems.push({
+        reason: 'InvalidSpec',
+        message: `images outside the allowed registries (ALLOWED_IMAGE_REGISTRIES): ${denied.join(', ')}`,
+      });
+    } else if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
     const status = computeStatus({
@@ -187,13 +200,18 @@ export class Reconciler {
   ): WorkloadState[] {
     const { spec, metadata } = install;
     return SERVICE_NAMES.filter((service) => spec.services[service].enabled).map((service) => {
-      const kind = service === 'ocr-worker' ? STATEFUL_SET : DEPLOYMENT;
+      const kind = CATALOG[service].workload === 'StatefulSet' ? STATEFUL_SET : DEPLOYMENT;
       const objectName = childName(install, service);
       // The cache may not have seen an object just applied; the apply's answer is newer.
       const live =
         this.options.view.live(kind, metadata.namespace, objectName) ??
         applied.get(refKey(kind, objectName));
-      return { service, desired: spec.services[service].replicas, live };
+      // Under an autoscaler the live replica count is the desired one.
+      const settings = spec.services[service];
+      const desired = settings.autoscaling.enabled
+        ? ((live as { spec?: { replicas?: number } } | undefined)?.spec?.replicas ?? 1)
+        : settings.replicas;
+      return { service, desired, live };
     });
   }
 

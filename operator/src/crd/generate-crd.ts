@@ -64,14 +64,6 @@ function openApiSchema(schema: z.ZodType): JsonSchema {
   return toStructural(z.toJSONSchema(schema, { io: 'input', target: 'openapi-3.0' }));
 }
 
-function specSchema(): JsonSchema {
-  const spec = openApiSchema(platformInstallSpecSchema);
-  const ingress = (spec.properties as Record<string, JsonSchema>).ingress;
-  if (!ingress) throw new Error('spec.ingress missing from the schema');
-  ingress['x-kubernetes-validations'] = [CROSS_FIELD_RULES.ingress];
-  return spec;
-}
-
 export function buildCrd(): JsonSchema {
   return {
     apiVersion: 'apiextensions.k8s.io/v1',
@@ -115,7 +107,7 @@ export function buildCrd(): JsonSchema {
                 apiVersion: { type: 'string' },
                 kind: { type: 'string' },
                 metadata: { type: 'object' },
-                spec: specSchema(),
+                spec: openApiSchema(platformInstallSpecSchema),
                 status: openApiSchema(platformInstallStatusSchema),
               },
             },
@@ -167,6 +159,15 @@ function tableRows(node: JsonSchema, at: string, required: boolean, rows: string
     const names = entries.map(([name]) => `\`${name}\``).join(', ');
     const description = `Settings of one service; <service> is one of ${names}.`;
     tableRows({ ...first, description }, `${at}.<service>`, false, rows);
+    // Fields only some services have (the StatefulSet's volume), under those services' names.
+    const common = new Set(Object.keys(first.properties ?? {}));
+    for (const [service, entry] of entries) {
+      for (const [field, child] of Object.entries(
+        (entry.properties ?? {}) as Record<string, JsonSchema>,
+      )) {
+        if (!common.has(field)) tableRows(child, `${at}.${service}.${field}`, false, rows);
+      }
+    }
     return;
   }
   for (const [name, child] of entries) {

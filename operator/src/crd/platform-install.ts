@@ -3,6 +3,16 @@
  * types, the defaults applied in the operator, and the CRD's OpenAPI schema (generate-crd.ts).
  */
 import { z } from 'zod';
+import {
+  CATALOG,
+  DEFAULT_OPA_IMAGE,
+  DEFAULT_REGISTRY,
+  SERVICE_NAMES,
+  type ServiceName,
+} from '../service-catalog';
+import { CROSS_FIELD_RULES, requirementRules, workVolumeRule } from './cross-field-rules';
+
+export { SERVICE_NAMES, type ServiceName } from '../service-catalog';
 
 export const GROUP = 'pelita.io';
 export const VERSION = 'v1alpha1';
@@ -12,40 +22,7 @@ export const SINGULAR = 'platforminstall';
 export const SHORT_NAMES = ['pi'];
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
-/**
- * Longest install name: children are named `<install>-<service>`, and the longest derived name
- * that must be a 63-character label is the ocr-worker StatefulSet's revision-hash label value
- * `<install>-ocr-worker-<10-char hash>`.
- */
-export const MAX_INSTALL_NAME_LENGTH = 40;
-
-/** Cross-field rules: checked by zod here and by the apiserver as CEL (x-kubernetes-validations). */
-export const CROSS_FIELD_RULES = {
-  root: {
-    rule: `self.metadata.name.size() <= ${MAX_INSTALL_NAME_LENGTH}`,
-    message: `metadata.name must be at most ${MAX_INSTALL_NAME_LENGTH} characters (child names append the service name)`,
-  },
-  ingress: {
-    // `has(self.enabled)` first: the apiserver checks the rule against the default `{}` too.
-    rule: '!has(self.enabled) || !self.enabled || has(self.host)',
-    message: 'ingress.host is required when ingress.enabled is true',
-  },
-} as const;
-
-export const SERVICE_NAMES = [
-  'http-proxy',
-  'db-proxy',
-  'user-service',
-  'policy-sync',
-  'license-service',
-  'core-backend',
-  'ocr-service',
-  'ocr-worker',
-  'office-converter',
-  'ocr-engine',
-  'summarizer',
-] as const;
-export type ServiceName = (typeof SERVICE_NAMES)[number];
+export { CROSS_FIELD_RULES, MAX_INSTALL_NAME_LENGTH, requirementRules } from './cross-field-rules';
 
 // RFC 1123 label: what Kubernetes accepts as an object name segment.
 const dnsLabel = z
@@ -85,9 +62,34 @@ const envVarSchema = z.object({
   value: z.string().describe('Literal value (use the dependency Secret refs for credentials).'),
 });
 
+const envListSchema = z
+  .array(envVarSchema)
+  .max(100)
+  .refine((list) => new Set(list.map((e) => e.name)).size === list.length, {
+    message: 'env names must be unique',
+  })
+  // A list map: server-side apply merges entries by name, and the apiserver rejects duplicates.
+  .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+
 const serviceSettingsSchema = z.object({
-  enabled: z.boolean().default(true).describe('Whether the operator runs this service.'),
+  enabled: z
+    .boolean()
+    .optional()
+    .describe(
+      'Whether the operator runs this service; unset: the operator decides (true for the services built so far).',
+    ),
   replicas: z.number().int().min(0).max(50).default(1).describe('Pod replicas (0-50).'),
+  autoscaling: z
+    .object({
+      enabled: z
+        .boolean()
+        .default(false)
+        .describe(
+          'An autoscaler (e.g. an HPA the platform team creates) owns the replica count: the operator stops setting it and `replicas` is ignored.',
+        ),
+    })
+    .prefault({})
+    .describe('Replica ownership.'),
   resources: z
     .object({
       requests: resourceListSchema
@@ -97,16 +99,75 @@ const serviceSettingsSchema = z.object({
     })
     .prefault({})
     .describe('Container resources.'),
-  env: z
-    .array(envVarSchema)
-    .max(100)
+  env: envListSchema
     .default([])
-    .describe('Extra environment variables, applied after the operator-derived ones.'),
+    .describe(
+      'Extra environment variables; an entry replaces the operator-derived variable of the same name.',
+    ),
 });
-export type ServiceSettings = z.infer<typeof serviceSettingsSchema>;
+export type ServiceSettings = z.output<typeof serviceSettingsSchema> & { enabled: boolean };
 
-function serviceEntry(name: ServiceName) {
-  return serviceSettingsSchema.prefault({}).describe(`Settings of the ${name} service.`);
+const workVolumeSchema = z
+  .object({
+    size: quantity.default('10Gi').describe("Requested size of each pod's volume."),
+    storageClassName: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('StorageClass of the volumes; unset: the cluster default.'),
+    retentionPolicy: z
+      .object({
+        whenDeleted: z
+          .enum(['Retain', 'Delete'])
+          .default('Delete')
+          .describe('Delete or keep the claims when the StatefulSet is deleted.'),
+        whenScaled: z
+          .enum(['Retain', 'Delete'])
+          .default('Delete')
+          .describe('Delete or keep the claims of pods removed by scaling down.'),
+      })
+      .prefault({})
+      .describe('persistentVolumeClaimRetentionPolicy of the StatefulSet (scratch data: Delete).'),
+  })
+  .prefault({})
+  .describe('The per-pod work volume (a volume claim template).');
+
+export type WorkVolume = z.output<typeof workVolumeSchema>;
+
+// The default is resolved here, not by CRD defaulting, so that it moves when a service is built.
+function withResolvedDefault<S extends z.ZodType<{ enabled?: boolean }>>(
+  schema: S,
+  built: boolean,
+) {
+  return schema
+    .transform((s) => ({ ...s, enabled: s.enabled ?? built }))
+    .prefault({} as z.input<S>);
+}
+
+// The type every entry is given: `volume` exists only for services with a claim per pod (the
+// catalog says which), so it is optional here.
+type ServiceEntrySchema = ReturnType<
+  typeof withResolvedDefault<
+    z.ZodObject<
+      (typeof serviceSettingsSchema)['shape'] & { volume: z.ZodOptional<typeof workVolumeSchema> }
+    >
+  >
+>;
+
+function serviceEntry(name: ServiceName): ServiceEntrySchema {
+  const { built, volumes } = CATALOG[name];
+  const described = `Settings of the ${name} service.`;
+  if (volumes.some((v) => v.source === 'claim')) {
+    const withVolume = serviceSettingsSchema
+      .extend({ volume: workVolumeSchema })
+      .meta({ 'x-kubernetes-validations': [workVolumeRule(name)] });
+    return withResolvedDefault(withVolume, built).describe(
+      described,
+    ) as unknown as ServiceEntrySchema;
+  }
+  return withResolvedDefault(serviceSettingsSchema, built).describe(
+    described,
+  ) as ServiceEntrySchema;
 }
 
 const credentials = {
@@ -190,24 +251,24 @@ const dependenciesSchema = z.object({
     })
     .optional()
     .describe('SMTP server for password-reset and notification mail.'),
-  licenseService: z
-    .object({ url: httpUrl.describe('License API base URL.'), ...credentials })
-    .optional()
-    .describe('An external license service; when unset the in-install license-service is used.'),
 });
 
 export const platformInstallSpecSchema = z
   .object({
     tenant: z
       .object({
-        id: dnsLabel.describe('Stable tenant identifier (RFC 1123 label).'),
+        id: dnsLabel
+          .describe('Stable tenant identifier (RFC 1123 label); cannot change.')
+          .meta({ 'x-kubernetes-validations': [CROSS_FIELD_RULES.tenantId] }),
         displayName: z.string().min(1).max(200).describe('Human-readable tenant name.'),
       })
       .describe('Tenant identity.'),
     license: z
       .object({
         clientId: z.string().min(1).describe('License client id of this tenant.'),
-        apiUrl: httpUrl.describe('License API base URL used to validate the license.'),
+        apiUrl: httpUrl.describe(
+          'License API base URL used to validate the license (LICENSE_API_URL of the services).',
+        ),
         credentialsSecretRef: z
           .object({ name: dnsLabel.describe('Secret with keys `username` and `password`.') })
           .describe('Basic-auth credentials for the license API.'),
@@ -222,8 +283,10 @@ export const platformInstallSpecSchema = z
         registry: z
           .string()
           .min(1)
-          .default('ghcr.io/pelita')
-          .describe('Registry and path prefix; images are <registry>/<service>:<version>.'),
+          .optional()
+          .describe(
+            `Registry and path prefix; images are <registry>/<service>:<version>. Unset: ${DEFAULT_REGISTRY} (resolved by the operator).`,
+          ),
         pullPolicy: z
           .enum(['Always', 'IfNotPresent', 'Never'])
           .default('IfNotPresent')
@@ -232,9 +295,17 @@ export const platformInstallSpecSchema = z
         opaImage: z
           .string()
           .min(1)
-          .default('openpolicyagent/opa:1.22.2-static')
-          .describe('Image of the OPA sidecar beside policy-sync.'),
+          .optional()
+          .describe(
+            "Image of the OPA sidecar beside policy-sync. Unset: the operator's own pinned OPA, which moves with operator upgrades.",
+          ),
       })
+      // Resolved when parsed, not by CRD defaulting: a stored object keeps no frozen default.
+      .transform((image) => ({
+        ...image,
+        registry: image.registry ?? DEFAULT_REGISTRY,
+        opaImage: image.opaImage ?? DEFAULT_OPA_IMAGE,
+      }))
       .prefault({})
       .describe('Image settings.'),
     services: z
@@ -247,6 +318,11 @@ export const platformInstallSpecSchema = z
       .prefault({})
       .describe('Per-service settings, keyed by service name.'),
     dependencies: dependenciesSchema.prefault({}).describe('External dependencies.'),
+    publicUrl: httpUrl
+      .optional()
+      .describe(
+        'URL where users reach the platform (links in mail, FRONTEND_URL); unset: the Ingress host.',
+      ),
     platformSecretRef: z
       .object({ name: dnsLabel.describe('Secret name.') })
       .optional()
@@ -290,7 +366,16 @@ export const platformInstallSpecSchema = z
         message: CROSS_FIELD_RULES.ingress.message,
         path: ['host'],
       })
+      .meta({ 'x-kubernetes-validations': [CROSS_FIELD_RULES.ingress] })
       .describe('Ingress.'),
+  })
+  .superRefine((spec, ctx) => {
+    for (const requirement of requirementRules()) {
+      if (!requirement.holds(spec)) ctx.addIssue({ code: 'custom', message: requirement.message });
+    }
+  })
+  .meta({
+    'x-kubernetes-validations': requirementRules().map(({ rule, message }) => ({ rule, message })),
   })
   .describe('Desired state of one tenant platform.');
 
@@ -334,7 +419,13 @@ export type PlatformInstallStatus = z.infer<typeof platformInstallStatusSchema>;
 export interface PlatformInstall {
   apiVersion: typeof API_VERSION;
   kind: typeof KIND;
-  metadata: { name: string; namespace: string; uid: string; generation?: number };
+  metadata: {
+    name: string;
+    namespace: string;
+    uid: string;
+    generation?: number;
+    annotations?: Record<string, string>;
+  };
   spec: PlatformInstallSpec;
   status?: PlatformInstallStatus;
 }

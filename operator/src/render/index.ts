@@ -8,7 +8,7 @@ import { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map
 import { renderService } from './service';
 import { renderServiceAccount } from './service-account';
 import { renderServiceMonitor } from './service-monitor';
-import { renderDeployment, renderOcrWorkerStatefulSet } from './workload';
+import { renderWorkload } from './workload';
 
 export interface RenderInput {
   install: PlatformInstall;
@@ -23,9 +23,7 @@ export function renderDesired({ install, policies }: RenderInput): KubernetesObj
       renderServiceAccount(install, service),
       renderConfigMap(install, service),
       renderService(install, service),
-      service === 'ocr-worker'
-        ? renderOcrWorkerStatefulSet(install)
-        : renderDeployment(install, service),
+      renderWorkload(install, service, policies),
       renderPodDisruptionBudget(install, service),
     );
   }
@@ -44,5 +42,7 @@ export {
 export { renderService } from './service';
 export { renderServiceAccount } from './service-account';
 export { renderServiceMonitor, type ServiceMonitor } from './service-monitor';
-export { renderDeployment, renderOcrWorkerStatefulSet } from './workload';
+export { renderDeployment, renderStatefulSet, renderWorkload } from './workload';
+export { CONFIG_HASH_ANNOTATION } from './config-hash';
+export { SECRETS_REVISION_ANNOTATION } from './pod-template';
 export { childName, labels, ownerReference } from './meta';

@@ -1,7 +1,7 @@
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
 import { childMeta, childName } from './meta';
-import { HTTP_PORT } from './settings';
+import { CATALOG } from '../service-catalog';
 
 /** The Ingress to core-backend; null when disabled or when core-backend does not run. */
 export function renderIngress(install: PlatformInstall): V1Ingress | null {
@@ -28,7 +28,7 @@ export function renderIngress(install: PlatformInstall): V1Ingress | null {
                 backend: {
                   service: {
                     name: childName(install, 'core-backend'),
-                    port: { number: HTTP_PORT },
+                    port: { number: CATALOG['core-backend'].port },
                   },
                 },
               },

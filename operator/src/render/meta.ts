@@ -1,6 +1,7 @@
 /** Names, labels, owner references and images shared by every child object. */
 import type { V1ObjectMeta, V1OwnerReference } from '@kubernetes/client-node';
-import { API_VERSION, KIND, type PlatformInstall, type ServiceName } from '../crd/platform-install';
+import { API_VERSION, KIND, type PlatformInstall } from '../crd/platform-install';
+import { CATALOG, type ServiceName } from '../service-catalog';
 
 export const MANAGED_BY = 'pelita-operator';
 
@@ -57,7 +58,5 @@ export function childMeta(
 }
 
 export function serviceImage(install: PlatformInstall, service: ServiceName): string {
-  // ocr-worker is the second entry point of the ocr-service package, so it shares its image.
-  const image = service === 'ocr-worker' ? 'ocr-service' : service;
-  return `${install.spec.image.registry}/${image}:${install.spec.version}`;
+  return `${install.spec.image.registry}/${CATALOG[service].image}:${install.spec.version}`;
 }

@@ -8,7 +8,8 @@ export function renderPodDisruptionBudget(
   service: ServiceName,
 ): V1PodDisruptionBudget | null {
   const settings = install.spec.services[service];
-  if (!settings.enabled || settings.replicas <= 1) return null;
+  // Under an autoscaler the count varies: keep the budget (harmless while it runs one pod).
+  if (!settings.enabled || (!settings.autoscaling.enabled && settings.replicas <= 1)) return null;
   return {
     apiVersion: 'policy/v1',
     kind: 'PodDisruptionBudget',

@@ -1,9 +1,22 @@
-/** The pod template of a service: probes, security context, settings, and policy-sync's OPA sidecar. */
-import type { V1Container, V1PodTemplateSpec, V1Volume } from '@kubernetes/client-node';
-import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+/** The pod template of a service: probes, security context, settings, volumes and sidecars from the catalog. */
+import type {
+  V1Container,
+  V1EnvVar,
+  V1PodTemplateSpec,
+  V1ResourceRequirements,
+  V1Volume,
+} from '@kubernetes/client-node';
+import type { PlatformInstall, ServiceSettings } from '../crd/platform-install';
+import { CATALOG, OPA_PORT, type ServiceName } from '../service-catalog';
+import { configHash, CONFIG_HASH_ANNOTATION } from './config-hash';
 import { childName, labels, serviceImage } from './meta';
-import { OPA_PORT, serviceSettings, servicePort } from './settings';
-import { policiesConfigMapName } from './policies-config-map';
+import {
+  policiesConfigMapName,
+  renderPoliciesConfigMap,
+  type PolicyFiles,
+} from './policies-config-map';
+import { canonicalQuantity } from './quantity';
+import { serviceSettings } from './settings';
 
 const DEFAULT_REQUESTS = { cpu: '50m', memory: '128Mi' };
 
@@ -13,6 +26,10 @@ const containerSecurity = {
   readOnlyRootFilesystem: true,
   capabilities: { drop: ['ALL'] },
 };
+
+/** Liveness never calls a dependency (`/health` only says the process serves): a slow database must not restart pods. */
+const LIVENESS = { periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 };
+const STARTUP_PERIOD_SECONDS = 5;
 
 function opaSidecar(install: PlatformInstall): V1Container {
   return {
@@ -32,8 +49,12 @@ function opaSidecar(install: PlatformInstall): V1Container {
       '/policies',
     ],
     ports: [{ name: 'opa', containerPort: OPA_PORT }],
-    livenessProbe: { httpGet: { path: '/health', port: 'opa' }, periodSeconds: 10 },
-    readinessProbe: { httpGet: { path: '/health?bundles', port: 'opa' }, periodSeconds: 5 },
+    livenessProbe: { httpGet: { path: '/health', port: 'opa' }, ...LIVENESS },
+    readinessProbe: {
+      httpGet: { path: '/health?bundles', port: 'opa' },
+      periodSeconds: 5,
+      timeoutSeconds: 3,
+    },
     resources: { requests: DEFAULT_REQUESTS },
     securityContext: containerSecurity,
     volumeMounts: [
@@ -43,63 +64,98 @@ function opaSidecar(install: PlatformInstall): V1Container {
   };
 }
 
-export function podTemplate(install: PlatformInstall, service: ServiceName): V1PodTemplateSpec {
+/** The operator's env, each entry replaced by the spec's entry of the same name; the spec's others after. */
+export function mergeEnv(derived: V1EnvVar[], extra: ServiceSettings['env']): V1EnvVar[] {
+  const overrides = new Map(extra.map((e) => [e.name, e]));
+  const merged = derived.map((e) => overrides.get(e.name) ?? e);
+  const derivedNames = new Set(derived.map((e) => e.name));
+  return [...merged, ...extra.filter((e) => !derivedNames.has(e.name))];
+}
+
+function canonicalList(list: { cpu?: string; memory?: string }): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(list)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined)
+      .map(([name, value]) => [name, canonicalQuantity(value)]),
+  );
+}
+
+function resources(settings: ServiceSettings): V1ResourceRequirements {
+  const { requests, limits } = settings.resources;
+  return {
+    requests: canonicalList({ ...DEFAULT_REQUESTS, ...requests }),
+    ...(limits ? { limits: canonicalList(limits) } : {}),
+  };
+}
+
+export function podTemplate(
+  install: PlatformInstall,
+  service: ServiceName,
+  policies: PolicyFiles = {},
+): V1PodTemplateSpec {
+  const entry = CATALOG[service];
   const settings = install.spec.services[service];
-  const { env } = serviceSettings(install, service);
-  const port = servicePort(service);
-  const isPolicySync = service === 'policy-sync';
-  const requests = { ...DEFAULT_REQUESTS, ...settings.resources.requests };
+  const { config, env } = serviceSettings(install, service);
+  const hasOpa = entry.sidecars.includes('opa');
 
   const main: V1Container = {
     name: service,
     image: serviceImage(install, service),
     imagePullPolicy: install.spec.image.pullPolicy,
-    ...(service === 'ocr-worker' ? { command: ['node', 'dist/worker.js'] } : {}),
-    ports: [{ name: 'http', containerPort: port }],
+    ...(entry.command ? { command: [...entry.command] } : {}),
+    ports: [{ name: 'http', containerPort: entry.port }],
     envFrom: [
       { configMapRef: { name: childName(install, service) } },
       ...(install.spec.platformSecretRef
         ? [{ secretRef: { name: install.spec.platformSecretRef.name } }]
         : []),
     ],
-    env: [...env, ...settings.env],
-    livenessProbe: {
+    env: mergeEnv(env, settings.env),
+    // Holds liveness off until the process serves; start-up work (migrations) is `/ready`'s 503.
+    startupProbe: {
       httpGet: { path: '/health', port: 'http' },
-      periodSeconds: 10,
-      failureThreshold: 3,
+      periodSeconds: STARTUP_PERIOD_SECONDS,
+      timeoutSeconds: 3,
+      failureThreshold: Math.ceil(entry.startupSeconds / STARTUP_PERIOD_SECONDS),
     },
+    livenessProbe: { httpGet: { path: '/health', port: 'http' }, ...LIVENESS },
     readinessProbe: {
       httpGet: { path: '/ready', port: 'http' },
       periodSeconds: 5,
+      timeoutSeconds: entry.readyTimeoutSeconds,
       failureThreshold: 3,
     },
-    resources: {
-      requests,
-      ...(settings.resources.limits ? { limits: settings.resources.limits } : {}),
-    },
+    resources: resources(settings),
     securityContext: containerSecurity,
     volumeMounts: [
       { name: 'tmp', mountPath: '/tmp' },
-      ...(isPolicySync ? [{ name: 'share', mountPath: '/share' }] : []),
-      ...(service === 'ocr-worker' ? [{ name: 'work', mountPath: '/var/lib/ocr' }] : []),
+      ...entry.volumes.map((v) => ({ name: v.name, mountPath: v.mountPath })),
     ],
   };
 
-  const volumes: V1Volume[] = [{ name: 'tmp', emptyDir: {} }];
-  if (isPolicySync) {
-    volumes.push(
-      { name: 'share', emptyDir: {} },
-      { name: 'policies', configMap: { name: policiesConfigMapName(install) } },
-    );
-  }
+  const volumes: V1Volume[] = [
+    { name: 'tmp', emptyDir: {} },
+    // Claims come from the StatefulSet's volume claim templates, not from pod volumes.
+    ...entry.volumes
+      .filter((v) => v.source === 'emptyDir')
+      .map((v) => ({ name: v.name, emptyDir: {} })),
+    ...(hasOpa ? [{ name: 'policies', configMap: { name: policiesConfigMapName(install) } }] : []),
+  ];
+
+  const hash = configHash({
+    config,
+    policies: hasOpa ? (renderPoliciesConfigMap(install, policies)?.data ?? {}) : {},
+    secretsRevision: install.metadata.annotations?.[SECRETS_REVISION_ANNOTATION],
+  });
 
   return {
     metadata: {
       labels: labels(install, service),
       annotations: {
         'prometheus.io/scrape': 'true',
-        'prometheus.io/port': String(port),
+        'prometheus.io/port': String(entry.port),
         'prometheus.io/path': '/metrics',
+        [CONFIG_HASH_ANNOTATION]: hash,
       },
     },
     spec: {
@@ -113,8 +169,14 @@ export function podTemplate(install: PlatformInstall, service: ServiceName): V1P
         seccompProfile: { type: 'RuntimeDefault' },
       },
       imagePullSecrets: install.spec.image.pullSecrets.map((name) => ({ name })),
-      containers: isPolicySync ? [main, opaSidecar(install)] : [main],
+      containers: hasOpa ? [main, opaSidecar(install)] : [main],
       volumes,
     },
   };
 }
+
+/**
+ * Set on the PlatformInstall to roll every pod after rotating a referenced Secret: the operator
+ * cannot see Secrets (it has no access to them), so their changes reach the hash through this.
+ */
+export const SECRETS_REVISION_ANNOTATION = 'pelita.io/secrets-revision';

@@ -1,12 +1,11 @@
 import type { V1Service } from '@kubernetes/client-node';
-import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+import type { PlatformInstall } from '../crd/platform-install';
+import { servicePorts, type ServiceName } from '../service-catalog';
 import { childMeta, selectorLabels } from './meta';
-import { OPA_PORT, servicePort } from './settings';
 
 /** ClusterIP Service of an enabled service; policy-sync also exposes its OPA sidecar. */
 export function renderService(install: PlatformInstall, service: ServiceName): V1Service | null {
   if (!install.spec.services[service].enabled) return null;
-  const port = servicePort(service);
   return {
     apiVersion: 'v1',
     kind: 'Service',
@@ -14,12 +13,12 @@ export function renderService(install: PlatformInstall, service: ServiceName): V
     spec: {
       type: 'ClusterIP',
       selector: selectorLabels(install, service),
-      ports: [
-        { name: 'http', port, targetPort: 'http', protocol: 'TCP' },
-        ...(service === 'policy-sync'
-          ? [{ name: 'opa', port: OPA_PORT, targetPort: 'opa', protocol: 'TCP' }]
-          : []),
-      ],
+      ports: servicePorts(service).map(({ name, port }) => ({
+        name,
+        port,
+        targetPort: name,
+        protocol: 'TCP',
+      })),
     },
   };
 }

@@ -1,24 +1,23 @@
 /**
  * Each service's settings derived from the install: non-secret values for its ConfigMap and
- * Secret-backed env vars. Names follow the services' own config schemas (services/<name>/src/config.ts);
- * for services not built yet the names are provisional (see operator/README.md).
+ * Secret-backed env vars. What a service gets comes from its catalog entry; the names are the
+ * ones its settings schema reads (test/unit/settings-contract.test.ts parses them with it).
  */
 import type { V1EnvVar } from '@kubernetes/client-node';
-import type { PlatformInstall, SecretKeyRef, ServiceName } from '../crd/platform-install';
+import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
+import {
+  CATALOG,
+  OPA_PORT,
+  type Dependency,
+  type Link,
+  type ServiceName,
+} from '../service-catalog';
 import { childName } from './meta';
-
-export const HTTP_PORT = 3000;
-export const POLICY_SYNC_PORT = 3666;
-export const OPA_PORT = 8181;
-
-export function servicePort(service: ServiceName): number {
-  return service === 'policy-sync' ? POLICY_SYNC_PORT : HTTP_PORT;
-}
 
 export interface ServiceSettingsOut {
   /** Non-secret settings: the ConfigMap's data, loaded with envFrom. */
   config: Record<string, string>;
-  /** Secret references and values that expand them (`$(VAR)`); set as container env. */
+  /** Settings taken from Secrets; set as container env. */
   env: V1EnvVar[];
 }
 
@@ -26,8 +25,14 @@ function fromSecret(name: string, ref: SecretKeyRef | undefined): V1EnvVar[] {
   return ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : [];
 }
 
-function internalUrl(install: PlatformInstall, service: ServiceName): string {
-  return `http://${childName(install, service)}:${servicePort(service)}`;
+export function isEnabled(install: PlatformInstall, service: ServiceName): boolean {
+  return install.spec.services[service].enabled;
+}
+
+/** `http://<install>-<service>:<port>`: the Service's cluster DNS name in the install's namespace. */
+export function internalUrl(install: PlatformInstall, link: Link): string {
+  const port = link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port;
+  return `http://${childName(install, link.service)}:${port}`;
 }
 
 function smtpParts(url: string): { host: string; port: string; secure: string } {
@@ -40,158 +45,126 @@ function smtpParts(url: string): { host: string; port: string; secure: string } 
   };
 }
 
-/** Adds the dependency settings a service uses; returns env entries for their credentials. */
-function dependencySettings(
-  install: PlatformInstall,
-  uses: ReadonlyArray<'postgres' | 'redis' | 'opensearch' | 's3' | 'llm' | 'smtp' | 'license'>,
-  config: Record<string, string>,
-): V1EnvVar[] {
+/** The settings of one dependency, under the same names in every service that uses it. */
+function dependencySettings(install: PlatformInstall, use: Dependency): ServiceSettingsOut {
   const deps = install.spec.dependencies;
-  const env: V1EnvVar[] = [];
-  for (const use of uses) {
-    if (use === 'postgres' && deps.postgres) {
-      config.DATABASE_URL = deps.postgres.url;
-      // node-postgres reads PGUSER/PGPASSWORD when the URL carries no credentials.
-      env.push(...fromSecret('PGUSER', deps.postgres.usernameSecretRef));
-      env.push(...fromSecret('PGPASSWORD', deps.postgres.passwordSecretRef));
-    }
-    if (use === 'redis' && deps.redis) {
-      if (deps.redis.passwordSecretRef) {
-        // envFrom values are not expanded, so the URL with the password goes into env.
-        env.push(...fromSecret('REDIS_PASSWORD', deps.redis.passwordSecretRef));
-        env.push({
-          name: 'REDIS_URL',
-          value: deps.redis.url.replace('://', '://:$(REDIS_PASSWORD)@'),
-        });
-      } else {
-        config.REDIS_URL = deps.redis.url;
-      }
-    }
-    if (use === 'opensearch' && deps.opensearch) {
-      config.OPENSEARCH_URL = deps.opensearch.url;
-      env.push(...fromSecret('OPENSEARCH_USERNAME', deps.opensearch.usernameSecretRef));
-      env.push(...fromSecret('OPENSEARCH_PASSWORD', deps.opensearch.passwordSecretRef));
-    }
-    if (use === 's3' && deps.s3) {
-      config.S3_ENDPOINT = deps.s3.url;
-      config.S3_REGION = deps.s3.region;
-      config.S3_BUCKET = deps.s3.bucket;
-      config.S3_FORCE_PATH_STYLE = String(deps.s3.forcePathStyle);
-      env.push(...fromSecret('S3_ACCESS_KEY', deps.s3.accessKeySecretRef));
-      env.push(...fromSecret('S3_SECRET_KEY', deps.s3.secretKeySecretRef));
-    }
-    if (use === 'smtp' && deps.smtp) {
+  switch (use) {
+    case 'postgres':
+      return deps.postgres
+        ? {
+            config: { DATABASE_URL: deps.postgres.url },
+            // node-postgres reads PGUSER/PGPASSWORD when the URL carries no credentials.
+            env: [
+              ...fromSecret('PGUSER', deps.postgres.usernameSecretRef),
+              ...fromSecret('PGPASSWORD', deps.postgres.passwordSecretRef),
+            ],
+          }
+        : empty();
+    case 'redis':
+      // The password stays a setting of its own: spliced into the URL it would need encoding,
+      // which Kubernetes' $(VAR) expansion cannot do.
+      return deps.redis
+        ? {
+            config: { REDIS_URL: deps.redis.url },
+            env: fromSecret('REDIS_PASSWORD', deps.redis.passwordSecretRef),
+          }
+        : empty();
+    case 'opensearch':
+      return deps.opensearch
+        ? {
+            config: { OPENSEARCH_URL: deps.opensearch.url },
+            env: [
+              ...fromSecret('OPENSEARCH_USERNAME', deps.opensearch.usernameSecretRef),
+              ...fromSecret('OPENSEARCH_PASSWORD', deps.opensearch.passwordSecretRef),
+            ],
+          }
+        : empty();
+    case 's3':
+      return deps.s3
+        ? {
+            config: {
+              S3_ENDPOINT: deps.s3.url,
+              S3_REGION: deps.s3.region,
+              S3_BUCKET: deps.s3.bucket,
+              S3_FORCE_PATH_STYLE: String(deps.s3.forcePathStyle),
+            },
+            env: [
+              ...fromSecret('S3_ACCESS_KEY', deps.s3.accessKeySecretRef),
+              ...fromSecret('S3_SECRET_KEY', deps.s3.secretKeySecretRef),
+            ],
+          }
+        : empty();
+    case 'smtp': {
+      if (!deps.smtp) return empty();
       const smtp = smtpParts(deps.smtp.url);
-      config.SMTP_HOST = smtp.host;
-      config.SMTP_PORT = smtp.port;
-      config.SMTP_SECURE = smtp.secure;
-      config.MAIL_FROM = deps.smtp.from;
-      env.push(...fromSecret('SMTP_USER', deps.smtp.usernameSecretRef));
-      env.push(...fromSecret('SMTP_PASSWORD', deps.smtp.passwordSecretRef));
+      return {
+        config: {
+          SMTP_HOST: smtp.host,
+          SMTP_PORT: smtp.port,
+          SMTP_SECURE: smtp.secure,
+          MAIL_FROM: deps.smtp.from,
+        },
+        env: [
+          ...fromSecret('SMTP_USER', deps.smtp.usernameSecretRef),
+          ...fromSecret('SMTP_PASSWORD', deps.smtp.passwordSecretRef),
+        ],
+      };
     }
-    if (use === 'license') {
-      const license = install.spec.license;
-      config.LICENSE_API_URL =
-        deps.licenseService?.url ??
-        (install.spec.services['license-service'].enabled
-          ? internalUrl(install, 'license-service')
-          : license.apiUrl);
-      config.LICENSE_CLIENT_ID = license.clientId;
+    case 'license': {
+      // The install's license binding is explicit and required: it is what the services use.
+      const { license } = install.spec;
       const secret = license.credentialsSecretRef.name;
-      env.push(...fromSecret('LICENSE_API_USERNAME', { name: secret, key: 'username' }));
-      env.push(...fromSecret('LICENSE_API_PASSWORD', { name: secret, key: 'password' }));
+      return {
+        config: { LICENSE_API_URL: license.apiUrl, LICENSE_CLIENT_ID: license.clientId },
+        env: [
+          ...fromSecret('LICENSE_API_USERNAME', { name: secret, key: 'username' }),
+          ...fromSecret('LICENSE_API_PASSWORD', { name: secret, key: 'password' }),
+        ],
+      };
     }
-    if (use === 'llm' && deps.llm) {
-      config.BASE_URL_LOCAL = deps.llm.url;
-      config.MODEL_LOCAL = deps.llm.model;
-      env.push(...fromSecret('API_KEY_LOCAL', deps.llm.apiKeySecretRef));
-    }
+    case 'llm':
+      return deps.llm
+        ? {
+            config: { BASE_URL_LOCAL: deps.llm.url, MODEL_LOCAL: deps.llm.model },
+            env: fromSecret('API_KEY_LOCAL', deps.llm.apiKeySecretRef),
+          }
+        : empty();
   }
-  return env;
+}
+
+function empty(): ServiceSettingsOut {
+  return { config: {}, env: [] };
 }
 
 export function serviceSettings(
   install: PlatformInstall,
   service: ServiceName,
 ): ServiceSettingsOut {
+  const entry = CATALOG[service];
   const { observability } = install.spec;
   const config: Record<string, string> = {
+    PORT: String(entry.port),
     LOG_LEVEL: observability.logLevel,
     OTEL_SERVICE_NAME: service,
   };
-  if (service === 'policy-sync') config.NODE_PORT = String(POLICY_SYNC_PORT);
-  else config.PORT = String(HTTP_PORT);
   if (observability.otlpEndpoint) config.OTEL_EXPORTER_OTLP_ENDPOINT = observability.otlpEndpoint;
-  const url = (s: ServiceName) => internalUrl(install, s);
-  const opaUrl = `http://${childName(install, 'policy-sync')}:${OPA_PORT}`;
-  let env: V1EnvVar[] = [];
-
-  switch (service) {
-    case 'http-proxy':
-    case 'db-proxy':
-    case 'office-converter':
-    case 'ocr-engine':
-      break;
-    case 'user-service':
-      Object.assign(config, {
-        URL_OPA: opaUrl,
-        POLICY_SYNC_URL: url('policy-sync'),
-        CORE_BACKEND_URL: url('core-backend'),
-      });
-      env = dependencySettings(
-        install,
-        ['postgres', 'redis', 'opensearch', 's3', 'smtp', 'license'],
-        config,
-      );
-      break;
-    case 'policy-sync':
-      Object.assign(config, {
-        URL_USER: url('user-service'),
-        URL_OPA: `http://127.0.0.1:${OPA_PORT}`,
-        POLICY_DATA_FILE: '/share/data.json',
-      });
-      env = dependencySettings(install, ['redis'], config);
-      break;
-    case 'license-service':
-      env = dependencySettings(install, ['postgres'], config);
-      break;
-    case 'core-backend':
-      Object.assign(config, {
-        URL_USER: url('user-service'),
-        URL_OPA: opaUrl,
-        URL_DB_PROXY: url('db-proxy'),
-        URL_HTTP_PROXY: url('http-proxy'),
-        URL_OCR: url('ocr-service'),
-        URL_SUMMARIZER: url('summarizer'),
-      });
-      env = dependencySettings(
-        install,
-        ['postgres', 'redis', 'opensearch', 'llm', 'license'],
-        config,
-      );
-      break;
-    case 'ocr-service':
-      env = dependencySettings(install, ['redis', 'opensearch', 's3'], config);
-      break;
-    case 'ocr-worker': {
-      const engines = install.spec.dependencies.ocrEngines;
-      config.URL_CONVERTER = url('office-converter');
-      const local =
-        engines.local?.url ??
-        (install.spec.services['ocr-engine'].enabled ? url('ocr-engine') : undefined);
-      if (local) config.OCR_ENGINE_LOCAL_URL = local;
-      if (engines.cloud) config.OCR_ENGINE_CLOUD_URL = engines.cloud.url;
-      config.URL_SUMMARIZER = url('summarizer');
-      env = [
-        ...dependencySettings(install, ['redis', 'opensearch', 's3'], config),
-        ...fromSecret('OCR_ENGINE_CLOUD_API_KEY', engines.cloud?.apiKeySecretRef),
-      ];
-      break;
-    }
-    case 'summarizer':
-      config.TEMP_DIR = '/tmp';
-      env = dependencySettings(install, ['llm'], config);
-      break;
+  const env: V1EnvVar[] = [];
+  for (const use of entry.uses) {
+    const settings = dependencySettings(install, use);
+    Object.assign(config, settings.config);
+    env.push(...settings.env);
+  }
+  // A URL of a service that does not run would only turn into connection errors at run time.
+  for (const [name, link] of Object.entries(entry.links)) {
+    if (isEnabled(install, link.service)) config[name] = internalUrl(install, link);
+  }
+  const context = {
+    url: (link: Link) => internalUrl(install, link),
+    enabled: (s: ServiceName) => isEnabled(install, s),
+  };
+  Object.assign(config, entry.settings?.(install, context));
+  for (const [name, ref] of Object.entries(entry.secretSettings?.(install) ?? {})) {
+    env.push(...fromSecret(name, ref));
   }
   return { config, env };
 }

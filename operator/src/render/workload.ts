@@ -1,52 +1,84 @@
-/** Deployment of each enabled service; ocr-worker runs as a StatefulSet with a work volume per pod. */
+/** The workload of each enabled service: a Deployment, or a StatefulSet with a claim per pod (the catalog says which). */
 import type { V1Deployment, V1StatefulSet } from '@kubernetes/client-node';
-import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+import type { PlatformInstall } from '../crd/platform-install';
+import { CATALOG, type ServiceName } from '../service-catalog';
 import { childMeta, childName, selectorLabels } from './meta';
+import type { PolicyFiles } from './policies-config-map';
 import { podTemplate } from './pod-template';
+import { canonicalQuantity } from './quantity';
+
+/** `replicas` unless an autoscaler owns it: then the field is left out, so apply never resets it. */
+function replicas(install: PlatformInstall, service: ServiceName): { replicas?: number } {
+  const settings = install.spec.services[service];
+  return settings.autoscaling.enabled ? {} : { replicas: settings.replicas };
+}
 
 export function renderDeployment(
   install: PlatformInstall,
   service: ServiceName,
+  policies: PolicyFiles = {},
 ): V1Deployment | null {
-  const settings = install.spec.services[service];
-  if (!settings.enabled || service === 'ocr-worker') return null;
+  if (!install.spec.services[service].enabled || CATALOG[service].workload !== 'Deployment')
+    return null;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
     metadata: childMeta(install, service),
     spec: {
-      replicas: settings.replicas,
+      ...replicas(install, service),
       selector: { matchLabels: selectorLabels(install, service) },
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 0, maxSurge: 1 } },
-      template: podTemplate(install, service),
+      template: podTemplate(install, service, policies),
     },
   };
 }
 
-export const OCR_WORK_VOLUME_SIZE = '10Gi';
-
-export function renderOcrWorkerStatefulSet(install: PlatformInstall): V1StatefulSet | null {
-  const settings = install.spec.services['ocr-worker'];
-  if (!settings.enabled) return null;
+export function renderStatefulSet(
+  install: PlatformInstall,
+  service: ServiceName,
+  policies: PolicyFiles = {},
+): V1StatefulSet | null {
+  const settings = install.spec.services[service];
+  const entry = CATALOG[service];
+  if (!settings.enabled || entry.workload !== 'StatefulSet') return null;
+  // Only services with a claim per pod have volume settings (the schema adds them from the catalog).
+  const { volume } = settings;
+  if (!volume) throw new Error(`${service} runs as a StatefulSet but has no volume settings`);
   return {
     apiVersion: 'apps/v1',
     kind: 'StatefulSet',
-    metadata: childMeta(install, 'ocr-worker'),
+    metadata: childMeta(install, service),
     spec: {
-      serviceName: childName(install, 'ocr-worker'),
-      replicas: settings.replicas,
+      serviceName: childName(install, service),
+      ...replicas(install, service),
       podManagementPolicy: 'Parallel',
-      selector: { matchLabels: selectorLabels(install, 'ocr-worker') },
-      template: podTemplate(install, 'ocr-worker'),
-      volumeClaimTemplates: [
-        {
-          metadata: { name: 'work' },
+      selector: { matchLabels: selectorLabels(install, service) },
+      template: podTemplate(install, service, policies),
+      persistentVolumeClaimRetentionPolicy: {
+        whenDeleted: volume.retentionPolicy.whenDeleted,
+        whenScaled: volume.retentionPolicy.whenScaled,
+      },
+      volumeClaimTemplates: entry.volumes
+        .filter((v) => v.source === 'claim')
+        .map((v) => ({
+          metadata: { name: v.name },
           spec: {
             accessModes: ['ReadWriteOnce'],
-            resources: { requests: { storage: OCR_WORK_VOLUME_SIZE } },
+            ...(volume.storageClassName ? { storageClassName: volume.storageClassName } : {}),
+            resources: { requests: { storage: canonicalQuantity(volume.size) } },
           },
-        },
-      ],
+        })),
     },
   };
+}
+
+/** The workload of a service as its catalog entry says, or null when it does not run. */
+export function renderWorkload(
+  install: PlatformInstall,
+  service: ServiceName,
+  policies: PolicyFiles = {},
+): V1Deployment | V1StatefulSet | null {
+  return CATALOG[service].workload === 'StatefulSet'
+    ? renderStatefulSet(install, service, policies)
+    : renderDeployment(install, service, policies);
 }

@@ -131,7 +131,17 @@ export async function deleteNamespace(cluster: Cluster, name: string): Promise<v
   await cluster.core.deleteNamespace({ name }).catch(() => undefined);
 }
 
-/** A PlatformInstall with only the services that exist today, none needing a dependency. */
+/**
+ * Dependencies the services enabled by default cannot start without (the CRD's CEL rules require
+ * them); nothing here connects to them, pods run on kwok's fake nodes.
+ */
+export const TEST_DEPENDENCIES = {
+  postgres: { url: 'postgres://postgres.test:5432/pelita' },
+  redis: { url: 'redis://redis.test:6379/0' },
+  llm: { url: 'http://llm.test/v1', model: 'test-model' },
+};
+
+/** A PlatformInstall with only the services that exist today. */
 export function platformInstall(
   namespace: string,
   name: string,
@@ -150,6 +160,7 @@ export function platformInstall(
         credentialsSecretRef: { name: 'license' },
       },
       version: '1.0.0',
+      dependencies: TEST_DEPENDENCIES,
       ...spec,
       services: {
         'license-service': off,

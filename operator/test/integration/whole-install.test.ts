@@ -15,6 +15,7 @@ import {
   installCrd,
   readInstall,
   startOperator,
+  TEST_DEPENDENCIES,
   type OperatorProcess,
 } from './support';
 
@@ -63,7 +64,12 @@ it('goes Ready with every service running, the StatefulSet included', async () =
         credentialsSecretRef: { name: 'license' },
       },
       version: '1.0.0',
-      services: { 'user-service': { replicas: 2 }, 'ocr-worker': { replicas: 1 } },
+      dependencies: TEST_DEPENDENCIES,
+      services: {
+        ...Object.fromEntries(SERVICE_NAMES.map((service) => [service, { enabled: true }])),
+        'user-service': { replicas: 2 },
+        'ocr-worker': { enabled: true, replicas: 1 },
+      },
     },
   });
   await waitFor(

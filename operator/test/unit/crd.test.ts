@@ -102,6 +102,43 @@ describe('PlatformInstall CRD', () => {
     ]);
   });
 
+  it('carries the catalog requirements, tenant.id immutability and the volume rule as CEL', () => {
+    const spec = version.schema.openAPIV3Schema.properties.spec;
+    const rules = spec['x-kubernetes-validations'] as Array<{ rule: string; message: string }>;
+    const messages = rules.map((v) => v.message);
+    expect(messages).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^user-service needs dependencies\.postgres and dependencies\.redis/),
+        'user-service needs policy-sync: enable both or neither',
+        expect.stringMatching(/^summarizer needs dependencies\.llm/),
+      ]),
+    );
+    // CEL names a field with a dash `__dash__`; an unset `enabled` means the catalog's default.
+    expect(rules[0]?.rule).toContain('self.services.user__dash__service.enabled : true');
+    expect(spec.properties.tenant.properties.id['x-kubernetes-validations']).toEqual([
+      { rule: 'self == oldSelf', message: 'tenant.id is immutable' },
+    ]);
+    const worker = spec.properties.services.properties['ocr-worker'];
+    expect(worker['x-kubernetes-validations'][0].rule).toContain('self.volume == oldSelf.volume');
+  });
+
+  it('leaves the defaults an operator upgrade must move to the operator', () => {
+    const spec = version.schema.openAPIV3Schema.properties.spec;
+    expect(spec.properties.image.properties.registry).not.toHaveProperty('default');
+    expect(spec.properties.image.properties.opaImage).not.toHaveProperty('default');
+    for (const service of Object.values<any>(spec.properties.services.properties)) {
+      expect(service.properties.enabled).not.toHaveProperty('default');
+    }
+  });
+
+  it('makes env a list map keyed by name, so apply merges entries and rejects duplicates', () => {
+    const env =
+      version.schema.openAPIV3Schema.properties.spec.properties.services.properties.summarizer
+        .properties.env;
+    expect(env['x-kubernetes-list-type']).toBe('map');
+    expect(env['x-kubernetes-list-map-keys']).toEqual(['name']);
+  });
+
   it('refuses to emit what the apiserver would reject', () => {
     expect(() => toStructural({ anyOf: [{ type: 'string' }] })).toThrow(/anyOf is not allowed/);
     expect(() => toStructural({ type: 'object', properties: { a: {} } })).toThrow(

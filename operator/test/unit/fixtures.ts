@@ -1,9 +1,11 @@
 import {
   parseSpec,
+  SERVICE_NAMES,
   type PlatformInstall,
   type PlatformInstallSpecInput,
 } from '../../src/crd/platform-install';
 
+/** The least a valid spec holds: what the services enabled by default cannot start without. */
 export const minimalSpec: PlatformInstallSpecInput = {
   tenant: { id: 'acme', displayName: 'ACME Corp' },
   license: {
@@ -12,13 +14,32 @@ export const minimalSpec: PlatformInstallSpecInput = {
     credentialsSecretRef: { name: 'acme-license' },
   },
   version: '1.2.3',
+  dependencies: {
+    postgres: { url: 'postgres://pg.db:5432/pelita' },
+    redis: { url: 'redis://redis.db:6379/0' },
+    llm: { url: 'http://llm:8080/v1', model: 'gpt-x' },
+  },
 };
 
-export function makeInstall(overrides: Partial<PlatformInstallSpecInput> = {}): PlatformInstall {
+/** Every service enabled, the ones not built yet included. */
+export const allEnabled = Object.fromEntries(
+  SERVICE_NAMES.map((name) => [name, { enabled: true }]),
+) as NonNullable<PlatformInstallSpecInput['services']>;
+
+export function makeInstall(
+  overrides: Partial<PlatformInstallSpecInput> = {},
+  annotations?: Record<string, string>,
+): PlatformInstall {
   return {
     apiVersion: 'pelita.io/v1alpha1',
     kind: 'PlatformInstall',
-    metadata: { name: 'acme', namespace: 'tenant-acme', uid: 'uid-1234', generation: 1 },
+    metadata: {
+      name: 'acme',
+      namespace: 'tenant-acme',
+      uid: 'uid-1234',
+      generation: 1,
+      ...(annotations ? { annotations } : {}),
+    },
     spec: parseSpec({ ...minimalSpec, ...overrides }),
   };
 }

@@ -5,14 +5,14 @@ import {
   renderDeployment,
   renderDesired,
   renderIngress,
-  renderOcrWorkerStatefulSet,
+  renderStatefulSet,
   renderPodDisruptionBudget,
   renderPoliciesConfigMap,
   renderService,
   renderServiceAccount,
   renderServiceMonitor,
 } from '../../src/render';
-import { makeInstall } from './fixtures';
+import { allEnabled, makeInstall } from './fixtures';
 
 const policies = {
   'authz.rego': 'package pelita.authz\n',
@@ -98,6 +98,7 @@ describe('renderers', () => {
       image: { registry: 'registry.local/pelita', pullSecrets: ['regcred'] },
       services: {
         'core-backend': {
+          enabled: true,
           replicas: 3,
           resources: { requests: { cpu: '500m' }, limits: { memory: '1Gi' } },
           env: [{ name: 'FEATURE_X', value: 'on' }],
@@ -114,6 +115,7 @@ describe('renderers', () => {
     });
     expect(container.livenessProbe?.httpGet).toEqual({ path: '/health', port: 'http' });
     expect(container.readinessProbe?.httpGet).toEqual({ path: '/ready', port: 'http' });
+    expect(container.startupProbe?.httpGet).toEqual({ path: '/health', port: 'http' });
     expect(container.ports).toEqual([{ name: 'http', containerPort: 3000 }]);
     expect(container.env).toContainEqual({ name: 'FEATURE_X', value: 'on' });
     expect(deployment?.spec?.template.spec?.imagePullSecrets).toEqual([{ name: 'regcred' }]);
@@ -121,6 +123,7 @@ describe('renderers', () => {
       'prometheus.io/scrape': 'true',
       'prometheus.io/port': '3000',
       'prometheus.io/path': '/metrics',
+      'pelita.io/config-hash': expect.stringMatching(/^[0-9a-f]{16}$/),
     });
   });
 
@@ -147,7 +150,6 @@ describe('renderers', () => {
         { name: 'PGUSER', valueFrom: { secretKeyRef: { name: 'pg', key: 'user' } } },
         { name: 'PGPASSWORD', valueFrom: { secretKeyRef: { name: 'pg', key: 'password' } } },
         { name: 'REDIS_PASSWORD', valueFrom: { secretKeyRef: { name: 'redis', key: 'pw' } } },
-        { name: 'REDIS_URL', value: 'redis://:$(REDIS_PASSWORD)@redis.db:6379/0' },
         { name: 'S3_ACCESS_KEY', valueFrom: { secretKeyRef: { name: 's3', key: 'id' } } },
         { name: 'S3_SECRET_KEY', valueFrom: { secretKeyRef: { name: 's3', key: 'secret' } } },
         {
@@ -160,9 +162,8 @@ describe('renderers', () => {
         },
       ]),
     );
-    // Secret-backed env vars come before the URL that expands them.
-    const names = (container.env ?? []).map((e) => e.name);
-    expect(names.indexOf('REDIS_PASSWORD')).toBeLessThan(names.indexOf('REDIS_URL'));
+    // No value is spliced into another: every env entry is a Secret reference.
+    expect((container.env ?? []).every((e) => e.valueFrom?.secretKeyRef)).toBe(true);
     expect(container.envFrom).toEqual([{ configMapRef: { name: 'acme-user-service' } }]);
 
     const config = renderConfigMap(install, 'user-service')?.data;
@@ -176,10 +177,10 @@ describe('renderers', () => {
       SMTP_HOST: 'mail.example.com',
       SMTP_PORT: '465',
       SMTP_SECURE: 'true',
-      LICENSE_API_URL: 'http://acme-license-service:3000',
+      LICENSE_API_URL: 'https://license.example.com',
       LICENSE_CLIENT_ID: 'client-1',
+      REDIS_URL: 'redis://redis.db:6379/0',
     });
-    expect(config).not.toHaveProperty('REDIS_URL');
     expect(JSON.stringify(config)).not.toMatch(/password|secret/i);
 
     const summarizer = renderConfigMap(install, 'summarizer')?.data;
@@ -200,13 +201,13 @@ describe('renderers', () => {
     });
   });
 
-  it('runs policy-sync on NODE_PORT 3666 with an OPA sidecar sharing /share', () => {
+  it('runs policy-sync on PORT 3666 with an OPA sidecar sharing /share', () => {
     const install = makeInstall();
     const deployment = renderDeployment(install, 'policy-sync');
     const pod = deployment?.spec?.template.spec;
     const [sync, opa] = pod?.containers ?? [];
     expect(renderConfigMap(install, 'policy-sync')?.data).toMatchObject({
-      NODE_PORT: '3666',
+      PORT: '3666',
       URL_OPA: 'http://127.0.0.1:8181',
       URL_USER: 'http://acme-user-service:3000',
       POLICY_DATA_FILE: '/share/data.json',
@@ -245,14 +246,18 @@ describe('renderers', () => {
     const configMap = renderPoliciesConfigMap(makeInstall(), policies);
     expect(configMap?.metadata?.name).toBe('acme-policy-sync-policies');
     expect(configMap?.data).toEqual({ 'authz.rego': 'package pelita.authz\n' });
-    const disabled = makeInstall({ services: { 'policy-sync': { enabled: false } } });
+    const disabled = makeInstall({
+      services: { 'policy-sync': { enabled: false }, 'user-service': { enabled: false } },
+    });
     expect(renderPoliciesConfigMap(disabled, policies)).toBeNull();
   });
 
   it('runs ocr-worker as a StatefulSet with a volume claim template, never a Deployment', () => {
-    const install = makeInstall({ services: { 'ocr-worker': { replicas: 3 } } });
+    const install = makeInstall({
+      services: { ...allEnabled, 'ocr-worker': { enabled: true, replicas: 3 } },
+    });
     expect(renderDeployment(install, 'ocr-worker')).toBeNull();
-    const statefulSet = renderOcrWorkerStatefulSet(install);
+    const statefulSet = renderStatefulSet(install, 'ocr-worker');
     expect(statefulSet?.kind).toBe('StatefulSet');
     expect(statefulSet?.spec?.replicas).toBe(3);
     expect(statefulSet?.spec?.serviceName).toBe('acme-ocr-worker');
@@ -265,7 +270,7 @@ describe('renderers', () => {
       OCR_ENGINE_LOCAL_URL: 'http://acme-ocr-engine:3000',
     });
     const off = makeInstall({ services: { 'ocr-worker': { enabled: false } } });
-    expect(renderOcrWorkerStatefulSet(off)).toBeNull();
+    expect(renderStatefulSet(off, 'ocr-worker')).toBeNull();
   });
 
   it('adds a PodDisruptionBudget only when replicas > 1', () => {
@@ -295,7 +300,7 @@ describe('renderers', () => {
   });
 
   it('renders the whole desired set, every object owned by the install', () => {
-    const objects = renderDesired({ install: makeInstall(), policies });
+    const objects = renderDesired({ install: makeInstall({ services: allEnabled }), policies });
     const count = (kind: string) => objects.filter((o) => o.kind === kind).length;
     expect(count('Deployment')).toBe(SERVICE_NAMES.length - 1);
     expect(count('StatefulSet')).toBe(1);
@@ -319,6 +324,7 @@ describe('renderers', () => {
     expect(renderIngress(makeInstall())).toBeNull();
     const ingress = renderIngress(
       makeInstall({
+        services: { 'core-backend': { enabled: true } },
         ingress: {
           enabled: true,
           host: 'acme.example.com',

@@ -1,4 +1,5 @@
 import { SERVICE_NAMES, parseSpec } from '../../src/crd/platform-install';
+import { CATALOG, DEFAULT_OPA_IMAGE, DEFAULT_REGISTRY } from '../../src/service-catalog';
 import { minimalSpec } from './fixtures';
 
 describe('PlatformInstall spec schema', () => {
@@ -12,10 +13,19 @@ describe('PlatformInstall spec schema', () => {
     });
     for (const name of SERVICE_NAMES) {
       expect(spec.services[name]).toEqual({
-        enabled: true,
+        enabled: CATALOG[name].built,
         replicas: 1,
+        autoscaling: { enabled: false },
         resources: { requests: {} },
         env: [],
+        ...(name === 'ocr-worker'
+          ? {
+              volume: {
+                size: '10Gi',
+                retentionPolicy: { whenDeleted: 'Delete', whenScaled: 'Delete' },
+              },
+            }
+          : {}),
       });
     }
     expect(spec.observability).toEqual({
@@ -23,7 +33,7 @@ describe('PlatformInstall spec schema', () => {
       logLevel: 'info',
     });
     expect(spec.ingress).toEqual({ enabled: false });
-    expect(spec.dependencies).toEqual({ ocrEngines: {} });
+    expect(spec.dependencies).toEqual({ ...minimalSpec.dependencies, ocrEngines: {} });
   });
 
   it('keeps given values over defaults', () => {
@@ -32,7 +42,7 @@ describe('PlatformInstall spec schema', () => {
       services: { 'ocr-worker': { replicas: 4 }, 'db-proxy': { enabled: false } },
     });
     expect(spec.services['ocr-worker'].replicas).toBe(4);
-    expect(spec.services['ocr-worker'].enabled).toBe(true);
+    expect(spec.services['ocr-worker'].enabled).toBe(false);
     expect(spec.services['db-proxy'].enabled).toBe(false);
   });
 
@@ -96,6 +106,80 @@ describe('PlatformInstall spec schema', () => {
       /environment variable name/,
     ],
   ];
+  const { dependencies: _deps, ...noDependencies } = minimalSpec;
+  cases.push(
+    [
+      'user-service without postgres and redis',
+      { ...noDependencies, dependencies: { llm: { url: 'http://llm', model: 'm' } } },
+      /user-service needs dependencies\.postgres and dependencies\.redis/,
+    ],
+    [
+      'summarizer without an llm',
+      {
+        ...noDependencies,
+        dependencies: { postgres: { url: 'postgres://pg/db' }, redis: { url: 'redis://r' } },
+      },
+      /summarizer needs dependencies\.llm/,
+    ],
+    [
+      'user-service without policy-sync',
+      { ...minimalSpec, services: { 'policy-sync': { enabled: false } } },
+      /user-service needs policy-sync/,
+    ],
+    [
+      'license-service enabled without postgres',
+      {
+        ...noDependencies,
+        dependencies: { llm: { url: 'http://llm', model: 'm' } },
+        services: {
+          'user-service': { enabled: false },
+          'policy-sync': { enabled: false },
+          'license-service': { enabled: true },
+        },
+      },
+      /license-service needs dependencies\.postgres/,
+    ],
+    [
+      'two env entries of one name',
+      {
+        ...minimalSpec,
+        services: {
+          'http-proxy': {
+            env: [
+              { name: 'A', value: '1' },
+              { name: 'A', value: '2' },
+            ],
+          },
+        },
+      },
+      /env names must be unique/,
+    ],
+  );
+
+  it('accepts a spec without dependencies when the services needing them are off', () => {
+    const spec = parseSpec({
+      ...noDependencies,
+      services: {
+        'user-service': { enabled: false },
+        'policy-sync': { enabled: false },
+        summarizer: { enabled: false },
+      },
+    });
+    expect(spec.services['http-proxy'].enabled).toBe(true);
+  });
+
+  it('resolves the image defaults in the operator', () => {
+    expect(parseSpec(minimalSpec).image).toMatchObject({
+      registry: DEFAULT_REGISTRY,
+      opaImage: DEFAULT_OPA_IMAGE,
+    });
+    const pinned = parseSpec({
+      ...minimalSpec,
+      image: { registry: 'r.local/p', opaImage: 'opa:1' },
+    });
+    expect(pinned.image).toMatchObject({ registry: 'r.local/p', opaImage: 'opa:1' });
+  });
+
   it.each(cases)('rejects %s with a useful message', (_label, raw, message) => {
     expect(() => parseSpec(raw)).toThrow(message);
   });

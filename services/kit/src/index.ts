@@ -17,6 +17,15 @@ export {
   type MultipartUploadOptions,
 } from './upload';
 
+// Work done for one request stops when its client leaves
+export { clientGoneSignal } from './client-gone';
+
+// At most n tasks at once, the others waiting in arrival order
+export { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-limit';
+
+// Command-line tools in their own process group, with a time limit
+export { runTool, ToolError, type ToolFailure, type ToolOptions } from './run-tool';
+
 // Settings
 export {
   loadConfig,

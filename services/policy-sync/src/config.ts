@@ -19,6 +19,8 @@ export const settingsSchema = baseSettings
     POLICY_DATA_FILE: z.string().min(1).default('/share/data.json'),
     /** Redis for the trigger fan-out between replicas; unset runs a single replica without it. */
     REDIS_URL: optionalSetting,
+    /** Overrides a password in REDIS_URL: a Secret's value needs no URL encoding this way. */
+    REDIS_PASSWORD: optionalSetting,
     /** Pub/sub channel of the triggers; distinct per installation sharing one Redis. */
     SYNC_CHANNEL: z.string().min(1).default('pelita:policy-sync:trigger'),
     /** Full resync of both mappings every so often (0 turns it off). */

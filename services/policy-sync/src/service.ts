@@ -47,6 +47,7 @@ export function createPolicySyncService(settings: Settings, logger: Logger): Pol
   const bus = settings.REDIS_URL
     ? createTriggerBus({
         redisUrl: settings.REDIS_URL,
+        redisPassword: settings.REDIS_PASSWORD,
         channel: settings.SYNC_CHANNEL,
         instanceId: randomUUID(),
         logger,

@@ -4,8 +4,7 @@
  * reasoning blocks and code fences, and after the repair step) is asked again, three attempts
  * in all. Transport failures are not asked again here: the SDK has already retried them.
  */
-import type { Logger } from '@pelita/kit';
-import type { ConcurrencyLimit } from './concurrency-limit';
+import type { ConcurrencyLimit, Logger } from '@pelita/kit';
 import {
   ENTITY_KEYS,
   dedupeStrings,

@@ -3,9 +3,8 @@
  * the app. No I/O until `start`, which probes the model server (only logged: a model server
  * that is down at start-up must not keep the service down).
  */
-import { createMetrics, type Logger, type Service } from '@pelita/kit';
+import { createConcurrencyLimit, createMetrics, type Logger, type Service } from '@pelita/kit';
 import { createApp } from './app';
-import { createConcurrencyLimit } from './concurrency-limit';
 import type { Settings } from './config';
 import { createModelClient, type ModelClient } from './llm-client';
 import { createModelStatus, probeModelContext } from './model-probe';

@@ -16,6 +16,8 @@ export const settingsSchema = baseSettings
   .extend({
     DATABASE_URL: z.string().min(1),
     REDIS_URL: z.string().min(1),
+    /** Overrides a password in REDIS_URL: a Secret's value needs no URL encoding this way. */
+    REDIS_PASSWORD: optionalSetting,
     /** ES256 (P-256) private key, PEM. Unset: an ephemeral pair is generated (tokens die with the process). */
     JWT_PRIVATE_KEY: pem,
     /** Its public key, PEM; derived from the private key when unset. */
@@ -46,6 +48,9 @@ export const settingsSchema = baseSettings
     MAIL_FROM: z.string().default('Pelita <no-reply@pelita.local>'),
     /** OpenSearch of the user activity log; unset: no activity log (the query endpoint answers 503). */
     OPENSEARCH_URL: optionalHttpUrl,
+    /** Basic credentials of a secured OpenSearch; both or neither. */
+    OPENSEARCH_USERNAME: optionalSetting,
+    OPENSEARCH_PASSWORD: optionalSetting,
     INDEX_USER_ACTIVITY_LOG: z.string().min(1).default('user-activity-log'),
     /** Core backend; after each user update its name is copied there. Unset: skipped. */
     CORE_BACKEND_URL: optionalHttpUrl,

@@ -67,7 +67,10 @@ export function createUserService(
     connectionString: settings.DATABASE_URL,
     connectionTimeoutMillis: 5000,
   });
-  const redis = new Redis(settings.REDIS_URL, { maxRetriesPerRequest: 2 });
+  const redis = new Redis(settings.REDIS_URL, {
+    maxRetriesPerRequest: 2,
+    ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
+  });
   const keys = loadSigningKeys(settings.JWT_PRIVATE_KEY, settings.JWT_PUBLIC_KEY, logger);
   const syncTrigger = createSyncTrigger({
     baseUrl: settings.POLICY_SYNC_URL,
@@ -95,7 +98,13 @@ export function createUserService(
   const roleRepository = createRoleRepository(pool);
   const access = createAccessRepository(pool);
   const activity = settings.OPENSEARCH_URL
-    ? createActivityRepository(settings.OPENSEARCH_URL, settings.INDEX_USER_ACTIVITY_LOG)
+    ? createActivityRepository(
+        settings.OPENSEARCH_URL,
+        settings.INDEX_USER_ACTIVITY_LOG,
+        settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
+          ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
+          : undefined,
+      )
     : undefined;
   const photoStore = settings.S3_BUCKET
     ? createPhotoStore({

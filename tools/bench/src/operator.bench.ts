@@ -210,6 +210,12 @@ function platformInstall(namespace: string, name: string): Install {
         credentialsSecretRef: { name: 'license' },
       },
       version: '1.0.0',
+      // Required by the CEL rules of the services enabled by default; nothing connects to them.
+      dependencies: {
+        postgres: { url: 'postgres://postgres.bench:5432/pelita' },
+        redis: { url: 'redis://redis.bench:6379/0' },
+        llm: { url: 'http://llm.bench/v1', model: 'bench-model' },
+      },
       services: {
         'license-service': off,
         'core-backend': off,

@@ -4,8 +4,8 @@
  */
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { runTool } from '@pelita/kit';
 import type { ToolLimits } from './pdf-text';
-import { runTool } from './run-tool';
 
 export interface EmbeddedImage {
   pageIdx: number;

@@ -1,8 +1,8 @@
 /** OCR through tesseract: a page rendered by poppler, or an image file, into text paragraphs. */
 import { join } from 'node:path';
+import { runTool } from '@pelita/kit';
 import { normaliseBox, type Box, type TextItem } from './content';
 import type { ToolLimits } from './pdf-text';
-import { runTool } from './run-tool';
 
 export interface OcrOptions extends ToolLimits {
   /** tesseract languages, `+`-joined (`eng`, `eng+ind`). */

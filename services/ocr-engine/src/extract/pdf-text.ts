@@ -1,6 +1,6 @@
 /** The text layer of PDF pages through poppler: page count, and text blocks with their boxes. */
+import { runTool, ToolError } from '@pelita/kit';
 import { normaliseBox, type Box, type TextItem } from './content';
-import { runTool, ToolError } from './run-tool';
 
 export interface ToolLimits {
   timeoutMs: number;

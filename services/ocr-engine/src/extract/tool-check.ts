@@ -1,5 +1,5 @@
 /** Start-up check: poppler and tesseract are installed, with every configured OCR language. */
-import { runTool, ToolError } from './run-tool';
+import { runTool, ToolError } from '@pelita/kit';
 
 export async function checkTools(languages: string, timeoutMs: number): Promise<void> {
   for (const tool of ['pdfinfo', 'pdftotext', 'pdftoppm', 'pdfimages']) {

@@ -185,7 +185,8 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       }
       if (unfinished.length > 0) logger.info({ tasks: unfinished.length }, 'resuming saved tasks');
       await removeExpired();
-      cleanupTimer = setInterval(() => void removeExpired().catch(() => undefined), 60_000);
+      const every = Math.min(60_000, options.retentionMs);
+      cleanupTimer = setInterval(() => void removeExpired().catch(() => undefined), every);
       cleanupTimer.unref();
       pump();
     },

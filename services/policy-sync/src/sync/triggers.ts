@@ -21,6 +21,8 @@ export interface TriggerBus {
 
 export interface TriggerBusOptions {
   redisUrl: string;
+  /** Overrides a password in `redisUrl`. */
+  redisPassword?: string | undefined;
   channel: string;
   /** This replica's id: its own messages come back to it and are skipped. */
   instanceId: string;
@@ -42,7 +44,9 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   const { channel, instanceId, logger } = options;
   // Publishing fails at once while Redis is away instead of queueing: the caller's own sync
   // must not wait for it, and the periodic resync reaches the other replicas anyway.
+  const auth = options.redisPassword ? { password: options.redisPassword } : {};
   const publisher = new Redis(options.redisUrl, {
+    ...auth,
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -50,7 +54,11 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   });
   // Subscribing again on every `ready` (rather than ioredis' auto-resubscribe) also covers a
   // Redis that was unreachable when this replica started.
-  const subscriber = new Redis(options.redisUrl, { lazyConnect: true, autoResubscribe: false });
+  const subscriber = new Redis(options.redisUrl, {
+    ...auth,
+    lazyConnect: true,
+    autoResubscribe: false,
+  });
 
   let subscribed = false;
   let missedTriggers = false;

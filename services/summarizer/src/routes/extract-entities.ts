@@ -1,11 +1,11 @@
 /** `POST /extract_entities`: multipart text file in, `entities_YYYYMMDD_HHMMSS.json` out. */
-import { defineRoute, type Logger, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, type Logger, type RouteDefinition, clientGoneSignal } from '@pelita/kit';
 import type { RequestHandler } from 'express';
 import { EntitiesFileSchema, type EntitiesFile } from '../output-files';
 import { readTextUpload } from '../upload';
 import { ExtractEntitiesForm } from './form-fields';
 import { uploadErrorResponses } from './responses';
-import { clientGoneSignal, sendResultFile } from './result-download';
+import { sendResultFile } from './result-download';
 
 export interface ExtractEntitiesRouteDeps {
   upload: RequestHandler[];

@@ -1,5 +1,4 @@
 /** Sends a result as a JSON file download, written to the request's temporary directory. */
-import { setMaxListeners } from 'node:events';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { workspaceOf } from '@pelita/kit';
@@ -18,17 +17,4 @@ export async function sendResultFile(
   await new Promise<void>((resolve, reject) => {
     res.download(path, name, (err?: Error) => (err ? reject(err) : resolve()));
   });
-}
-
-/**
- * Aborted when the client disconnects before the response is complete. Every model call waiting
- * for a concurrency slot listens to it, so it has no listener limit.
- */
-export function clientGoneSignal(res: Response): AbortSignal {
-  const controller = new AbortController();
-  setMaxListeners(0, controller.signal);
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client closed the connection'));
-  });
-  return controller.signal;
 }

@@ -1,12 +1,12 @@
 /** `POST /summarize`: multipart text file in, `summary_YYYYMMDD_HHMMSS.json` download out. */
-import { defineRoute, type Logger, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, type Logger, type RouteDefinition, clientGoneSignal } from '@pelita/kit';
 import type { RequestHandler } from 'express';
 import { SummaryFileSchema, type SummaryFile } from '../output-files';
 import type { SummarizeParams } from '../summary-pipeline';
 import { readTextUpload } from '../upload';
 import { SummarizeForm } from './form-fields';
 import { uploadErrorResponses } from './responses';
-import { clientGoneSignal, sendResultFile } from './result-download';
+import { sendResultFile } from './result-download';
 
 export interface SummarizeRouteDeps {
   upload: RequestHandler[];

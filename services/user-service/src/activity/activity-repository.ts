@@ -77,8 +77,12 @@ const MAPPINGS = {
   },
 } as const;
 
-export function createActivityRepository(url: string, index: string) {
-  const client = new Client({ node: url, requestTimeout: 5000 });
+export function createActivityRepository(
+  url: string,
+  index: string,
+  auth?: { username: string; password: string },
+) {
+  const client = new Client({ node: url, requestTimeout: 5000, ...(auth ? { auth } : {}) });
   return {
     /** Creates the index with its mappings unless it exists (another replica may race: fine). */
     async ensureIndex(): Promise<void> {

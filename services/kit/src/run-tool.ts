@@ -1,14 +1,18 @@
 /**
- * Runs one command-line tool (poppler, tesseract) in its own process group, with a time limit
+ * Runs one command-line tool (poppler, tesseract, LibreOffice) in its own process group, with a time limit
  * that kills the whole group and a cap on what it may print: a PDF that makes a tool hang or
- * loop never outlives its task.
+ * loop never outlives its request or task.
  */
 import { spawn } from 'node:child_process';
+
+/** Why a run failed: it could not start, exited non-zero, hit the time limit, was cancelled, printed too much. */
+export type ToolFailure = 'spawn' | 'exit' | 'timeout' | 'cancelled' | 'output';
 
 export class ToolError extends Error {
   constructor(
     message: string,
     readonly tool: string,
+    readonly failure: ToolFailure = 'exit',
   ) {
     super(message);
     this.name = 'ToolError';
@@ -34,21 +38,25 @@ export function runTool(command: string, args: string[], options: ToolOptions): 
     const out: Buffer[] = [];
     let outBytes = 0;
     let stderr = '';
-    let failure: string | undefined;
-    const killGroup = (reason: string) => {
-      failure ??= reason;
+    let failure: { kind: ToolFailure; reason: string } | undefined;
+    const killGroup = (kind: ToolFailure, reason: string) => {
+      failure ??= { kind, reason };
       try {
         if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
       } catch {
         // already gone
       }
     };
-    const timer = setTimeout(() => killGroup(`timed out after ${timeoutMs} ms`), timeoutMs);
-    const onAbort = () => killGroup('cancelled');
+    const timer = setTimeout(
+      () => killGroup('timeout', `timed out after ${timeoutMs} ms`),
+      timeoutMs,
+    );
+    const onAbort = () => killGroup('cancelled', 'cancelled');
     signal?.addEventListener('abort', onAbort, { once: true });
     child.stdout.on('data', (chunk: Buffer) => {
       outBytes += chunk.length;
-      if (outBytes > maxOutputBytes) killGroup(`printed more than ${maxOutputBytes} bytes`);
+      if (outBytes > maxOutputBytes)
+        killGroup('output', `printed more than ${maxOutputBytes} bytes`);
       else out.push(chunk);
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -57,12 +65,14 @@ export function runTool(command: string, args: string[], options: ToolOptions): 
     child.on('error', (err) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      reject(new ToolError(`${command} could not run: ${err.message}`, command));
+      reject(new ToolError(`${command} could not run: ${err.message}`, command, 'spawn'));
     });
     child.on('close', (code) => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      if (failure) return reject(new ToolError(`${command} ${failure}`, command));
+      if (failure) {
+        return reject(new ToolError(`${command} ${failure.reason}`, command, failure.kind));
+      }
       if (code !== 0) {
         const detail = stderr.trim().split('\n').slice(-3).join(' ');
         return reject(new ToolError(`${command} exited with ${code}: ${detail}`, command));

@@ -1,0 +1,219 @@
+/**
+ * The one table of what the operator knows about each service: image, ports, workload kind,
+ * command, volumes, sidecars, the dependencies and in-install URLs it reads, its own settings,
+ * and whether it is built yet. The schema, the renderers and the reconciler read it; adding a
+ * service is one entry here plus the settings it reads.
+ */
+import type { PlatformInstall, SecretKeyRef } from './crd/platform-install';
+
+/** In apply order: a service comes after the services it calls. */
+export const SERVICE_NAMES = [
+  'http-proxy',
+  'db-proxy',
+  'user-service',
+  'policy-sync',
+  'license-service',
+  'core-backend',
+  'ocr-service',
+  'ocr-worker',
+  'office-converter',
+  'ocr-engine',
+  'summarizer',
+] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** External dependencies of `spec.dependencies`, each rendered as the same setting names everywhere. */
+export type Dependency = 'postgres' | 'redis' | 'opensearch' | 's3' | 'llm' | 'smtp' | 'license';
+
+export const HTTP_PORT = 3000;
+export const OPA_PORT = 8181;
+/** Registry used when `spec.image.registry` is unset; resolved here so an upgrade moves it. */
+export const DEFAULT_REGISTRY = 'ghcr.io/pelita';
+/** The OPA sidecar's image when `spec.image.opaImage` is unset; an operator upgrade moves it. */
+export const DEFAULT_OPA_IMAGE = 'openpolicyagent/opa:1.22.2-static';
+
+/** An in-install URL: `http://<install>-<service>:<port>`, set only while that service runs. */
+export interface Link {
+  service: ServiceName;
+  /** A named port of that service other than `http` (policy-sync's `opa`). */
+  port?: 'opa';
+}
+
+export interface Volume {
+  name: string;
+  mountPath: string;
+  /** `emptyDir` per pod, or a claim per pod from the StatefulSet's volume claim template. */
+  source: 'emptyDir' | 'claim';
+}
+
+export interface ServiceEntry {
+  /** Image name under the registry; the tag is `spec.version`. */
+  image: string;
+  /** Port of the main container (named `http`), passed to it as `PORT`. */
+  port: number;
+  workload: 'Deployment' | 'StatefulSet';
+  /** Overrides the image's entry point (ocr-worker is ocr-service's second entry point). */
+  command?: string[];
+  /** Whether an image exists yet: services not built default to `enabled: false`. */
+  built: boolean;
+  /** Dependencies whose settings it reads. */
+  uses: readonly Dependency[];
+  /** Dependencies and services it cannot start without (a CEL rule and a zod refinement). */
+  requires: { dependencies: readonly Dependency[]; services: readonly ServiceName[] };
+  /** In-install URLs it reads, by setting name; a URL is set only while its target runs. */
+  links: Readonly<Record<string, Link>>;
+  /** Volumes of the main container besides the emptyDir at `/tmp` every pod gets. */
+  volumes: readonly Volume[];
+  /** Sidecar containers; `opa` also mounts the install's policies ConfigMap. */
+  sidecars: ReadonlyArray<'opa'>;
+  /**
+   * Readiness probe time-out: above the service's own dependency check time-out (the kit's
+   * default is 3 s), or a slow dependency makes the probe fail instead of `/ready` answering 503.
+   */
+  readyTimeoutSeconds: number;
+  /** How long the start may take before the pod is restarted (startupProbe on `/health`). */
+  startupSeconds: number;
+  /** Settings of its own derived from the install (names it reads, besides dependencies and links). */
+  settings?: (install: PlatformInstall, context: SettingsContext) => Record<string, string>;
+  /** Settings of its own taken from Secrets, by setting name (unset refs are left out). */
+  secretSettings?: (install: PlatformInstall) => Record<string, SecretKeyRef | undefined>;
+}
+
+export interface SettingsContext {
+  url: (link: Link) => string;
+  enabled: (service: ServiceName) => boolean;
+}
+
+const none = { dependencies: [], services: [] } as const;
+const plainService = {
+  port: HTTP_PORT,
+  workload: 'Deployment',
+  uses: [],
+  requires: none,
+  links: {},
+  volumes: [],
+  sidecars: [],
+  readyTimeoutSeconds: 4,
+  startupSeconds: 60,
+} as const;
+
+export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
+  'http-proxy': { ...plainService, image: 'http-proxy', built: true },
+  'db-proxy': { ...plainService, image: 'db-proxy', built: true },
+  'user-service': {
+    ...plainService,
+    image: 'user-service',
+    built: true,
+    uses: ['postgres', 'redis', 'opensearch', 's3', 'smtp', 'license'],
+    requires: { dependencies: ['postgres', 'redis'], services: ['policy-sync'] },
+    links: {
+      URL_OPA: { service: 'policy-sync', port: 'opa' },
+      POLICY_SYNC_URL: { service: 'policy-sync' },
+      CORE_BACKEND_URL: { service: 'core-backend' },
+    },
+    // Migrations run before `/ready` answers; the budget covers a slow first start.
+    startupSeconds: 300,
+    settings: (install): Record<string, string> => {
+      const url = publicUrl(install);
+      return url ? { FRONTEND_URL: url } : {};
+    },
+  },
+  'policy-sync': {
+    ...plainService,
+    image: 'policy-sync',
+    port: 3666,
+    built: true,
+    uses: ['redis'],
+    requires: { dependencies: [], services: ['user-service'] },
+    links: { URL_USER: { service: 'user-service' } },
+    volumes: [{ name: 'share', mountPath: '/share', source: 'emptyDir' }],
+    sidecars: ['opa'],
+    settings: (install) => ({
+      URL_OPA: `http://127.0.0.1:${OPA_PORT}`,
+      POLICY_DATA_FILE: '/share/data.json',
+      // Installs sharing one Redis must not trigger each other's syncs.
+      SYNC_CHANNEL: `pelita:${install.metadata.namespace}/${install.metadata.name}:policy-sync:trigger`,
+    }),
+  },
+  'license-service': {
+    ...plainService,
+    image: 'license-service',
+    built: false,
+    uses: ['postgres'],
+    requires: { dependencies: ['postgres'], services: [] },
+  },
+  'core-backend': {
+    ...plainService,
+    image: 'core-backend',
+    built: false,
+    uses: ['postgres', 'redis', 'opensearch', 'llm', 'license'],
+    links: {
+      URL_USER: { service: 'user-service' },
+      URL_OPA: { service: 'policy-sync', port: 'opa' },
+      URL_DB_PROXY: { service: 'db-proxy' },
+      URL_HTTP_PROXY: { service: 'http-proxy' },
+      URL_OCR: { service: 'ocr-service' },
+      URL_SUMMARIZER: { service: 'summarizer' },
+    },
+  },
+  'ocr-service': {
+    ...plainService,
+    image: 'ocr-service',
+    built: false,
+    uses: ['redis', 'opensearch', 's3'],
+  },
+  'ocr-worker': {
+    ...plainService,
+    image: 'ocr-service',
+    workload: 'StatefulSet',
+    command: ['node', 'dist/worker.js'],
+    built: false,
+    uses: ['redis', 'opensearch', 's3'],
+    links: {
+      URL_CONVERTER: { service: 'office-converter' },
+      URL_SUMMARIZER: { service: 'summarizer' },
+    },
+    volumes: [{ name: 'work', mountPath: '/var/lib/ocr', source: 'claim' }],
+    settings: (install, { url, enabled }) => {
+      const engines = install.spec.dependencies.ocrEngines;
+      const local =
+        engines.local?.url ?? (enabled('ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
+      return {
+        ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
+        ...(engines.cloud ? { OCR_ENGINE_CLOUD_URL: engines.cloud.url } : {}),
+      };
+    },
+    secretSettings: (install) => ({
+      OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
+    }),
+  },
+  'office-converter': { ...plainService, image: 'office-converter', built: true },
+  'ocr-engine': { ...plainService, image: 'ocr-engine', built: true },
+  summarizer: {
+    ...plainService,
+    image: 'summarizer',
+    built: true,
+    uses: ['llm'],
+    requires: { dependencies: ['llm'], services: [] },
+    // Its `/ready` lists the model server's models with UPSTREAM_CHECK_TIMEOUT_MS (5 s).
+    readyTimeoutSeconds: 6,
+    settings: () => ({ TEMP_DIR: '/tmp' }),
+  },
+};
+
+/** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */
+export function publicUrl(install: PlatformInstall): string | undefined {
+  const { publicUrl: explicit, ingress } = install.spec;
+  if (explicit) return explicit;
+  if (!ingress.enabled || !ingress.host) return undefined;
+  return `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`;
+}
+
+/** Ports of the service's Service: `http`, plus the sidecars' (`opa`). */
+export function servicePorts(service: ServiceName): Array<{ name: string; port: number }> {
+  const entry = CATALOG[service];
+  return [
+    { name: 'http', port: entry.port },
+    ...entry.sidecars.map((sidecar) => ({ name: sidecar, port: OPA_PORT })),
+  ];
+}

@@ -1,0 +1,26 @@
+/** Settings of the office converter: the LibreOffice binary, limits, and where temporary files go. */
+import { tmpdir } from 'node:os';
+import { baseSettings } from '@pelita/kit';
+import { z } from 'zod';
+
+const MIB = 1024 * 1024;
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const settingsSchema = baseSettings.extend({
+  /** LibreOffice's command (`soffice` on the PATH in the image). */
+  SOFFICE_BIN: z.string().min(1).default('soffice'),
+  /** LibreOffice runs at once; each has a private profile, so runs never collide. */
+  MAX_CONCURRENT_CONVERSIONS: positiveInt(2),
+  /** Conversions waiting for a free run at most; a request beyond is answered 429. */
+  MAX_QUEUED_CONVERSIONS: z.coerce.number().int().min(0).default(20),
+  /** Time limit of one LibreOffice run; its whole process group is killed at the limit (504). */
+  CONVERSION_TIMEOUT_MS: positiveInt(120_000),
+  /** Largest uploaded file, in bytes. */
+  MAX_UPLOAD_BYTES: positiveInt(100 * MIB),
+  /** Files one merge may join. */
+  MAX_MERGE_FILES: positiveInt(20),
+  /** Per-request temporary directories (uploads, profiles, results) are created here. */
+  TEMP_DIR: z.string().min(1).default(tmpdir()),
+});
+
+export type Settings = z.output<typeof settingsSchema>;
