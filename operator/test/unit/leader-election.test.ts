@@ -1,5 +1,6 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import { createLogger } from '@pelita/kit';
+import { waitFor } from '@pelita/testenv';
 import { LeaderElector, microTime } from '../../src/controller/leader-election';
 import type { KubeClient } from '../../src/kube/client';
 
@@ -32,10 +33,8 @@ function leaseStore() {
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await sleep(10);
-}
+const until = (what: string, condition: () => boolean, timeoutMs: number) =>
+  waitFor(condition, { what, timeoutMs, intervalMs: 10 });
 
 function elector(store: ReturnType<typeof leaseStore>, identity: string, events: string[]) {
   return new LeaderElector({
@@ -64,7 +63,7 @@ describe('LeaderElector', () => {
     const a = elector(store, 'a', events);
     const b = elector(store, 'b', events);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await until('a leads', () => a.isLeader, 1000);
     b.start();
     await sleep(1300); // longer than a lease: a keeps renewing, so b never takes over
     expect(events).toEqual(['a leads']);
@@ -73,7 +72,7 @@ describe('LeaderElector', () => {
 
     await a.stop();
     expect(store.holder()).toBe('');
-    await waitUntil(() => b.isLeader, 600); // retry periods, not a lease duration
+    await until('b leads', () => b.isLeader, 600); // retry periods, not a lease duration
     expect(events).toEqual(['a leads', 'b leads']);
     expect(store.lease()?.spec?.leaseTransitions).toBe(1);
     await b.stop();
@@ -90,7 +89,7 @@ describe('LeaderElector', () => {
     const started = Date.now();
     b.start();
     // leaseDurationSeconds in the stored record (2 s) is what a standby waits for.
-    while (!b.isLeader) await sleep(20);
+    await until('b leads', () => b.isLeader, 5000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
     expect(store.lease()?.spec?.leaseTransitions).toBe(5);
     await b.stop();
@@ -101,12 +100,12 @@ describe('LeaderElector', () => {
     const events: string[] = [];
     const a = elector(store, 'a', events);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await until('a leads', () => a.isLeader, 1000);
     expect(a.isLeader).toBe(true);
     // The API goes away: every renewal fails.
     const failing = store.client as unknown as Record<string, unknown>;
     failing.readLease = () => Promise.reject(new Error('connection refused'));
-    await waitUntil(() => events.length === 2, 3000);
+    await until('a steps down', () => events.length === 2, 3000);
     expect(events).toEqual(['a leads', 'a lost']);
     expect(a.isLeader).toBe(false);
     await a.stop();
