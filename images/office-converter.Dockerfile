@@ -45,7 +45,7 @@ LABEL org.opencontainers.image.title="pelita-office-converter" \
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui \
-      fonts-liberation2 fonts-dejavu-core \
+      fonts-liberation2 fonts-dejavu-core unzip \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --gid 10001 pelita \
  && useradd --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin pelita \

@@ -1,0 +1,94 @@
+/**
+ * What must never hang or pile up: a LibreOffice run that does not end (a stand-in `soffice` that
+ * sleeps with a child) is killed with its process group and answered 504; a full queue is 429;
+ * a .docx LibreOffice cannot read falls back to its text.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import {
+  officeFile,
+  pdfText,
+  standInSoffice,
+  startConverter,
+  type ConverterUnderTest,
+} from './support/converter-under-test';
+
+jest.setTimeout(120_000);
+
+describe('office-converter faults', () => {
+  let dir: string;
+  let converter: ConverterUnderTest | undefined;
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'converter-faults-'));
+  });
+  afterEach(async () => {
+    await converter?.stop();
+    converter = undefined;
+  });
+  afterAll(() => rm(dir, { recursive: true, force: true }));
+
+  const docx = () => officeFile('n.txt', 'Words kept by the fallback', 'docx:MS Word 2007 XML');
+
+  it('kills a LibreOffice run that hangs, with its children, and answers 504', async () => {
+    const pids = join(dir, 'hang.pids');
+    const soffice = await standInSoffice(dir, `sleep 60 & echo $! > ${pids}; wait`);
+    converter = await startConverter({ SOFFICE_BIN: soffice, CONVERSION_TIMEOUT_MS: '500' });
+    const res = await converter.post('/convert', [
+      { name: 'slow.odt', bytes: await officeFile('s.txt', 'x', 'odt') },
+    ]);
+    expect(res.status).toBe(504);
+    expect(((await res.json()) as any).error.code).toBe('conversion_timeout');
+    const child = Number(await readFile(pids, 'utf8'));
+    const state = await readFile(`/proc/${child}/stat`, 'utf8').then(
+      (stat) => stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3),
+      () => 'gone',
+    );
+    expect(['gone', 'Z', 'X']).toContain(state);
+  });
+
+  it('answers 429 with Retry-After when every run is busy and the queue is full', async () => {
+    const started = join(dir, 'busy.started');
+    const soffice = await standInSoffice(dir, `touch ${started}; sleep 3`);
+    converter = await startConverter({
+      SOFFICE_BIN: soffice,
+      MAX_CONCURRENT_CONVERSIONS: '1',
+      MAX_QUEUED_CONVERSIONS: '0',
+      CONVERSION_TIMEOUT_MS: '10000',
+    });
+    const odt = await officeFile('q.txt', 'queued', 'odt');
+    const first = converter.post('/convert', [{ name: 'a.odt', bytes: odt }]);
+    // The first run is under way once the stand-in has started.
+    for (;;) {
+      if (
+        await readFile(started).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const refused = await converter.post('/convert', [{ name: 'b.odt', bytes: odt }]);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(((await refused.json()) as any).error.code).toBe('too_many_conversions');
+    // The stand-in writes no PDF: the first answer is a clear 422, not a hang.
+    expect((await first).status).toBe(422);
+  });
+
+  it('falls back to the text of a .docx when LibreOffice fails, and fails other files with 422', async () => {
+    const soffice = await standInSoffice(dir, 'echo "source file could not be loaded" >&2; exit 1');
+    converter = await startConverter({ SOFFICE_BIN: soffice });
+    const res = await converter.post('/convert', [{ name: 'kept.docx', bytes: await docx() }]);
+    expect(res.status).toBe(200);
+    const { text } = await pdfText(Buffer.from(await res.arrayBuffer()));
+    expect(text).toContain('Words kept by the fallback');
+
+    const other = await converter.post('/convert', [
+      { name: 'lost.odt', bytes: await officeFile('l.txt', 'x', 'odt') },
+    ]);
+    expect(other.status).toBe(422);
+    expect(((await other.json()) as any).error.message).toContain('could not be loaded');
+  });
+});

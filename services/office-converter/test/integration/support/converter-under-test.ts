@@ -1,0 +1,98 @@
+/** The converter built as `main.ts` builds it, on a free loopback port; plus documents to convert. */
+import { execFile } from 'node:child_process';
+import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { promisify } from 'node:util';
+import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createOfficeConverterService, settingsSchema } from '../../../src';
+
+const run = promisify(execFile);
+
+export interface ConverterUnderTest {
+  url: string;
+  /** POSTs files (field `file` for /convert, `files` for /merge). */
+  post(
+    path: '/convert' | '/merge',
+    files: Array<{ name: string; bytes: Buffer }>,
+  ): Promise<Response>;
+  stop(): Promise<void>;
+}
+
+export async function startConverter(
+  env: Record<string, string> = {},
+): Promise<ConverterUnderTest> {
+  const settings = loadConfig(settingsSchema, env);
+  const logger = createLogger({
+    name: 'office-converter',
+    level: 'warn',
+    destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
+  });
+  const service = createOfficeConverterService(settings, logger);
+  const running: RunningServer = await serve(service.app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs: 2000,
+    handleSignals: false,
+    onShutdown: [() => service.stop()],
+  });
+  await service.start();
+  return {
+    url: running.url,
+    post(path, files) {
+      const form = new FormData();
+      const field = path === '/convert' ? 'file' : 'files';
+      for (const file of files) form.append(field, new Blob([file.bytes]), file.name);
+      return fetch(`${running.url}${path}`, { method: 'POST', body: form });
+    },
+    stop: () => running.stop(),
+  };
+}
+
+/** Converts `text` (written as `name`) with a real LibreOffice run, e.g. `notes.txt` → `docx`. */
+export async function officeFile(name: string, content: string, to: string): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'converter-doc-'));
+  try {
+    await writeFile(join(dir, name), content);
+    await run('soffice', [
+      '--headless',
+      '--norestore',
+      `-env:UserInstallation=file://${join(dir, 'profile')}`,
+      '--convert-to',
+      to,
+      '--outdir',
+      join(dir, 'out'),
+      join(dir, name),
+    ]);
+    const stem = name.slice(0, name.lastIndexOf('.'));
+    return await readFile(join(dir, 'out', `${stem}.${to.split(':')[0]}`));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Text of a PDF (poppler), and its page count. */
+export async function pdfText(pdf: Buffer): Promise<{ text: string; pages: number }> {
+  const dir = await mkdtemp(join(tmpdir(), 'converter-pdf-'));
+  try {
+    await writeFile(join(dir, 'in.pdf'), pdf);
+    const { stdout: text } = await run('pdftotext', [join(dir, 'in.pdf'), '-']);
+    const { stdout: info } = await run('pdfinfo', [join(dir, 'in.pdf')]);
+    return { text, pages: Number(/^Pages:\s+(\d+)/m.exec(info)?.[1]) };
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** A stand-in `soffice` (a shell script): `--version` answers, a conversion runs `body`. */
+export async function standInSoffice(dir: string, body: string): Promise<string> {
+  const path = join(dir, `soffice-${Math.random().toString(36).slice(2)}.sh`);
+  await writeFile(
+    path,
+    `#!/bin/sh\n[ "$1" = --version ] && { echo 'LibreOffice stand-in'; exit 0; }\n${body}\n`,
+  );
+  await chmod(path, 0o755);
+  return path;
+}
