@@ -9,11 +9,10 @@ TESTENV := node tools/testenv/dist/cli/main.js
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-# `npm install` (which follows the lock file) rather than `npm ci`: npm 11.19 writes lock files
-# without the other platforms' optional packages (@swc/core-darwin-*, ...) and its `npm ci`
-# then rejects them as out of sync.
-$(NODE_MODULES_STAMP): package.json package-lock.json $(wildcard services/*/package.json tools/*/package.json)
-	npm install --no-audit --no-fund
+# `npm ci`: exactly the lock file's versions, or an error (the lock is complete for every
+# platform: tools/lock-check.mjs, README "Lock file").
+$(NODE_MODULES_STAMP): package.json package-lock.json $(wildcard services/*/package.json tools/*/package.json operator/package.json)
+	npm ci --no-audit --no-fund
 	@touch $@
 
 install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock file changed)
@@ -21,7 +20,8 @@ install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock f
 build: install ## Compile every workspace (tsc -b)
 	npx tsc -b
 
-lint: install ## ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck
+lint: install ## Lock file, ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck (the last three from make testenv)
+	node tools/lock-check/lock-check.mjs
 	npx eslint --max-warnings 0 .
 	npx prettier --check .
 	npx knip

@@ -15,6 +15,7 @@ const moduleNameMapper = {
   '^@pelita/llm-stub$': '<rootDir>/tools/llm-stub/src/index.ts',
   '^@pelita/(db-proxy|http-proxy|policy-sync|summarizer|user-service|ocr-engine|office-converter)$':
     '<rootDir>/services/$1/src/index.ts',
+  '^@pelita/operator$': '<rootDir>/operator/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

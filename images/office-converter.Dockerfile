@@ -17,7 +17,7 @@ RUN mkdir /manifests \
 FROM base AS build
 WORKDIR /src
 COPY --from=manifests /manifests ./
-RUN --mount=type=cache,target=/root/.npm npm install --ignore-scripts
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 RUN npx tsc -b services/office-converter
 
@@ -26,7 +26,7 @@ WORKDIR /app
 COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm \
     npm pkg delete devDependencies --workspaces --include-workspace-root \
- && npm install --omit=dev --ignore-scripts --workspace=services/office-converter
+ && npm ci --omit=dev --ignore-scripts --workspace=services/office-converter
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/office-converter/dist services/office-converter/dist
 

@@ -16,7 +16,7 @@ RUN mkdir /manifests \
 FROM base AS build
 WORKDIR /src
 COPY --from=manifests /manifests ./
-RUN --mount=type=cache,target=/root/.npm npm install --ignore-scripts
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 RUN npx tsc -b operator
 
@@ -25,7 +25,7 @@ WORKDIR /app
 COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm \
     npm pkg delete devDependencies --workspaces --include-workspace-root \
- && npm install --omit=dev --ignore-scripts --workspace=operator
+ && npm ci --omit=dev --ignore-scripts --workspace=operator
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/operator/dist operator/dist
 

@@ -14,12 +14,12 @@ RUN mkdir /manifests \
  && find . \( -name package.json -o -name package-lock.json -o -name .npmrc \) \
       -exec cp --parents {} /manifests/ \;
 
-# `npm install` follows the lock file; `npm ci` rejects it (see the Makefile). No install scripts:
-# no dependency needs one to build or run (none is native).
+# `npm ci`: exactly the lock file's versions. No install scripts: no dependency needs one to
+# build or run (none is native).
 FROM base AS build
 WORKDIR /src
 COPY --from=manifests /manifests ./
-RUN --mount=type=cache,target=/root/.npm npm install --ignore-scripts
+RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 ARG SERVICE
 RUN test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<folder in services/>' >&2; exit 1; } \
@@ -34,7 +34,7 @@ COPY --from=manifests /manifests ./
 ARG SERVICE
 RUN --mount=type=cache,target=/root/.npm \
     npm pkg delete devDependencies --workspaces --include-workspace-root \
- && npm install --omit=dev --ignore-scripts --workspace="services/${SERVICE}"
+ && npm ci --omit=dev --ignore-scripts --workspace="services/${SERVICE}"
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/${SERVICE}/dist services/${SERVICE}/dist
 

@@ -2,7 +2,7 @@
 import '@pelita/kit/instrument';
 import os from 'node:os';
 import { KubeConfig } from '@kubernetes/client-node';
-import { createLogger, createMetrics, loadConfig, serve } from '@pelita/kit';
+import { createLogger, createMetrics, loadConfig, runMain, serve } from '@pelita/kit';
 import { createApp } from './app';
 import { settingsSchema } from './config';
 import { Controller } from './controller/controller';
@@ -56,7 +56,7 @@ async function main(): Promise<void> {
       })
     : undefined;
 
-  const app = createApp({ logger, metrics });
+  const app = createApp({ logger, metrics, healthy: () => elector?.healthy() ?? true });
   await serve(app, {
     port: settings.PORT,
     logger,
@@ -74,9 +74,4 @@ async function main(): Promise<void> {
   else startController();
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `pelita-operator failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
-  process.exit(1);
-});
+runMain('pelita-operator', main);

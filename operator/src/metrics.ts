@@ -7,6 +7,8 @@ export interface OperatorMetrics {
   reconcileErrors: Counter;
   reconcileDuration: Histogram;
   queueDepth: Gauge;
+  activeReconciles: Gauge;
+  watchEvents: Counter<'kind'>;
   isLeader: Gauge;
   installs: Gauge<'ready'>;
   kubeRequests: Counter<'verb'>;
@@ -35,6 +37,17 @@ export function createOperatorMetrics({ registry }: Metrics): OperatorMetrics {
     queueDepth: new Gauge({
       name: 'pelita_operator_queue_depth',
       help: 'PlatformInstall keys waiting in the work queue (not counting delayed retries)',
+      registers,
+    }),
+    activeReconciles: new Gauge({
+      name: 'pelita_operator_active_reconciles',
+      help: 'Reconciles running now',
+      registers,
+    }),
+    watchEvents: new Counter({
+      name: 'pelita_operator_watch_events_total',
+      help: 'Adds, updates and deletes seen by the watches (re-lists included), by kind',
+      labelNames: ['kind'] as const,
       registers,
     }),
     isLeader: new Gauge({

@@ -15,7 +15,8 @@ import {
 } from '../helm';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const CRUD = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+// No `update`: children are written by server-side apply (patch; create when missing).
+const CRUD = ['get', 'list', 'watch', 'create', 'patch', 'delete'];
 
 interface Rule {
   apiGroups: string[];
@@ -41,11 +42,10 @@ function grants(rules: Rule[]): Record<string, string[]> {
 }
 
 const OPERATOR_GRANTS: Record<string, string[]> = {
-  'pelita.io/platforminstalls': ['get', 'list', 'patch', 'update', 'watch'],
-  'pelita.io/platforminstalls/status': ['get', 'patch', 'update'],
+  'pelita.io/platforminstalls': ['get', 'list', 'watch'],
+  'pelita.io/platforminstalls/status': ['patch'],
   'pelita.io/platforminstalls/finalizers': ['update'],
-  'core/events': ['create', 'patch'],
-  'events.k8s.io/events': ['create', 'patch'],
+  'core/events': ['create'],
   'apps/deployments': [...CRUD].sort(),
   'apps/statefulsets': [...CRUD].sort(),
   'core/services': [...CRUD].sort(),
@@ -169,7 +169,7 @@ describe('helm template with default values', () => {
     const leases = findOne(manifests, 'Role', 'pelita-operator-leader-election') as any;
     expect(leases.metadata.namespace).toBe(RELEASE_NAMESPACE);
     expect(grants(leases.rules)).toEqual({
-      'coordination.k8s.io/leases': ['create', 'get', 'list', 'patch', 'update', 'watch'],
+      'coordination.k8s.io/leases': ['create', 'get', 'update'],
     });
     for (const r of manifests.filter((m) => m.kind.endsWith('Role')) as any[]) {
       for (const rule of r.rules as Rule[]) {

@@ -16,10 +16,13 @@ import {
 } from '@pelita/testenv';
 import { loadConfig } from '@pelita/kit';
 import { stringify } from 'yaml';
-import { settingsSchema } from '../../../operator/src/config';
-import { parseSpec, type PlatformInstall } from '../../../operator/src/crd/platform-install';
-import { loadPolicies } from '../../../operator/src/policies';
-import { renderDesired } from '../../../operator/src/render';
+import {
+  loadPolicies,
+  parseSpec,
+  renderDesired,
+  settingsSchema,
+  type PlatformInstall,
+} from '@pelita/operator';
 import {
   apply,
   condition,
@@ -290,11 +293,23 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     expect(canI(['delete', 'customresourcedefinitions.apiextensions.k8s.io'])).toBe('no');
   });
 
+  it('is granted no verb it does not use (reconciled to Ready above without them)', () => {
+    const tenant = ['-n', tenantNamespace];
+    expect(canI(['patch', 'platforminstalls.pelita.io', ...tenant])).toBe('no');
+    expect(canI(['update', 'platforminstalls.pelita.io', ...tenant])).toBe('no');
+    expect(canI(['update', 'platforminstalls.pelita.io', '--subresource=status', ...tenant])).toBe(
+      'no',
+    );
+    expect(canI(['update', 'deployments.apps', ...tenant])).toBe('no');
+    expect(canI(['create', 'events.events.k8s.io', ...tenant])).toBe('no');
+    expect(canI(['list', 'leases.coordination.k8s.io', '-n', releaseNamespace])).toBe('no');
+    expect(canI(['watch', 'leases.coordination.k8s.io', '-n', releaseNamespace])).toBe('no');
+  });
+
   it('may patch PlatformInstall status, create events and update its lease', () => {
     const status = ['--subresource=status', '-n', tenantNamespace];
     expect(canI(['patch', 'platforminstalls.pelita.io', ...status])).toBe('yes');
     expect(canI(['create', 'events', '-n', tenantNamespace])).toBe('yes');
-    expect(canI(['create', 'events.events.k8s.io', '-n', tenantNamespace])).toBe('yes');
     expect(canI(['update', 'leases.coordination.k8s.io', '-n', releaseNamespace])).toBe('yes');
     expect(canI(['watch', 'customresourcedefinitions.apiextensions.k8s.io'])).toBe('yes');
   });

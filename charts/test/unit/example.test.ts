@@ -10,7 +10,7 @@ import {
   SERVICE_NAMES,
   parseSpec,
   type SecretKeyRef,
-} from '../../../operator/src/crd/platform-install';
+} from '@pelita/operator';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const docs: any[] = parseAllDocuments(

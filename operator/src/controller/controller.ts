@@ -70,7 +70,7 @@ export class Controller implements ClusterView {
   /** Starts the child informers, waits for their first lists, then watches the installs. */
   async start(): Promise<void> {
     this.running = true;
-    const { client, logger, namespace } = this.options;
+    const { client, logger, metrics, namespace } = this.options;
     for (const kind of CHILD_KINDS) {
       this.informers.set(
         kindKey(kind),
@@ -80,6 +80,7 @@ export class Controller implements ClusterView {
           namespace,
           labelSelector: CHILD_SELECTOR,
           logger,
+          metrics,
           onChange: (child) => this.enqueueOwner(child),
         }),
       );
@@ -102,6 +103,7 @@ export class Controller implements ClusterView {
       kind: PLATFORM_INSTALL,
       namespace,
       logger,
+      metrics,
       onChange: (install) => this.queue.add(keyOf(install)),
     });
     await this.installs.synced;
@@ -145,6 +147,7 @@ export class Controller implements ClusterView {
   private async reconcileTimed(key: string): Promise<void> {
     const { metrics, resyncMs } = this.options;
     const stopTimer = metrics.reconcileDuration.startTimer();
+    metrics.activeReconciles.inc();
     try {
       await this.reconciler.reconcile(key);
       metrics.reconcileTotal.inc({ result: 'success' });
@@ -154,6 +157,7 @@ export class Controller implements ClusterView {
       throw err;
     } finally {
       stopTimer();
+      metrics.activeReconciles.dec();
       this.countInstalls();
     }
     if (resyncMs > 0) this.queue.addAfter(key, resyncMs);
@@ -178,7 +182,7 @@ export class Controller implements ClusterView {
     if (!this.running) return;
     const present = (this.crds?.cache.list().length ?? 0) > 0;
     if (present === (this.serviceMonitors !== undefined)) return;
-    const { client, logger, namespace } = this.options;
+    const { client, logger, metrics, namespace } = this.options;
     if (present) {
       const informer = startInformer({
         client,
@@ -186,6 +190,7 @@ export class Controller implements ClusterView {
         namespace,
         labelSelector: CHILD_SELECTOR,
         logger,
+        metrics,
         onChange: (child) => this.enqueueOwner(child),
       });
       this.serviceMonitors = informer;

@@ -4,7 +4,7 @@
  * and emit Events for conditions that flipped. Running it twice in a row changes nothing.
  */
 import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
-import type { Logger } from '@pelita/kit';
+import { errorMessage, type Logger } from '@pelita/kit';
 import {
   API_VERSION,
   GROUP,
@@ -20,17 +20,10 @@ import {
 } from '../crd/platform-install';
 import { CATALOG } from '../service-catalog';
 import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
-import {
-  DEPLOYMENT,
-  kindKey,
-  SERVICE_MONITOR,
-  STATEFUL_SET,
-  type KindRef,
-  type WatchedKind,
-} from '../kube/kinds';
+import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
 import { disallowedImages } from '../render/image-policy';
-import { needsApply } from './drift';
+import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   computeStatus,
   statusChanged,
@@ -42,13 +35,12 @@ import {
 /** `pelita.io/paused: "true"` stops changes to the children; status is still reported. */
 export const PAUSE_ANNOTATION = 'pelita.io/paused';
 
-/** What the reconciler reads: the informers' caches. */
-export interface ClusterView {
+/**
+ * What the reconciler reads: the informers' caches. childKinds() lists the ServiceMonitor kind
+ * only while its CRD exists.
+ */
+export interface ClusterView extends LiveView {
   install(namespace: string, name: string): RawInstall | undefined;
-  live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined;
-  children(kind: WatchedKind, namespace: string): readonly KubernetesObject[];
-  /** Kinds whose children are pruned; the ServiceMonitor kind only while its CRD exists. */
-  childKinds(): readonly WatchedKind[];
   serviceMonitorsAvailable(): boolean;
 }
 
@@ -69,6 +61,13 @@ export type RawInstall = KubernetesObject & { spec?: unknown; status?: PlatformI
 
 export class Reconciler {
   private readonly now: () => Date;
+  /**
+   * The status last written per install (by uid). The cache may not show our own write yet, and
+   * comparing with it would write again, move transition times and double Events. This process
+   * is the only status writer while it leads (losing the lease ends it), so its last write is the
+   * truth.
+   */
+  private readonly written = new Map<string, { uid: string; status: PlatformInstallStatus }>();
 
   constructor(private readonly options: ReconcilerOptions) {
     this.now = options.now ?? (() => new Date());
@@ -78,7 +77,10 @@ export class Reconciler {
     const [namespace = '', name = ''] = key.split('/');
     const raw = this.options.view.install(namespace, name);
     // Deleted: the garbage collector removes the children through their owner references.
-    if (!raw || raw.metadata?.deletionTimestamp) return;
+    if (!raw || raw.metadata?.deletionTimestamp) {
+      this.written.delete(key);
+      return;
+    }
     const metadata = {
       name,
       namespace,
@@ -92,7 +94,7 @@ export class Reconciler {
     try {
       spec = parseSpec(raw.spec);
     } catch (err) {
-      problems.push({ reason: 'InvalidSpec', message: (err as Error).message });
+      problems.push({ reason: 'InvalidSpec', message: errorMessage(err) });
     }
 
     const install: PlatformInstall | undefined = spec && {
@@ -113,21 +115,24 @@ export class Reconciler {
     } else if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
+    const last = this.written.get(key);
+    const previous = last?.uid === metadata.uid ? last.status : raw.status;
     const status = computeStatus({
       generation: metadata.generation,
-      previous: raw.status,
+      previous,
       workloads,
       problems,
       paused,
       now: this.now(),
     });
-    if (statusChanged(raw.status, status)) {
+    if (statusChanged(previous, status)) {
       await this.options.client.applyStatus(
         { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
         { name, namespace },
         status,
       );
-      await this.emitEvents(raw, transitions(raw.status, status));
+      this.written.set(key, { uid: metadata.uid, status });
+      await this.emitEvents(raw, transitions(previous, status));
     }
     const failed = problems.filter((p) => p.reason === 'ApplyFailed');
     if (failed.length > 0) throw new Error(failed.map((p) => p.message).join('; '));
@@ -152,11 +157,10 @@ export class Reconciler {
     }
 
     const { namespace, name } = install.metadata;
-    for (const object of desired) {
+    const decided = plan({ desired, namespace, ownerUid: install.metadata.uid, view });
+    for (const object of decided.apply) {
       const kind = kindOf(object);
       const objectName = object.metadata?.name ?? '';
-      const live = view.live(kind, namespace, objectName);
-      if (!needsApply(object, live)) continue;
       try {
         applied.set(refKey(kind, objectName), await client.apply(object));
         logger.debug(
@@ -170,25 +174,18 @@ export class Reconciler {
         });
       }
     }
-
-    const wanted = new Set(desired.map((o) => refKey(kindOf(o), o.metadata?.name ?? '')));
-    for (const kind of view.childKinds()) {
-      for (const child of view.children(kind, namespace)) {
-        const childName = child.metadata?.name ?? '';
-        if (!isControlledBy(child, install.metadata.uid) || wanted.has(refKey(kind, childName)))
-          continue;
-        try {
-          await client.remove({ ...kind, name: childName, namespace, uid: child.metadata?.uid });
-          logger.info(
-            { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
-            'deleted',
-          );
-        } catch (err) {
-          problems.push({
-            reason: 'ApplyFailed',
-            message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
-          });
-        }
+    for (const { kind, name: childName, uid } of decided.prune) {
+      try {
+        await client.remove({ ...kind, name: childName, namespace, uid });
+        logger.info(
+          { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
+          'deleted',
+        );
+      } catch (err) {
+        problems.push({
+          reason: 'ApplyFailed',
+          message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
+        });
       }
     }
     return problems;
@@ -256,20 +253,6 @@ export class Reconciler {
   }
 }
 
-function kindOf(object: KubernetesObject): KindRef {
-  return { apiVersion: object.apiVersion ?? '', kind: object.kind ?? '' };
-}
-
 function isServiceMonitor(object: KubernetesObject): boolean {
   return kindKey(kindOf(object)) === kindKey(SERVICE_MONITOR);
-}
-
-function refKey(kind: KindRef, name: string): string {
-  return `${kindKey(kind)}/${name}`;
-}
-
-function isControlledBy(object: KubernetesObject, uid: string): boolean {
-  return (object.metadata?.ownerReferences ?? []).some(
-    (ref) => ref.controller === true && ref.uid === uid,
-  );
 }

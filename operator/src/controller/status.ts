@@ -135,6 +135,7 @@ export function computeStatus(input: StatusInput): PlatformInstallStatus {
       ),
     ),
     services,
+    readyServices: `${rollouts.filter((r) => r.ready >= r.desired).length}/${rollouts.length}`,
   };
 }
 

@@ -28,7 +28,8 @@ export class WorkQueue {
   private readonly running = new Set<string>();
   private readonly dirty = new Set<string>();
   private readonly failures = new Map<string, number>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** One pending delayed add per key, with its due time (client-go's waitingForQueue). */
+  private readonly timers = new Map<string, { timer: NodeJS.Timeout; dueAt: number }>();
   private readonly idleWaiters: Array<() => void> = [];
   private tokens: number;
   private tokensAt = Date.now();
@@ -52,23 +53,30 @@ export class WorkQueue {
     this.pump();
   }
 
-  /** Queues a key after a delay; an earlier pending delay for the same key wins. */
+  /**
+   * Queues a key after a delay. A key has one pending delay, the earliest asked for, as in
+   * client-go's delaying queue: a retry in 250 ms replaces a resync in 10 minutes, and a resync
+   * asked for later does not push the retry back.
+   */
   addAfter(key: string, delayMs: number): void {
     if (this.stopped) return;
     if (delayMs <= 0) return this.add(key);
-    if (this.timers.has(key)) return;
+    const dueAt = Date.now() + delayMs;
+    const pending = this.timers.get(key);
+    if (pending && pending.dueAt <= dueAt) return;
+    clearTimeout(pending?.timer);
     const timer = setTimeout(() => {
       this.timers.delete(key);
       this.add(key);
     }, delayMs);
     timer.unref();
-    this.timers.set(key, timer);
+    this.timers.set(key, { timer, dueAt });
   }
 
   /** Clears a key's failure count and pending retry (e.g. its object was deleted). */
   forget(key: string): void {
     this.failures.delete(key);
-    clearTimeout(this.timers.get(key));
+    clearTimeout(this.timers.get(key)?.timer);
     this.timers.delete(key);
   }
 
@@ -79,7 +87,7 @@ export class WorkQueue {
   /** Stops taking work and resolves when the handlers running now have finished. */
   async stop(): Promise<void> {
     this.stopped = true;
-    for (const timer of this.timers.values()) clearTimeout(timer);
+    for (const { timer } of this.timers.values()) clearTimeout(timer);
     this.timers.clear();
     this.ready.length = 0;
     this.queued.clear();

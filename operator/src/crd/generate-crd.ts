@@ -94,6 +94,13 @@ export function buildCrd(): JsonSchema {
               type: 'string',
               jsonPath: '.status.conditions[?(@.type=="Ready")].status',
             },
+            {
+              name: 'Reason',
+              type: 'string',
+              jsonPath: '.status.conditions[?(@.type=="Ready")].reason',
+            },
+            { name: 'Tenant', type: 'string', jsonPath: '.spec.tenant.id' },
+            { name: 'Services', type: 'string', jsonPath: '.status.readyServices' },
             { name: 'Version', type: 'string', jsonPath: '.spec.version' },
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
           ],

@@ -384,7 +384,10 @@ const conditionSchema = z.object({
   status: z.enum(['True', 'False', 'Unknown']).describe('Condition status.'),
   reason: z.string().min(1).describe('CamelCase reason, always set.'),
   message: z.string().default('').describe('Human-readable detail.'),
-  lastTransitionTime: z.string().describe('RFC 3339 time of the last status change.'),
+  lastTransitionTime: z
+    .string()
+    .meta({ format: 'date-time' })
+    .describe('RFC 3339 time of the last status change.'),
   observedGeneration: z.number().int().min(0).optional().describe('Generation this reflects.'),
 });
 export type Condition = z.infer<typeof conditionSchema>;
@@ -397,7 +400,16 @@ export const platformInstallStatusSchema = z
       .min(0)
       .optional()
       .describe('The spec generation last reconciled.'),
-    conditions: z.array(conditionSchema).default([]).describe('Ready, Progressing, Degraded.'),
+    conditions: z
+      .array(conditionSchema)
+      .default([])
+      // One entry per type, merged by type under server-side apply (API conventions).
+      .meta({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'] })
+      .describe('Ready, Progressing, Degraded.'),
+    readyServices: z
+      .string()
+      .optional()
+      .describe('Services with every replica ready, of those enabled ("3/5"), for kubectl.'),
     services: z
       .record(
         z.string(),

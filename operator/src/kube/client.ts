@@ -9,14 +9,17 @@ import {
   CoreV1Api,
   CustomObjectsApi,
   KubernetesObjectApi,
+  Observable,
   PatchStrategy,
   setHeaderOptions,
+  type ConfigurationOptions,
   type CoreV1Event,
   type KubeConfig,
   type KubernetesListObject,
   type KubernetesObject,
   type V1Lease,
 } from '@kubernetes/client-node';
+import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
 
 export const FIELD_MANAGER = 'pelita-operator';
@@ -43,7 +46,7 @@ export function describeApiError(err: unknown): string {
     const body = parseBody(err.body);
     return `${err.code} ${body?.reason ?? ''}: ${body?.message ?? 'no message'}`.replace(/ :/, ':');
   }
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }
 
 function parseBody(body: unknown): { reason?: string; message?: string } | undefined {
@@ -55,6 +58,23 @@ function parseBody(body: unknown): { reason?: string; message?: string } | undef
     }
   }
   return typeof body === 'object' && body !== null ? body : undefined;
+}
+
+/** Request options that abort the request when `signal` does (a time-out, typically). */
+function abortingOn(signal: AbortSignal | undefined): ConfigurationOptions | undefined {
+  if (!signal) return undefined;
+  return {
+    middleware: [
+      {
+        pre: (context) => {
+          context.setSignal(signal);
+          return new Observable(Promise.resolve(context));
+        },
+        post: (response) => new Observable(Promise.resolve(response)),
+      },
+    ],
+    middlewareMergeStrategy: 'append',
+  };
 }
 
 export class KubeClient {
@@ -183,28 +203,32 @@ export class KubeClient {
     }
   }
 
-  async readLease(namespace: string, name: string): Promise<V1Lease | undefined> {
+  /** Lease requests take a signal: leader election must never wait on the API unbounded. */
+  async readLease(
+    namespace: string,
+    name: string,
+    signal?: AbortSignal,
+  ): Promise<V1Lease | undefined> {
     this.count('get');
     try {
-      return await this.coordination.readNamespacedLease({ namespace, name });
+      return await this.coordination.readNamespacedLease({ namespace, name }, abortingOn(signal));
     } catch (err) {
       if (apiStatus(err) === 404) return undefined;
       throw err;
     }
   }
 
-  createLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+  createLease(namespace: string, lease: V1Lease, signal?: AbortSignal): Promise<V1Lease> {
     this.count('create');
-    return this.coordination.createNamespacedLease({ namespace, body: lease });
+    return this.coordination.createNamespacedLease({ namespace, body: lease }, abortingOn(signal));
   }
 
   /** Replace with the read resourceVersion: a concurrent writer makes it fail with 409. */
-  replaceLease(namespace: string, lease: V1Lease): Promise<V1Lease> {
+  replaceLease(namespace: string, lease: V1Lease, signal?: AbortSignal): Promise<V1Lease> {
     this.count('update');
-    return this.coordination.replaceNamespacedLease({
-      namespace,
-      name: lease.metadata?.name ?? '',
-      body: lease,
-    });
+    return this.coordination.replaceNamespacedLease(
+      { namespace, name: lease.metadata?.name ?? '', body: lease },
+      abortingOn(signal),
+    );
   }
 }

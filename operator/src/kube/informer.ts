@@ -5,7 +5,8 @@
  */
 import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
 import type { Logger } from '@pelita/kit';
-import type { KubeClient } from './client';
+import { describeApiError, type KubeClient } from './client';
+import type { OperatorMetrics } from '../metrics';
 import { collectionPath, type WatchedKind } from './kinds';
 
 export interface InformerOptions {
@@ -17,6 +18,8 @@ export interface InformerOptions {
   fieldSelector?: string;
   /** Called for every add, update and delete, also those replayed by a re-list. */
   onChange: (object: KubernetesObject) => void;
+  /** Counts the events by kind (after the cache holds them, before onChange). */
+  metrics?: Pick<OperatorMetrics, 'watchEvents'>;
   logger: Logger;
   minBackoffMs?: number;
   maxBackoffMs?: number;
@@ -58,15 +61,19 @@ export function startInformer(options: InformerOptions): Informer {
     labelSelector,
     fieldSelector,
   );
-  informer.on('add', onChange);
-  informer.on('update', onChange);
-  informer.on('delete', onChange);
+  const changed = (object: KubernetesObject) => {
+    options.metrics?.watchEvents.inc({ kind: kind.kind });
+    onChange(object);
+  };
+  informer.on('add', changed);
+  informer.on('update', changed);
+  informer.on('delete', changed);
   informer.on('connect', () => client.count('watch'));
   informer.on('error', (err: unknown) => {
     if (stopped) return;
     failures += 1;
     const delayMs = Math.min(maxBackoffMs, minBackoffMs * 2 ** (failures - 1));
-    log.warn({ err: describe(err), delayMs }, 'watch failed; restarting');
+    log.warn({ err: describeApiError(err), delayMs }, 'watch failed; restarting');
     retry = setTimeout(() => {
       retry = undefined;
       if (!stopped) informer.start().catch(() => undefined); // failures arrive as 'error'
@@ -85,8 +92,4 @@ export function startInformer(options: InformerOptions): Informer {
       await informer.stop();
     },
   };
-}
-
-function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
 }

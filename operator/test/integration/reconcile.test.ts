@@ -10,6 +10,7 @@ import { loadPolicies } from '../../src/policies';
 import { renderDesired } from '../../src/render';
 import {
   apply,
+  changeAndAwaitReconcile,
   condition,
   connect,
   createNamespace,
@@ -156,7 +157,19 @@ describe('a PlatformInstall', () => {
       namespace,
       fieldSelector: `involvedObject.name=${name},involvedObject.kind=PlatformInstall`,
     });
-    expect(events.items.map((e) => e.reason)).toContain('AllServicesReady');
+    // Once: the transition is judged against the status last written, not a lagging cache.
+    expect(events.items.filter((e) => e.reason === 'AllServicesReady')).toHaveLength(1);
+    const { KUBECTL_BIN } = requireEnv('KUBECTL_BIN');
+    const table = execFileSync(
+      KUBECTL_BIN,
+      ['--kubeconfig', cluster.kubeconfigPath, '-n', namespace, 'get', 'pi', name],
+      { encoding: 'utf8' },
+    );
+    expect(table).toMatch(/READY\s+REASON\s+TENANT\s+SERVICES\s+VERSION\s+AGE/);
+    const enabled = Object.keys(install.status?.services ?? {}).length;
+    expect(table).toMatch(
+      new RegExp(`True\\s+AllServicesReady\\s+\\S+\\s+${enabled}/${enabled}\\s`),
+    );
   });
 
   it('applies a changed replica count, version and a disabled service', async () => {
@@ -227,6 +240,33 @@ describe('a PlatformInstall', () => {
     );
   });
 
+  it('removes fields no longer desired (the desired-object hash changed)', async () => {
+    const proxy = `${name}-db-proxy`;
+    const limits = async () =>
+      (await deployment(proxy))?.spec?.template.spec?.containers[0]?.resources?.limits;
+    await patchInstall(cluster, namespace, name, {
+      spec: { services: { 'db-proxy': { resources: { limits: { memory: '256Mi' } } } } },
+    });
+    await waitFor(async () => (await limits())?.memory === '256Mi', {
+      what: 'limits applied',
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
+    const hashBefore = (await deployment(proxy))?.metadata?.annotations?.['pelita.io/desired-hash'];
+    expect(hashBefore).toMatch(/^[0-9a-f]{64}$/);
+    await patchInstall(cluster, namespace, name, {
+      spec: { services: { 'db-proxy': { resources: { limits: null } } } },
+    });
+    // Live still held every desired value: only the hash tells the limits were removed.
+    await waitFor(async () => (await limits()) === undefined, {
+      what: 'limits removed',
+      timeoutMs: 30_000,
+      intervalMs: 200,
+    });
+    const after = await deployment(proxy);
+    expect(after?.metadata?.annotations?.['pelita.io/desired-hash']).not.toBe(hashBefore);
+  });
+
   it('leaves children alone while paused, and repairs them once resumed', async () => {
     await patchInstall(cluster, namespace, name, {
       metadata: { annotations: { 'pelita.io/paused': 'true' } },
@@ -240,8 +280,10 @@ describe('a PlatformInstall', () => {
         intervalMs: 200,
       },
     );
-    await cluster.core.deleteNamespacedService({ namespace, name: `${name}-http-proxy` });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Positive signal first: the deletion was seen and a reconcile after it has run.
+    await changeAndAwaitReconcile(operator, 'Service', () =>
+      cluster.core.deleteNamespacedService({ namespace, name: `${name}-http-proxy` }),
+    );
     const ref = {
       apiVersion: 'v1',
       kind: 'Service',

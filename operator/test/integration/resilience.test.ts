@@ -88,7 +88,14 @@ describe('leader election', () => {
       timeoutMs: 15_000,
     });
     const second = await operatorFor(namespace, { identity: 'replica-b' });
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    // Positive signal first: b has read the lease for longer than a lease duration (8 reads at
+    // one per 0.5 s > 3 s), so it has seen a renew it; only then does "b does not lead" mean much.
+    const leaseReads = async () =>
+      (await second.metric('pelita_operator_kube_requests_total{verb="get"}')) ?? 0;
+    await waitFor(async () => (await leaseReads()) >= 8, {
+      what: 'b campaigned for a whole lease duration',
+      timeoutMs: 15_000,
+    });
     expect(await second.metric('pelita_operator_is_leader')).toBe(0);
     expect((await lease(namespace)).spec?.holderIdentity).toBe('replica-a');
 

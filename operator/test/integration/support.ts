@@ -237,6 +237,8 @@ export interface OperatorProcess {
   /** SIGKILL, as a crash or a lost node would. */
   kill(): Promise<void>;
   metric(name: string): Promise<number | undefined>;
+  /** Every sample of one scrape, by `name{labels}` as exposed (one scrape: values consistent). */
+  metrics(): Promise<Map<string, number>>;
 }
 
 export async function startOperator(options: {
@@ -300,5 +302,52 @@ export async function startOperator(options: {
         .find((l) => l.startsWith(`${name} `) || l.startsWith(`${name}{`));
       return line === undefined ? undefined : Number(line.slice(line.lastIndexOf(' ') + 1));
     },
+    metrics: async () => {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const samples = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        if (line === '' || line.startsWith('#')) continue;
+        const at = line.lastIndexOf(' ');
+        samples.set(line.slice(0, at), Number(line.slice(at + 1)));
+      }
+      return samples;
+    },
   };
+}
+
+const completedReconciles = (samples: Map<string, number>) =>
+  (samples.get('pelita_operator_reconcile_total{result="success"}') ?? 0) +
+  (samples.get('pelita_operator_reconcile_total{result="error"}') ?? 0);
+
+/**
+ * Makes `change` to objects of `kind`, then waits for the positive signal that the operator has
+ * acted on it: its watch saw an event of that kind, and afterwards a reconcile that started only
+ * then has finished (every reconcile running at that moment, plus one). Assert absence after this,
+ * never after a sleep.
+ */
+export async function changeAndAwaitReconcile(
+  operator: OperatorProcess,
+  kind: string,
+  change: () => Promise<unknown>,
+): Promise<void> {
+  const watched = `pelita_operator_watch_events_total{kind="${kind}"}`;
+  const seen = (await operator.metrics()).get(watched) ?? 0;
+  await change();
+  let target = 0;
+  await waitFor(
+    async () => {
+      const samples = await operator.metrics();
+      if ((samples.get(watched) ?? 0) <= seen) return false;
+      // The event is in the cache and its install queued: whatever runs now may predate it.
+      target =
+        completedReconciles(samples) + (samples.get('pelita_operator_active_reconciles') ?? 0) + 1;
+      return true;
+    },
+    { what: `the ${kind} event seen by the watch`, timeoutMs: 30_000, intervalMs: 50 },
+  );
+  await waitFor(async () => completedReconciles(await operator.metrics()) >= target, {
+    what: `a reconcile after the ${kind} event`,
+    timeoutMs: 30_000,
+    intervalMs: 50,
+  });
 }

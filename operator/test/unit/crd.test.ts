@@ -45,9 +45,12 @@ describe('PlatformInstall CRD', () => {
     expect(version.subresources).toEqual({ status: {} });
   });
 
-  it('has the Ready, Version and Age printer columns', () => {
+  it('has the Ready, Reason, Tenant, Services, Version and Age printer columns', () => {
     expect(version.additionalPrinterColumns).toEqual([
       { name: 'Ready', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].status' },
+      { name: 'Reason', type: 'string', jsonPath: '.status.conditions[?(@.type=="Ready")].reason' },
+      { name: 'Tenant', type: 'string', jsonPath: '.spec.tenant.id' },
+      { name: 'Services', type: 'string', jsonPath: '.status.readyServices' },
       { name: 'Version', type: 'string', jsonPath: '.spec.version' },
       { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
     ]);

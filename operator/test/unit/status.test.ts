@@ -75,6 +75,14 @@ describe('computeStatus', () => {
     }
   });
 
+  it('summarises ready/desired services for the printer column', () => {
+    const lost = { service: 'user-service', desired: 3, live: deployment(3, { ready: 1 }) };
+    const missing = { service: 'summarizer', desired: 1, live: undefined };
+    const status = computeStatus(input({ workloads: [ready('http-proxy', 2), lost, missing] }));
+    expect(status.readyServices).toBe('1/3');
+    expect(computeStatus(input({ workloads: [] })).readyServices).toBe('0/0');
+  });
+
   it('is Progressing, not Degraded, while a workload has not acted on its latest spec', () => {
     const notObserved = {
       service: 'db-proxy',

@@ -1,3 +1,4 @@
+import { waitFor } from '@pelita/testenv';
 import { WorkQueue } from '../../src/controller/work-queue';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -109,6 +110,67 @@ describe('WorkQueue', () => {
     expect(retries.slice(0, 2)).toEqual([1, 1]);
     expect(retries[2]).toBeGreaterThanOrEqual(90);
     expect(retries[3]).toBeGreaterThanOrEqual(190);
+    await queue.stop();
+  });
+
+  it('addAfter keeps the earliest deadline per key: a retry is not held behind a resync', async () => {
+    const calls: number[] = [];
+    const queue = new WorkQueue({
+      concurrency: 1,
+      handler: () => {
+        calls.push(Date.now());
+        return Promise.resolve();
+      },
+    });
+    const started = Date.now();
+    queue.addAfter('a', 60_000); // the periodic resync, far away
+    queue.addAfter('a', 20); // a retry: earlier, so it wins
+    await waitFor(() => calls.length === 1, { what: 'the first call', intervalMs: 5 });
+    expect(calls).toHaveLength(1);
+    expect(calls[0]! - started).toBeGreaterThanOrEqual(18);
+    // A later deadline does not push back an earlier pending one.
+    queue.addAfter('a', 20);
+    queue.addAfter('a', 60_000);
+    await waitFor(() => calls.length === 2, { what: 'the second call', intervalMs: 5 });
+    expect(calls).toHaveLength(2);
+    await queue.stop();
+  });
+
+  it('a failed reconcile is retried after its backoff although a resync is pending', async () => {
+    const attempts: number[] = [];
+    let failuresLeft = 1;
+    const queue = new WorkQueue({
+      concurrency: 1,
+      baseDelayMs: 20,
+      handler: (key) => {
+        attempts.push(Date.now());
+        // What the controller does after every reconcile: schedule the next resync.
+        queue.addAfter(key, 600_000);
+        if (failuresLeft-- > 0) return Promise.reject(new Error('apiserver down'));
+        return Promise.resolve();
+      },
+    });
+    queue.add('a');
+    await waitFor(() => attempts.length === 2, { what: 'the retry', intervalMs: 5 });
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(18);
+    await queue.stop();
+  });
+
+  it('forget() drops a pending delayed add of the key', async () => {
+    const calls: string[] = [];
+    const queue = new WorkQueue({
+      concurrency: 1,
+      handler: (key) => {
+        calls.push(key);
+        return Promise.resolve();
+      },
+    });
+    queue.addAfter('a', 10);
+    queue.forget('a');
+    queue.addAfter('b', 40); // positive signal: b runs after a's deadline has passed
+    while (calls.length < 1) await tick(5);
+    expect(calls).toEqual(['b']);
     await queue.stop();
   });
 

@@ -3,7 +3,14 @@
 // Building and running a service
 export { createService, type ServiceOptions } from './create-service';
 export { serve, type RunningServer, type ServeOptions } from './serve';
-export { runService, runMain, type Service, type ServiceDefinition } from './run-service';
+export {
+  runService,
+  runMain,
+  serveInProcess,
+  type InProcessOptions,
+  type Service,
+  type ServiceDefinition,
+} from './run-service';
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
 export type { ReadinessCheck } from './health';
 

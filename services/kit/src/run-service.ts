@@ -9,7 +9,7 @@ import { errorMessage } from './error-message';
 import { isShuttingDown, markStarting } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { redactString } from './redact';
-import { serve } from './serve';
+import { serve, type RunningServer } from './serve';
 
 /** What `src/service.ts` of every service returns: built without I/O, then started and stopped. */
 export interface Service {
@@ -55,6 +55,35 @@ export function runService<Schema extends z.ZodType<BaseSettings>>(
     markStarting(service.app, false);
     logger.info('started');
   });
+}
+
+export interface InProcessOptions {
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  shutdownTimeoutMs?: number;
+  /** false leaves `start()` to the caller (tests of what happens before it). */
+  start?: boolean;
+}
+
+/**
+ * Runs a service inside this process, as tests and tools do: on 127.0.0.1, without signal
+ * handlers, started; `stop()` of the answer drains it and stops the service.
+ */
+export async function serveInProcess(
+  service: Service,
+  logger: Logger,
+  options: InProcessOptions = {},
+): Promise<RunningServer> {
+  const running = await serve(service.app, {
+    port: options.port ?? 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs: options.shutdownTimeoutMs ?? 2000,
+    handleSignals: false,
+    onShutdown: [() => service.stop()],
+  });
+  if (options.start !== false) await service.start();
+  return running;
 }
 
 /** Runs a process's `main`; a failure is written to standard error and exits with 1. */

@@ -11,12 +11,8 @@ import {
   Watch,
   type KubernetesObject,
 } from '@kubernetes/client-node';
-import {
-  collectionPath,
-  PLATFORM_INSTALL,
-  type WatchedKind,
-} from '@pelita/operator/dist/kube/kinds';
 import { errorMessage } from '@pelita/kit';
+import { collectionPath, PLATFORM_INSTALL, type WatchedKind } from '@pelita/operator';
 import { kubectlApply, startKubeApiserver, waitFor } from '@pelita/testenv';
 
 const ROOT = join(__dirname, '..', '..', '..');

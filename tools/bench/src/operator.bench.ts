@@ -16,14 +16,15 @@ import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import {
   API_VERSION,
+  CHILD_KINDS,
   KIND,
+  MANAGED_BY,
+  loadPolicies,
   parseSpec,
+  renderDesired,
   type PlatformInstallSpecInput,
-} from '@pelita/operator/dist/crd/platform-install';
-import { CHILD_KINDS } from '@pelita/operator/dist/kube/kinds';
-import { loadPolicies } from '@pelita/operator/dist/policies';
-import { renderDesired, type PolicyFiles } from '@pelita/operator/dist/render';
-import { MANAGED_BY } from '@pelita/operator/dist/render/meta';
+  type PolicyFiles,
+} from '@pelita/operator';
 import { ClusterView, objectKey, startPrivateCluster, type PrivateCluster } from './kube';
 import { ratio } from './load';
 import { settled, startOperator, type OperatorProcess } from './operator-process';

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
@@ -44,15 +44,7 @@ export async function startProxy(env: Record<string, string> = {}): Promise<Prox
   const settings = loadConfig(settingsSchema, { LOG_LEVEL: 'debug', ...env });
   const logger = createLogger({ name: 'db-proxy', level: 'debug', destination: logs });
   const service = createDbProxyService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
-  });
-  await service.start();
+  const running: RunningServer = await serveInProcess(service, logger);
   const call: Proxy['call'] = async (method, path, headers = {}, body) => {
     const res = await fetch(`${running.url}${path}`, {
       method,

@@ -6,7 +6,7 @@
  */
 import { Writable } from 'node:stream';
 import { runSchemathesis } from '@pelita/fuzz';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createHttpProxyService, settingsSchema, type UpstreamClient } from '../../src';
 import { createUpstreamClient } from '../../src/forward/upstream-client';
 import { startUpstream, type RecordingUpstream } from './support/recording-upstream';
@@ -36,14 +36,7 @@ describe('http-proxy under schemathesis', () => {
       destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
     });
     const service = createHttpProxyService(settings, logger, { upstream: loopbackOnly });
-    running = await serve(service.app, {
-      port: 0,
-      host: '127.0.0.1',
-      logger,
-      shutdownTimeoutMs: 1000,
-      handleSignals: false,
-      onShutdown: [() => service.stop()],
-    });
+    running = await serveInProcess(service, logger, { shutdownTimeoutMs: 1000 });
   });
   afterAll(async () => {
     await running?.stop();

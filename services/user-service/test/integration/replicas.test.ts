@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { requireEnv, waitFor } from '@pelita/testenv';
 import {
   createPolicySyncService,
@@ -50,17 +50,9 @@ describe('two policy-sync replicas behind the user service', () => {
       }),
       logger,
     );
-    secondServer = await serve(second.app, {
-      port: 0,
-      host: '127.0.0.1',
-      logger,
-      shutdownTimeoutMs: 2000,
-      handleSignals: false,
-    });
-    await second.start();
+    secondServer = await serveInProcess(second, logger);
   });
   afterAll(async () => {
-    await second?.stop();
     await secondServer?.stop();
     await secondOpa?.stop();
     if (shareDir) rmSync(shareDir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 /** The proxy service built as `main.ts` builds it, served on 127.0.0.1, with its log lines captured. */
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createHttpProxyService, settingsSchema } from '../../../src';
 
 export class LogCapture extends Writable {
@@ -28,15 +28,7 @@ export async function startProxy(env: Record<string, string> = {}): Promise<Prox
   const logs = new LogCapture();
   const logger = createLogger({ name: 'http-proxy', level: 'debug', destination: logs });
   const service = createHttpProxyService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 1000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
-  });
-  await service.start();
+  const running: RunningServer = await serveInProcess(service, logger, { shutdownTimeoutMs: 1000 });
   return {
     url: running.url,
     logs,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { waitFor } from '@pelita/testenv';
 import { createOcrEngineService, settingsSchema } from '../../../src';
 
@@ -40,15 +40,7 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
     destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
   });
   const service = createOcrEngineService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
-  });
-  await service.start();
+  const running: RunningServer = await serveInProcess(service, logger);
   return {
     url: running.url,
     taskDir,

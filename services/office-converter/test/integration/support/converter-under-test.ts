@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createOfficeConverterService, settingsSchema } from '../../../src';
 
 const run = promisify(execFile);
@@ -30,15 +30,7 @@ export async function startConverter(
     destination: new Writable({ write: (_chunk, _encoding, done) => done() }),
   });
   const service = createOfficeConverterService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
-  });
-  await service.start();
+  const running: RunningServer = await serveInProcess(service, logger);
   return {
     url: running.url,
     post(path, files) {

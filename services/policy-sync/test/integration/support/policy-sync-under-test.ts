@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { settingsSchema } from '../../../src/config';
 import { createPolicySyncService, type PolicySyncService } from '../../../src/service';
 
@@ -49,15 +49,9 @@ export async function startPolicySync(
   const logs = new LogCapture();
   const logger = createLogger({ name: 'policy-sync', level: 'debug', destination: logs });
   const service = createPolicySyncService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
+  const running: RunningServer = await serveInProcess(service, logger, {
+    start: options.start !== false,
   });
-  if (options.start !== false) await service.start();
   return {
     url: running.url,
     dataFile,

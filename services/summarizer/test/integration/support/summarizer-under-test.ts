@@ -6,7 +6,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createSummarizerService, settingsSchema, type SummarizerService } from '../../../src';
 
 export class LogCapture extends Writable {
@@ -42,15 +42,7 @@ export async function startSummarizer(env: Record<string, string>): Promise<Summ
   const logs = new LogCapture();
   const logger = createLogger({ name: 'summarizer', level: settings.LOG_LEVEL, destination: logs });
   const service = createSummarizerService(settings, logger);
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 1000,
-    handleSignals: false,
-    onShutdown: [() => service.stop()],
-  });
-  await service.start();
+  const running: RunningServer = await serveInProcess(service, logger, { shutdownTimeoutMs: 1000 });
   return {
     url: running.url,
     logs,

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig, serve, type RunningServer } from '@pelita/kit';
+import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import {
   createPolicySyncService,
@@ -75,14 +75,8 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     ...env,
   });
   const service = createUserService(settings, logger);
-  await service.start();
-  const running: RunningServer = await serve(service.app, {
-    port: 0,
-    host: '127.0.0.1',
-    logger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-  });
+  // Started (migrations, first admin) before policy-sync below pulls from it.
+  const running: RunningServer = await serveInProcess(service, logger);
 
   const syncLogger = createLogger({ name: 'policy-sync', level: 'silent' });
   const policySync = createPolicySyncService(
@@ -99,14 +93,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     }),
     syncLogger,
   );
-  const syncServer = await serve(policySync.app, {
-    port: policySyncPort,
-    host: '127.0.0.1',
-    logger: syncLogger,
-    shutdownTimeoutMs: 2000,
-    handleSignals: false,
-  });
-  await policySync.start();
+  const syncServer = await serveInProcess(policySync, syncLogger, { port: policySyncPort });
 
   const request: Platform['request'] = (method, path, options = {}) =>
     fetch(`${running.url}${path}`, {
@@ -153,10 +140,9 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     },
     async stop() {
       await service.syncTrigger.idle();
-      await policySync.stop();
+      // Each stop drains its server, then stops its service.
       await syncServer.stop();
       await running.stop();
-      await service.stop();
       await opa.stop();
       rmSync(shareDir, { recursive: true, force: true });
       await database.drop();
