@@ -1,0 +1,192 @@
+/**
+ * The `cloud` engine: MinerU's cloud task API (v4). Ask for an upload URL (`POST
+ * /file-urls/batch`), `PUT` the file there (no content type: the URL is signed without one),
+ * poll the batch (`GET /extract-results/batch/{id}`) every `pollIntervalMs` at most `maxPolls`
+ * times, then download the result archive and read its content list. MinerU answers business
+ * errors with HTTP 200 and a non-zero `code`; those are failures too.
+ */
+import { readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { errorMessage } from '@pelita/kit';
+import {
+  EngineFailedError,
+  EngineTimeoutError,
+  type OcrEngine,
+  type OcrRequest,
+  type OnEngineProgress,
+} from './engine';
+import { toSeedLists, type MineruItem } from './mineru-content';
+import { zipEntries } from './zip-entries';
+
+export interface CloudEngineOptions {
+  /** API base, e.g. `https://mineru.net/api/v4`. */
+  baseUrl: string;
+  apiKey: string;
+  pollIntervalMs: number;
+  maxPolls: number;
+  requestTimeoutMs: number;
+  /** Time limit of the archive download. */
+  downloadTimeoutMs: number;
+}
+
+interface Envelope<T> {
+  code?: number | string;
+  msg?: string;
+  msgCode?: string;
+  data?: T;
+}
+
+interface FileResult {
+  file_name: string;
+  state: string;
+  err_msg?: string;
+  err_code?: number | string;
+  full_zip_url?: string;
+  extract_progress?: { extracted_pages: number; total_pages: number };
+}
+
+export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
+  const base = options.baseUrl.replace(/\/+$/, '');
+
+  async function send(url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal) {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      return await fetch(url, {
+        ...init,
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      throw new EngineFailedError(`the cloud OCR engine is unreachable: ${errorMessage(err)}`, 502);
+    }
+  }
+
+  async function api<T>(path: string, init: RequestInit, signal?: AbortSignal): Promise<T> {
+    const res = await send(
+      `${base}${path}`,
+      { ...init, headers: { ...init.headers, authorization: `Bearer ${options.apiKey}` } },
+      options.requestTimeoutMs,
+      signal,
+    );
+    const text = await res.text();
+    let envelope: Envelope<T>;
+    try {
+      envelope = JSON.parse(text) as Envelope<T>;
+    } catch {
+      throw new EngineFailedError(
+        `the cloud OCR engine answered ${res.status} without JSON`,
+        res.status,
+      );
+    }
+    if (res.status === 401 || envelope.msgCode) {
+      throw new EngineFailedError(
+        `the cloud OCR engine refused the key: ${envelope.msg ?? res.status}`,
+        401,
+      );
+    }
+    if (!res.ok || envelope.code !== 0 || envelope.data === undefined) {
+      throw new EngineFailedError(
+        `the cloud OCR engine answered ${res.status} (code ${String(envelope.code)}): ${envelope.msg ?? ''}`,
+        envelope.code ?? res.status,
+      );
+    }
+    return envelope.data;
+  }
+
+  return {
+    name: 'cloud',
+    async process(request: OcrRequest, onProgress: OnEngineProgress, signal?: AbortSignal) {
+      const batch = await api<{ batch_id: string; file_urls: string[] }>(
+        '/file-urls/batch',
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({
+            files: [{ name: request.name, is_ocr: true }],
+            language: 'en',
+            enable_formula: true,
+            enable_table: true,
+          }),
+        },
+        signal,
+      );
+      const uploadUrl = batch.file_urls[0];
+      if (!uploadUrl) throw new EngineFailedError('the cloud OCR engine gave no upload URL', 502);
+      const upload = await send(
+        uploadUrl,
+        { method: 'PUT', body: await readFile(request.path) },
+        options.downloadTimeoutMs,
+        signal,
+      );
+      await upload.body?.cancel();
+      if (!upload.ok)
+        throw new EngineFailedError(
+          `the upload to the cloud OCR engine failed (${upload.status})`,
+          upload.status,
+        );
+
+      let done: FileResult | undefined;
+      for (let poll = 0; poll < options.maxPolls && !done; poll += 1) {
+        if (poll > 0) await sleep(options.pollIntervalMs, undefined, signal ? { signal } : {});
+        const results = await api<{ extract_result: FileResult[] }>(
+          `/extract-results/batch/${encodeURIComponent(batch.batch_id)}`,
+          { method: 'GET' },
+          signal,
+        ).catch((err: unknown) => {
+          // A poll that fails is retried on the next turn; the budget still bounds the wait.
+          if (err instanceof EngineFailedError && poll + 1 < options.maxPolls) return undefined;
+          throw err;
+        });
+        const file = results?.extract_result[0];
+        if (!file) continue;
+        if (file.extract_progress && file.extract_progress.total_pages > 0) {
+          onProgress(file.extract_progress.extracted_pages, file.extract_progress.total_pages);
+        }
+        if (file.state === 'failed') {
+          throw new EngineFailedError(
+            file.err_msg || 'the cloud OCR engine failed the task',
+            file.err_code ?? 502,
+          );
+        }
+        if (file.state === 'done') done = file;
+      }
+      if (!done) throw new EngineTimeoutError();
+      if (!done.full_zip_url)
+        throw new EngineFailedError('the cloud OCR engine gave no result archive', 502);
+
+      const download = await send(
+        done.full_zip_url,
+        { method: 'GET' },
+        options.downloadTimeoutMs,
+        signal,
+      );
+      if (!download.ok)
+        throw new EngineFailedError(
+          `the result archive could not be downloaded (${download.status})`,
+          download.status,
+        );
+      let archive: Buffer;
+      try {
+        archive = Buffer.from(await download.arrayBuffer());
+      } catch (err) {
+        if (signal?.aborted) throw err;
+        throw new EngineFailedError(
+          `the result archive download broke off: ${errorMessage(err)}`,
+          502,
+        );
+      }
+      let files: Map<string, Buffer>;
+      try {
+        files = zipEntries(archive);
+      } catch (err) {
+        throw new EngineFailedError(errorMessage(err), 502);
+      }
+      // MinerU names the content list after the archive, not after the file.
+      const contentList = [...files.entries()].find(([name]) =>
+        name.endsWith('_content_list.json'),
+      )?.[1];
+      if (!contentList) throw new EngineFailedError('the result archive has no content list', 502);
+      return toSeedLists(JSON.parse(contentList.toString('utf8')) as MineruItem[]);
+    },
+  };
+}

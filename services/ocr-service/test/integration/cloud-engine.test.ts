@@ -1,0 +1,127 @@
+/** The `cloud` engine client against the MinerU cloud double: the whole protocol and its faults. */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startMineruCloudStub, type MineruCloudStub } from '@pelita/mineru-cloud-stub';
+import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { EngineFailedError, EngineTimeoutError } from '../../src/engines/engine';
+import { createCloudEngine, type CloudEngineOptions } from '../../src/engines/cloud-engine';
+
+jest.setTimeout(60_000);
+
+async function textPdf(pages: number): Promise<Buffer> {
+  const doc = await PDFDocument.create();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (let p = 1; p <= pages; p += 1) {
+    doc
+      .addPage([595, 842])
+      .drawText(`Clause ${p} of the agreement`, { x: 60, y: 760, size: 12, font });
+  }
+  return Buffer.from(await doc.save());
+}
+
+describe('cloud OCR engine client', () => {
+  let stub: MineruCloudStub;
+  let dir: string;
+  beforeAll(async () => {
+    stub = await startMineruCloudStub({ token: 'cloud-key', pageMs: 10 });
+    dir = await mkdtemp(join(tmpdir(), 'cloud-engine-'));
+  });
+  afterEach(() => stub.setFaults([]));
+  afterAll(async () => {
+    await stub.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const engine = (overrides: Partial<CloudEngineOptions> = {}) =>
+    createCloudEngine({
+      baseUrl: stub.url,
+      apiKey: 'cloud-key',
+      pollIntervalMs: 20,
+      maxPolls: 500,
+      requestTimeoutMs: 5000,
+      downloadTimeoutMs: 2000,
+      ...overrides,
+    });
+  const request = async (name: string, pages = 2) => {
+    await writeFile(join(dir, name), await textPdf(pages));
+    return { path: join(dir, name), name, typeOcr: 'ekstrak_only' as const, representasiCount: 3 };
+  };
+  const failure = (promise: Promise<unknown>) =>
+    promise.then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+
+  it("uploads, polls with progress, downloads the archive and answers the seed's lists", async () => {
+    const progress: Array<[number, number]> = [];
+    const output = await engine().process(await request('agreement.pdf', 3), (done, total) =>
+      progress.push([done, total]),
+    );
+    expect(output.contentList.map((item) => [item.page, item.content])).toEqual([
+      [1, 'Clause 1 of the agreement'],
+      [2, 'Clause 2 of the agreement'],
+      [3, 'Clause 3 of the agreement'],
+    ]);
+    expect(output.mdContentList.map((page) => page.page)).toEqual([1, 2, 3]);
+    expect(progress.length).toBeGreaterThan(0);
+    expect(progress.every(([, total]) => total === 3)).toBe(true);
+    const file = stub.stats().files.find((record) => record.fileName === 'agreement.pdf');
+    expect(file?.options).toMatchObject({
+      language: 'en',
+      enable_formula: true,
+      enable_table: true,
+    });
+  });
+
+  it('gives up after its poll budget on a task that never finishes (Task timeout, 504)', async () => {
+    stub.setFaults([{ match: /^stuck/, fault: { kind: 'never-finish' } }]);
+    const error = await failure(
+      engine({ maxPolls: 10 }).process(await request('stuck.pdf'), () => undefined),
+    );
+    expect(error).toBeInstanceOf(EngineTimeoutError);
+    expect(error).toMatchObject({ message: 'Task timeout', code: 504 });
+  });
+
+  it('passes on the reason of a failed task, a rejected upload, a broken archive and a wrong key', async () => {
+    stub.setFaults([
+      { match: /^failing/, fault: { kind: 'fail', code: -60010, message: 'parse failed' } },
+      { match: /^rejected/, fault: { kind: 'upload-rejected', status: 503 } },
+      { match: /^broken/, fault: { kind: 'bad-zip', mode: 'truncated' } },
+    ]);
+    expect(
+      await failure(engine().process(await request('failing.pdf'), () => undefined)),
+    ).toMatchObject({
+      message: 'parse failed',
+      code: -60010,
+    });
+    expect(
+      await failure(engine().process(await request('rejected.pdf'), () => undefined)),
+    ).toMatchObject({
+      message: expect.stringContaining('upload'),
+      code: 503,
+    });
+    const broken = await failure(engine().process(await request('broken.pdf'), () => undefined));
+    expect(broken).toBeInstanceOf(EngineFailedError);
+    expect((broken as Error).message).toContain('archive');
+    expect(
+      await failure(engine({ apiKey: 'wrong' }).process(await request('key.pdf'), () => undefined)),
+    ).toMatchObject({
+      code: 401,
+    });
+  });
+
+  it('rides out failing polls, and gives up on a stalled download', async () => {
+    stub.setFaults([
+      { match: /^flaky/, times: 2, fault: { kind: 'status-error', status: 502 } },
+      { match: /^stalled/, fault: { kind: 'download-stall' } },
+    ]);
+    const output = await engine().process(await request('flaky.pdf'), () => undefined);
+    expect(output.contentList).toHaveLength(2);
+    expect(stub.stats().pollErrors).toBeGreaterThanOrEqual(2);
+    const stalled = await failure(
+      engine({ downloadTimeoutMs: 500 }).process(await request('stalled.pdf'), () => undefined),
+    );
+    expect(stalled).toMatchObject({ message: expect.stringContaining('download') });
+  });
+});
