@@ -2,7 +2,7 @@
 SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_MODULES_STAMP := node_modules/.package-lock.json
-TESTENV := node tools/testenv/dist/main.js
+TESTENV := node tools/testenv/dist/cli/main.js
 
 .PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench kind-e2e clean
 
@@ -20,10 +20,11 @@ install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock f
 build: install ## Compile every workspace (tsc -b)
 	npx tsc -b
 
-lint: install ## ESLint, Prettier, lock file, hadolint, actionlint, shellcheck (the last three from make testenv)
+lint: install ## Lock file, ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck (the last three from make testenv)
 	node tools/lock-check/lock-check.mjs
 	npx eslint --max-warnings 0 .
 	npx prettier --check .
+	npx knip
 	tools/lint-extra.sh
 
 typecheck: install ## Type-check sources and tests of every workspace

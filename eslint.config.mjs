@@ -2,6 +2,19 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
+// One direction between workspaces: another workspace is used through its package entry
+// (`@pelita/<name>`), never by reaching into its files, which are free to move.
+const WORKSPACE_BOUNDARY = [
+  {
+    regex: '^(\\.\\./)+[a-z][\\w.-]*/(src|dist)(/|$)',
+    message: 'Import another workspace by its package name (@pelita/<name>), not its files.',
+  },
+  {
+    regex: '^@pelita/[^/]+/(src|dist)(/|$)',
+    message: "Import the package's entry (@pelita/<name>), not its src/ or dist/ files.",
+  },
+];
+
 export default tseslint.config(
   { ignores: ['**/dist/', '**/node_modules/', 'coverage/', '**/*.tsbuildinfo'] },
   js.configs.recommended,
@@ -20,6 +33,22 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'error',
       eqeqeq: ['error', 'smart'],
       'no-console': 'error',
+      'no-restricted-imports': ['error', { patterns: WORKSPACE_BOUNDARY }],
+    },
+  },
+  {
+    // The test library must not load the installer CLI (servers, apt, go builds): cli → lib only.
+    files: ['tools/testenv/src/index.ts', 'tools/testenv/src/lib/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            ...WORKSPACE_BOUNDARY,
+            { regex: '^\\.{1,2}/cli(/|$)', message: 'The test library must not import src/cli.' },
+          ],
+        },
+      ],
     },
   },
   {

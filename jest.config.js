@@ -44,7 +44,7 @@ module.exports = {
         '<rootDir>/{services,tools,operator,charts,images}/**/test/integration/**/*.test.ts',
       ],
       // Loads the connection settings written by `make testenv` into process.env.
-      setupFiles: ['<rootDir>/tools/testenv/src/jest-env.ts'],
+      setupFiles: ['<rootDir>/tools/testenv/src/lib/jest-env.ts'],
     },
   ],
 };

@@ -1,5 +1,6 @@
 import type { V1Lease } from '@kubernetes/client-node';
 import { createLogger } from '@pelita/kit';
+import { waitFor } from '@pelita/testenv';
 import { LeaderElector, microTime } from '../../src/controller/leader-election';
 import type { KubeClient } from '../../src/kube/client';
 
@@ -32,10 +33,8 @@ function leaseStore() {
 
 const logger = createLogger({ name: 'test', level: 'silent' });
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await sleep(10);
-}
+const waitUntil = (what: string, condition: () => boolean, timeoutMs: number) =>
+  waitFor(condition, { what, timeoutMs, intervalMs: 10 });
 
 function elector(
   store: ReturnType<typeof leaseStore>,
@@ -70,7 +69,7 @@ describe('LeaderElector', () => {
     const a = elector(store, 'a', events);
     const b = elector(store, 'b', events);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await waitUntil('a leads', () => a.isLeader, 1000);
     b.start();
     await sleep(1300); // longer than a lease: a keeps renewing, so b never takes over
     expect(events).toEqual(['a leads']);
@@ -79,7 +78,7 @@ describe('LeaderElector', () => {
 
     await a.stop();
     expect(store.holder()).toBe('');
-    await waitUntil(() => b.isLeader, 600); // retry periods, not a lease duration
+    await waitUntil('b leads', () => b.isLeader, 600); // retry periods, not a lease duration
     expect(events).toEqual(['a leads', 'b leads']);
     expect(store.lease()?.spec?.leaseTransitions).toBe(1);
     await b.stop();
@@ -96,7 +95,7 @@ describe('LeaderElector', () => {
     const started = Date.now();
     b.start();
     // leaseDurationSeconds in the stored record (2 s) is what a standby waits for.
-    while (!b.isLeader) await sleep(20);
+    await waitUntil('b leads', () => b.isLeader, 5000);
     expect(Date.now() - started).toBeGreaterThanOrEqual(1950);
     expect(store.lease()?.spec?.leaseTransitions).toBe(5);
     await b.stop();
@@ -107,12 +106,12 @@ describe('LeaderElector', () => {
     const events: string[] = [];
     const a = elector(store, 'a', events);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await waitUntil('a leads', () => a.isLeader, 1000);
     expect(a.isLeader).toBe(true);
     // The API goes away: every renewal fails.
     const failing = store.client as unknown as Record<string, unknown>;
     failing.readLease = () => Promise.reject(new Error('connection refused'));
-    await waitUntil(() => events.length === 2, 3000);
+    await waitUntil('a steps down', () => events.length === 2, 3000);
     expect(events).toEqual(['a leads', 'a lost']);
     expect(a.isLeader).toBe(false);
     await a.stop();
@@ -133,7 +132,7 @@ describe('LeaderElector with a hung API', () => {
     // Abandoned after 100 ms, far inside the 600 ms renew deadline.
     const a = elector(store, 'a', events, 100);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await waitUntil('a leads', () => a.isLeader, 1000);
     const client = store.client as unknown as Record<string, unknown>;
     const read = client.readLease as (ns: string, name: string) => Promise<V1Lease | undefined>;
     let hung = 0;
@@ -141,7 +140,11 @@ describe('LeaderElector with a hung API', () => {
       hung++ === 0 ? hang(signal) : read(ns, name);
     const renewedBefore = store.lease()?.spec?.renewTime;
     // Positive signal: a renewal after the hung one was written.
-    await waitUntil(() => hung > 1 && store.lease()?.spec?.renewTime !== renewedBefore, 3000);
+    await waitUntil(
+      'a renewal after the hung one',
+      () => hung > 1 && store.lease()?.spec?.renewTime !== renewedBefore,
+      3000,
+    );
     expect(hung).toBeGreaterThan(1);
     expect(events).toEqual(['a leads']);
     expect(a.healthy()).toBe(true);
@@ -153,11 +156,11 @@ describe('LeaderElector with a hung API', () => {
     const events: string[] = [];
     const a = elector(store, 'a', events);
     a.start();
-    await waitUntil(() => a.isLeader, 1000);
+    await waitUntil('a leads', () => a.isLeader, 1000);
     // A request that ignores its time-out: only the independent timer can end leadership.
     (store.client as unknown as Record<string, unknown>).readLease = () => hang();
     const hungAt = Date.now();
-    await waitUntil(() => events.length === 2, 3000);
+    await waitUntil('a steps down', () => events.length === 2, 3000);
     expect(events).toEqual(['a leads', 'a lost']);
     expect(a.isLeader).toBe(false);
     // Within the renew deadline (600 ms) of the last renewal, not after the lease (1000 ms).
@@ -182,7 +185,7 @@ describe('LeaderElector with a hung API', () => {
 
     const c = elector(leaseStore(), 'c', events);
     c.start();
-    await waitUntil(() => c.isLeader, 1000);
+    await waitUntil('c leads', () => c.isLeader, 1000);
     expect(c.healthy()).toBe(true);
     // Block the event loop past the renew deadline: no timer can run, yet /healthz must fail.
     const until = Date.now() + 700;

@@ -1,12 +1,7 @@
+import { waitFor } from '@pelita/testenv';
 import { WorkQueue } from '../../src/controller/work-queue';
 
 const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Polls until `condition` holds or `timeoutMs` passes (then the test's expect fails fast). */
-async function waitUntil(condition: () => boolean, timeoutMs = 2000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition() && Date.now() < deadline) await tick(5);
-}
 
 /** A handler whose calls finish only when the test releases them. */
 function gatedHandler() {
@@ -130,13 +125,13 @@ describe('WorkQueue', () => {
     const started = Date.now();
     queue.addAfter('a', 60_000); // the periodic resync, far away
     queue.addAfter('a', 20); // a retry: earlier, so it wins
-    await waitUntil(() => calls.length === 1);
+    await waitFor(() => calls.length === 1, { what: 'the first call', intervalMs: 5 });
     expect(calls).toHaveLength(1);
     expect(calls[0]! - started).toBeGreaterThanOrEqual(18);
     // A later deadline does not push back an earlier pending one.
     queue.addAfter('a', 20);
     queue.addAfter('a', 60_000);
-    await waitUntil(() => calls.length === 2);
+    await waitFor(() => calls.length === 2, { what: 'the second call', intervalMs: 5 });
     expect(calls).toHaveLength(2);
     await queue.stop();
   });
@@ -156,7 +151,7 @@ describe('WorkQueue', () => {
       },
     });
     queue.add('a');
-    await waitUntil(() => attempts.length === 2);
+    await waitFor(() => attempts.length === 2, { what: 'the retry', intervalMs: 5 });
     expect(attempts).toHaveLength(2);
     expect(attempts[1]! - attempts[0]!).toBeGreaterThanOrEqual(18);
     await queue.stop();

@@ -6,7 +6,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from './logger';
 import { redact, redactString } from './redact';
 
-export const REQUEST_ID_HEADER = 'x-request-id';
+const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Paths probed every few seconds by Kubernetes and Prometheus: logged only when they fail. */

@@ -4,7 +4,6 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { inspect } from 'node:util';
 import {
   KubeConfig,
   KubernetesObjectApi,
@@ -12,6 +11,7 @@ import {
   Watch,
   type KubernetesObject,
 } from '@kubernetes/client-node';
+import { errorMessage } from '@pelita/kit';
 import { collectionPath, PLATFORM_INSTALL, type WatchedKind } from '@pelita/operator';
 import { kubectlApply, startKubeApiserver, waitFor } from '@pelita/testenv';
 
@@ -98,9 +98,7 @@ export class ClusterView {
     // A watch ends only when stopped or lost; a lost one would stall every waiter, so fail them.
     const stopped = (err: unknown) => {
       if (this.stopping) return;
-      this.failure = new Error(
-        `a watch ended: ${err instanceof Error ? err.message : inspect(err)}`,
-      );
+      this.failure = new Error(`a watch ended: ${errorMessage(err)}`);
       for (const waiter of this.waiters) waiter.reject(this.failure);
       this.waiters.clear();
     };

@@ -1,5 +1,7 @@
 /** The built operator as a process of its own, and the figures it reports on `/metrics`. */
 import { join } from 'node:path';
+import { errorMessage } from '@pelita/kit';
+import { waitFor } from '@pelita/testenv';
 import { startService, type StartedService } from './process';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -55,19 +57,20 @@ export async function settled(
   timeoutMs: number,
   quietMs = 1000,
 ): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
   let last = -1;
   let quietSince = Date.now();
-  for (;;) {
-    const done = await operator.metric('pelita_operator_reconcile_total');
-    const depth = await operator.metric('pelita_operator_queue_depth');
-    if (done !== last || depth > 0) {
+  await waitFor(
+    async () => {
+      const done = await operator.metric('pelita_operator_reconcile_total');
+      const depth = await operator.metric('pelita_operator_queue_depth');
+      if (done === last && depth === 0)
+        return done >= reconciles && Date.now() - quietSince >= quietMs;
       last = done;
       quietSince = Date.now();
-    } else if (done >= reconciles && Date.now() - quietSince >= quietMs) return;
-    if (Date.now() > deadline) {
-      throw new Error(`operator not settled within ${timeoutMs} ms (${done} reconciles)`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+      return false;
+    },
+    { what: `the operator to settle after ${reconciles} reconciles`, timeoutMs, intervalMs: 100 },
+  ).catch((err: unknown) => {
+    throw new Error(`${errorMessage(err)} (${last} reconciles so far)`);
+  });
 }

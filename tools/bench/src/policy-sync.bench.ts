@@ -17,15 +17,17 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { requireEnv } from '@pelita/testenv';
+import { freePort, requireEnv, waitFor } from '@pelita/testenv';
 import { ratio } from './load';
-import { freePort, startService, type StartedService } from './process';
+import { startService, type StartedService } from './process';
 import { percentile, report, table, timingRow } from './report';
 
 const CHANGES = 100;
 const TARGET_P99_MS = 1000;
 const DECISION_REQUESTS = 2000;
 const WARM_UP_REQUESTS = 200;
+/** Polls every millisecond: fine enough for a sub-second target, and leaves the CPU to the processes being measured. */
+const EVERY_MS = 1;
 const ROOT = join(__dirname, '..', '..', '..');
 const POLICY_SYNC_MAIN = join(ROOT, 'services', 'policy-sync', 'dist', 'main.js');
 const POLICIES_DIR = join(ROOT, 'policies');
@@ -72,7 +74,10 @@ export async function run(): Promise<void> {
       );
     }
     const syncA = (replicas[0] as StartedService).url;
-    await waitUntil(() => opaB.allows(BENCH_USER, '/api/v1/role-0/0'), 'the start-up sync');
+    await waitFor(() => opaB.allows(BENCH_USER, '/api/v1/role-0/0'), {
+      what: 'the start-up sync',
+      intervalMs: EVERY_MS,
+    });
 
     // Each change grants the benchmark user one new path: the decision for it flips to allow.
     const local: number[] = [];
@@ -86,18 +91,23 @@ export async function run(): Promise<void> {
       const res = await fetch(`${syncA}/role-grants`);
       if (!res.ok) throw new Error(`GET /role-grants answered ${res.status}`);
       await Promise.all([
-        waitUntil(() => opaA.allows(BENCH_USER, path), 'replica A').then(() =>
-          local.push(performance.now() - started),
-        ),
-        waitUntil(() => opaB.allows(BENCH_USER, path), 'replica B').then(() =>
-          peer.push(performance.now() - started),
-        ),
+        waitFor(() => opaA.allows(BENCH_USER, path), {
+          what: 'replica A',
+          intervalMs: EVERY_MS,
+        }).then(() => local.push(performance.now() - started)),
+        waitFor(() => opaB.allows(BENCH_USER, path), {
+          what: 'replica B',
+          intervalMs: EVERY_MS,
+        }).then(() => peer.push(performance.now() - started)),
       ]);
 
       const body = JSON.stringify({ user_roles: data.userRoles, role_grants: data.roleGrants });
       const pushed = performance.now();
       await opaDirect.put(body);
-      await waitUntil(() => opaDirect.allows(BENCH_USER, path), 'direct OPA');
+      await waitFor(() => opaDirect.allows(BENCH_USER, path), {
+        what: 'direct OPA',
+        intervalMs: EVERY_MS,
+      });
       direct.push(performance.now() - pushed);
     }
 
@@ -219,7 +229,11 @@ async function startOpa(opaBin: string): Promise<Opa> {
     ],
     { stdio: ['ignore', 'ignore', 'inherit'] },
   );
-  await waitUntil(async () => (await fetch(`${url}/health`)).ok, `OPA on ${url}`, 15_000);
+  await waitFor(async () => (await fetch(`${url}/health`)).ok, {
+    what: `OPA on ${url}`,
+    timeoutMs: 15_000,
+    intervalMs: EVERY_MS,
+  });
   return {
     url,
     async allows(user, path) {
@@ -241,27 +255,6 @@ async function startOpa(opaBin: string): Promise<Opa> {
       await exited;
     },
   };
-}
-
-/**
- * Polls every millisecond: fine enough for a sub-second target, and leaves the CPU to the
- * processes being measured.
- */
-async function waitUntil(
-  condition: () => Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = performance.now() + timeoutMs;
-  for (;;) {
-    try {
-      if (await condition()) return;
-    } catch {
-      // not answering yet
-    }
-    if (performance.now() > deadline) throw new Error(`${what}: no change within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
 }
 
 /** Runs `request` `count` times in a row; the duration of each, in ms. */

@@ -1,8 +1,7 @@
 /** Starts server processes for benchmarks and waits until they serve. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
 import { createInterface } from 'node:readline';
+import { freePort, waitFor } from '@pelita/testenv';
 
 export interface StartedService {
   child: ChildProcess;
@@ -39,27 +38,16 @@ export async function startService(
       child.once('exit', () => resolve());
       child.kill('SIGTERM');
     });
-  const deadline = Date.now() + 20_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}${options.readyPath ?? '/health'}`)).ok) return { child, url, stop };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`${script} did not answer within 20 s (built? npx tsc -b)`);
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  const ready = async () => (await fetch(`${url}${options.readyPath ?? '/health'}`)).ok;
+  const state = await waitFor(
+    async () => (child.exitCode === null ? (await ready()) && 'ready' : 'exited'),
+    { what: `${script} to answer (built? npx tsc -b)`, timeoutMs: 20_000, intervalMs: 100 },
+  ).catch((err: unknown) => {
+    child.kill('SIGKILL');
+    throw err;
+  });
+  if (state === 'exited') throw new Error(`${script} exited with ${child.exitCode}`);
+  return { child, url, stop };
 }
 
 export interface StartedProcess {

@@ -9,9 +9,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { POLICIES_DIR, requireEnv, startOpa } from '@pelita/testenv';
+import { freePort, POLICIES_DIR, requireEnv, startOpa, waitFor } from '@pelita/testenv';
 import pg from 'pg';
-import { freePort, startService, type StartedService } from './process';
+import { startService, type StartedService } from './process';
 import { percentile, report, table, timingRow } from './report';
 
 const ROOT = resolve(__dirname, '..', '..', '..');
@@ -62,7 +62,11 @@ export async function run(): Promise<void> {
     );
     const allows = (user: string, method: string, path: string) =>
       decide(opa.url, user, method, path);
-    await waitUntil(() => allows(ADMIN.username, 'GET', '/features'), 'admin grants in OPA');
+    await waitFor(() => allows(ADMIN.username, 'GET', '/features'), {
+      what: 'admin grants in OPA',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
     const adminToken = await login(users.url, ADMIN.email, ADMIN.password);
     const api = (method: string, path: string, body?: unknown) =>
       call(users.url, method, path, adminToken, body);
@@ -85,7 +89,11 @@ export async function run(): Promise<void> {
       path: '/features',
     });
     const policy = await api('POST', '/policies', { role_id: role.id, sub_feature_id: sub.id });
-    await waitUntil(() => allows(username, 'GET', '/features'), 'the member grant in OPA');
+    await waitFor(() => allows(username, 'GET', '/features'), {
+      what: 'the member grant in OPA',
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    });
 
     const propagation: number[] = [];
     let granted = true;
@@ -93,11 +101,10 @@ export async function run(): Promise<void> {
       granted = !granted;
       const start = performance.now();
       await api('PATCH', `/policies/${policy.id}`, { status: granted });
-      await waitUntil(
-        async () => (await allows(username, 'GET', '/features')) === granted,
-        'the change',
-        5,
-      );
+      await waitFor(async () => (await allows(username, 'GET', '/features')) === granted, {
+        what: 'the change',
+        intervalMs: 5,
+      });
       propagation.push(performance.now() - start);
     }
 
@@ -184,18 +191,6 @@ async function call(
   if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${text}`);
   // Every resource this benchmark creates answers with its numeric id.
   return JSON.parse(text) as { id: number };
-}
-
-async function waitUntil(
-  probe: () => Promise<boolean>,
-  what: string,
-  intervalMs = 50,
-): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await probe().catch(() => false))) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, intervalMs));
-  }
 }
 
 async function timeEach(request: () => Promise<Response>): Promise<number[]> {

@@ -9,6 +9,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { errorMessage } from '@pelita/kit';
 import { currentSettings, envFilePath, kubectlApply, readEnvFile } from '@pelita/testenv';
 
 const root = resolve(__dirname, '..', '..', '..');
@@ -119,7 +120,7 @@ function main(): void {
       say(`Try: ${kubectl} apply -f examples/platforminstall.yaml`);
       say(`     ${kubectl} get pi -A --watch`);
     } catch (err) {
-      say(`CRD not installed, operator not started: ${(err as Error).message}`);
+      say(`CRD not installed, operator not started: ${errorMessage(err)}`);
     }
   }
 

@@ -26,7 +26,7 @@ export interface AnswerOptions {
   shrinkFraction: number;
 }
 
-export const ANSWER_KEYS = ['summary', 'key_points', 'topics', 'named_entities'] as const;
+const ANSWER_KEYS = ['summary', 'key_points', 'topics', 'named_entities'] as const;
 export type AnswerKey = (typeof ANSWER_KEYS)[number];
 
 export interface Answer {
@@ -37,7 +37,7 @@ export interface Answer {
   document: string;
 }
 
-export function textOf(content: unknown): string {
+function textOf(content: unknown): string {
   if (typeof content === 'string') return content;
   if (Array.isArray(content)) {
     return content
@@ -53,7 +53,7 @@ export function promptOf(messages: ChatMessage[]): string {
   return messages.map((message) => textOf(message.content)).join('\n');
 }
 
-export function documentOf(messages: ChatMessage[]): string {
+function documentOf(messages: ChatMessage[]): string {
   const users = messages.filter((message) => message.role === 'user');
   const last = textOf(users[users.length - 1]?.content ?? '');
   const start = last.lastIndexOf('<document>');

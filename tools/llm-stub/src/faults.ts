@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 
-export const FaultSchema = z.discriminatedUnion('kind', [
+const FaultSchema = z.discriminatedUnion('kind', [
   /** Wait before answering (added to the stub's base latency). */
   z.object({ kind: z.literal('latency'), ms: z.number().int().min(0) }),
   /** Answer with an HTTP error in the OpenAI error shape, optionally with retry hints. */

@@ -2,6 +2,7 @@
  * Runs the stand-in as a process (`make dev`, benchmarks). Settings from the environment; prints
  * one JSON line `{"port":N,"url":...}` once listening, and stops on SIGTERM/SIGINT.
  */
+import { runMain } from '@pelita/kit';
 import { z } from 'zod';
 import { ruleFromJson, FaultRuleSchema } from './faults';
 import { startLlmStub } from './stub-server';
@@ -48,9 +49,4 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(
-    `llm-stub failed to start: ${err instanceof Error ? err.message : String(err)}\n`,
-  );
-  process.exit(1);
-});
+runMain('llm-stub', main);

@@ -6,6 +6,7 @@
 import { once } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { errorMessage } from '@pelita/kit';
 import { z } from 'zod';
 import {
   buildAnswer,
@@ -94,7 +95,7 @@ type RuntimeOptions = Required<
   >
 > & { apiKey: string | undefined };
 
-export const OptionsPatchSchema = z
+const OptionsPatchSchema = z
   .object({
     models: z.array(z.string().min(1)).min(1),
     maxModelLen: z.number().int().positive().nullable(),
@@ -322,7 +323,7 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
   const server: Server = createServer((req, res) => {
     route(req, res).catch((err: unknown) => {
       if (!res.headersSent) {
-        sendError(res, 500, err instanceof Error ? err.message : String(err), 'InternalError');
+        sendError(res, 500, errorMessage(err), 'InternalError');
       } else {
         res.destroy();
       }

@@ -9,7 +9,7 @@ export type EntitySets = Record<EntityKey, string[]>;
 
 const SENTENCE_END = /(?<=[.!?]["')\]]*)\s+/;
 
-export function sentencesOf(text: string): string[] {
+function sentencesOf(text: string): string[] {
   return text
     .split(SENTENCE_END)
     .map((sentence) => sentence.trim())

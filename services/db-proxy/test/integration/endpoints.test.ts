@@ -2,14 +2,8 @@
  * Every endpoint on every mode (postgresql; mariadb; mysql pointing at the same MariaDB server):
  * results and their normalisation, statements without rows, and the typed errors.
  */
-import {
-  closedPort,
-  createDatabase,
-  startProxy,
-  type Database,
-  type Mode,
-  type Proxy,
-} from './harness';
+import { freePort } from '@pelita/testenv';
+import { createDatabase, startProxy, type Database, type Mode, type Proxy } from './harness';
 
 const SETUP: Record<'postgresql' | 'mysql', string[]> = {
   postgresql: [
@@ -91,7 +85,7 @@ describe.each<Mode>(['postgresql', 'mariadb', 'mysql'])('%s', (mode) => {
     });
 
     it('answers 500 when the server cannot be reached', async () => {
-      const port = String(await closedPort());
+      const port = String(await freePort());
       const res = await proxy.call('GET', '/check-connection', {
         ...db.headers,
         'x-db-port': port,
@@ -205,7 +199,7 @@ describe.each<Mode>(['postgresql', 'mariadb', 'mysql'])('%s', (mode) => {
     });
 
     it('answers 502 when the server cannot be reached', async () => {
-      const port = String(await closedPort());
+      const port = String(await freePort());
       const res = await proxy.execute({ ...db.headers, 'x-db-port': port }, 'SELECT 1');
       expect(res.status).toBe(502);
       expect(res.body.code).toBe('unreachable');

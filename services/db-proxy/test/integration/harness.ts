@@ -173,13 +173,3 @@ export function createDatabase(suite: string, mode: Mode): Promise<Database> {
     ? createPostgresDatabase(suite)
     : createMariadbDatabase(`${suite}_${mode}`, mode);
 }
-
-/** A port on loopback where nothing listens (bound then released). */
-export async function closedPort(): Promise<number> {
-  const { createServer } = await import('node:net');
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { waitFor } from '@pelita/testenv';
 
 const FIXTURE = join(__dirname, '..', 'fixtures', 'traced-service.js');
 const KIT_DIST = join(__dirname, '..', '..', 'dist', 'index.js');
@@ -88,16 +89,6 @@ async function startFixture(env: Record<string, string>) {
   return { child, lines, waitForLog, url: `http://127.0.0.1:${String(listening.port)}` };
 }
 
-async function waitFor<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 describe('a kit service process', () => {
   const receiver = startOtlpReceiver();
   const upstreamHeaders: IncomingHttpHeaders[] = [];
@@ -132,20 +123,25 @@ describe('a kit service process', () => {
     expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-0[01]$/);
     const traceId = String(traceparent).split('-')[1];
 
-    const serverSpan = await waitFor(() =>
-      receiver.spans.find(
-        (s) =>
-          s.traceId === traceId &&
-          s.kind === 2 && // SERVER
-          s.attributes.some(
-            (a) => a.key === 'http.route' && a.value.stringValue === '/call-upstream',
-          ),
-      ),
+    const serverSpan = await waitFor(
+      () =>
+        receiver.spans.find(
+          (s) =>
+            s.traceId === traceId &&
+            s.kind === 2 && // SERVER
+            s.attributes.some(
+              (a) => a.key === 'http.route' && a.value.stringValue === '/call-upstream',
+            ),
+        ),
+      'the SERVER span of /call-upstream',
     );
     // The service name comes from the entry's package (@pelita/kit for this fixture).
     expect(serverSpan.serviceName).toBe('kit');
     // The outbound fetch is a CLIENT span of the same trace.
-    await waitFor(() => receiver.spans.find((s) => s.traceId === traceId && s.kind === 3));
+    await waitFor(
+      () => receiver.spans.find((s) => s.traceId === traceId && s.kind === 3),
+      'the CLIENT span of the fetch',
+    );
   });
 
   it('on SIGTERM stops accepting, finishes the in-flight request and exits 0', async () => {

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { waitFor } from '@pelita/testenv';
 import { scannedPdf } from './support/documents';
 
 jest.setTimeout(180_000);
@@ -30,14 +31,6 @@ async function startProcess(taskDir: string): Promise<{ child: ChildProcess; url
 
 async function statusOf(url: string, taskId: string): Promise<any> {
   return (await fetch(`${url}/tasks/${taskId}`)).json();
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 120_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 describe('ocr-engine restarts', () => {
@@ -62,15 +55,19 @@ describe('ocr-engine restarts', () => {
     const first = await startProcess(taskDir);
     children.push(first.child);
     const taskId = await submit(first.url);
-    await until(
+    await waitFor(
       async () => (await statusOf(first.url, taskId)).extract_progress.extracted_pages >= 1,
+      { what: 'the first page extracted', timeoutMs: 120_000 },
     );
     first.child.kill('SIGKILL');
     await once(first.child, 'exit');
 
     const second = await startProcess(taskDir);
     children.push(second.child);
-    await until(async () => (await statusOf(second.url, taskId)).status === 'completed');
+    await waitFor(async () => (await statusOf(second.url, taskId)).status === 'completed', {
+      what: 'the task completed',
+      timeoutMs: 120_000,
+    });
     const result = (await (await fetch(`${second.url}/tasks/${taskId}/result`)).json()) as any;
     expect(result.results.scan.md_content).toContain('quarterly report');
     expect((await statusOf(second.url, taskId)).extract_progress).toEqual({
@@ -83,7 +80,10 @@ describe('ocr-engine restarts', () => {
     const first = await startProcess(taskDir);
     children.push(first.child);
     const taskId = await submit(first.url);
-    await until(async () => (await statusOf(first.url, taskId)).status === 'processing');
+    await waitFor(async () => (await statusOf(first.url, taskId)).status === 'processing', {
+      what: 'the task processing',
+      timeoutMs: 120_000,
+    });
     first.child.kill('SIGTERM');
     const [code] = await once(first.child, 'exit');
     expect(code).toBe(0);
@@ -92,6 +92,9 @@ describe('ocr-engine restarts', () => {
     children.push(second.child);
     const resumed = await statusOf(second.url, taskId);
     expect(resumed.status).not.toBe('failed');
-    await until(async () => (await statusOf(second.url, taskId)).status === 'completed');
+    await waitFor(async () => (await statusOf(second.url, taskId)).status === 'completed', {
+      what: 'the task completed',
+      timeoutMs: 120_000,
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { waitFor } from '@pelita/testenv';
 import {
   officeFile,
   pdfText,
@@ -59,16 +60,7 @@ describe('office-converter faults', () => {
     const odt = await officeFile('q.txt', 'queued', 'odt');
     const first = converter.post('/convert', [{ name: 'a.odt', bytes: odt }]);
     // The first run is under way once the stand-in has started.
-    for (;;) {
-      if (
-        await readFile(started).then(
-          () => true,
-          () => false,
-        )
-      )
-        break;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await waitFor(() => readFile(started).then(() => true), 'the stand-in to start');
     const refused = await converter.post('/convert', [{ name: 'b.odt', bytes: odt }]);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');

@@ -3,25 +3,15 @@
  * an unreachable or failing model server (502, 503), a failing final merge, a client that goes
  * away; and the temporary directory is empty after every one of them.
  */
-import { createServer } from 'node:net';
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
+import { freePort, waitFor } from '@pelita/testenv';
 import {
   postForm,
   sentences,
   startSummarizer,
   textForm,
-  waitFor,
   type SummarizerUnderTest,
 } from './support/summarizer-under-test';
-
-/** A loopback port nothing listens on. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 describe('error answers', () => {
   let stub: LlmStub;
@@ -49,7 +39,7 @@ describe('error answers', () => {
   });
   afterEach(async () => {
     for (const running of [service, ...extra]) {
-      await waitFor(async () => (await running.leftovers()).length === 0);
+      await waitFor(async () => (await running.leftovers()).length === 0, 'no temporary files');
     }
   });
 
@@ -155,7 +145,7 @@ describe('error answers', () => {
   describe('model server failures', () => {
     it('answers 503 llm_unreachable when the model server is unreachable', async () => {
       const down = await startSummarizer({
-        BASE_URL_LOCAL: `http://127.0.0.1:${await closedPort()}/v1`,
+        BASE_URL_LOCAL: `http://127.0.0.1:${await freePort()}/v1`,
         LLM_MAX_RETRIES: '0',
       });
       extra.push(down);
@@ -224,12 +214,12 @@ describe('error answers', () => {
       body: textForm(sentences(100), { chunk_size: 10 }),
       signal: controller.signal,
     });
-    await waitFor(() => stub.stats().chatCompletions >= 1);
+    await waitFor(() => stub.stats().chatCompletions >= 1, 'a chat completion');
     controller.abort();
     await expect(request).rejects.toThrow();
     // The positive signal first: the call in flight was aborted; then nothing else was sent.
     const aborted = /summarizer_llm_calls_total\{operation="chunk",outcome="aborted"\} 1/;
-    await waitFor(async () => aborted.test(await slow.metrics()));
+    await waitFor(async () => aborted.test(await slow.metrics()), 'the aborted call counted');
     expect(stub.stats().chatCompletions).toBeLessThan(5);
   });
 });

@@ -1,5 +1,6 @@
 /** `POST /extract_entities` against the LLM stand-in: the entities file of the spec. */
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
+import { waitFor } from '@pelita/testenv';
 import { emptyEntities } from '../../src/entities';
 import { EntitiesFileSchema } from '../../src/output-files';
 import {
@@ -7,7 +8,6 @@ import {
   sentences,
   startSummarizer,
   textForm,
-  waitFor,
   type SummarizerUnderTest,
 } from './support/summarizer-under-test';
 
@@ -54,7 +54,7 @@ describe('POST /extract_entities', () => {
     expect(call?.asked).toEqual(['named_entities']);
     expect(file.input_tokens).toBe(call?.usage?.prompt_tokens);
     expect(Date.parse(file.timestamp)).toBeGreaterThanOrEqual(before - 1000);
-    await waitFor(async () => (await service.leftovers()).length === 0);
+    await waitFor(async () => (await service.leftovers()).length === 0, 'no temporary files');
   });
 
   it('splits a long text into 10,000-word chunks and merges their entities without duplicates', async () => {

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
+import { waitFor } from '@pelita/testenv';
 
 const ENTRY = join(__dirname, '..', '..', 'dist', 'main.js');
 
@@ -25,13 +26,11 @@ function run(env: Record<string, string>) {
     }
   });
   const until = async (check: () => boolean) => {
-    const deadline = Date.now() + 10_000;
-    while (!check()) {
-      if (child.exitCode !== null || Date.now() > deadline) {
-        throw new Error(`gave up waiting (exit ${child.exitCode}): ${stderr}`);
-      }
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
+    const seen = await waitFor(
+      () => check() || (child.exitCode !== null && 'exited'),
+      'a log line',
+    ).catch(() => 'timed out');
+    if (seen !== true) throw new Error(`gave up waiting (exit ${child.exitCode}): ${stderr}`);
   };
   return { child, lines, until, stderr: () => stderr };
 }

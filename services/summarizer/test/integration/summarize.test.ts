@@ -3,6 +3,7 @@
  * entities from the raw chunk text, the three entity sources, token figures, temporary files.
  */
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
+import { waitFor } from '@pelita/testenv';
 import { emptyEntities, mergeEntities } from '../../src/entities';
 import { SummaryFileSchema } from '../../src/output-files';
 import {
@@ -10,7 +11,6 @@ import {
   sentences,
   startSummarizer,
   textForm,
-  waitFor,
   type SummarizerUnderTest,
 } from './support/summarizer-under-test';
 
@@ -169,10 +169,10 @@ describe('POST /summarize', () => {
   it('keeps uploads in a per-request directory and removes it once the answer is sent', async () => {
     stub.configure({ latencyMs: 300 });
     const pending = summarize(sentences(5));
-    await waitFor(async () => (await service.leftovers()).length === 1);
+    await waitFor(async () => (await service.leftovers()).length === 1, 'one temporary file');
     const [dir] = await service.leftovers();
     expect(dir).toMatch(/^upload-/);
     expect((await pending).status).toBe(200);
-    await waitFor(async () => (await service.leftovers()).length === 0);
+    await waitFor(async () => (await service.leftovers()).length === 0, 'no temporary files');
   });
 });

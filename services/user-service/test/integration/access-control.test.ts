@@ -4,8 +4,8 @@
  * of this service then asks that OPA. Grant → allow; switch off or revoke → deny.
  */
 import { randomBytes } from 'node:crypto';
+import { waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { waitFor } from './support/wait';
 
 const unique = () => randomBytes(4).toString('hex');
 

@@ -1,8 +1,7 @@
 /** The user activity log against the real OpenSearch: actions recorded after the answer, queried back filtered and paged. */
 import { randomBytes } from 'node:crypto';
-import { requireEnv } from '@pelita/testenv';
+import { requireEnv, waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { waitFor } from './support/wait';
 
 const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
 const INDEX = `user-activity-log-test-${randomBytes(4).toString('hex')}`;

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { verifyAccessToken } from '@pelita/kit';
 import { createPublicKey } from 'node:crypto';
+import { waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 import { messagesTo } from './support/mailbox';
-import { waitFor } from './support/wait';
 
 const unique = () => randomBytes(4).toString('hex');
 

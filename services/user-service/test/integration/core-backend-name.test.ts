@@ -3,9 +3,9 @@
  * (`PUT {CORE_BACKEND_URL}/utils/update-user-name/:id`). The core backend is not built yet, so
  * a recording server stands in for it; its first answer is a 503 to prove the retry.
  */
+import { waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 import { startRecordingServer } from './support/recording-server';
-import { waitFor } from './support/wait';
 
 describe('user name copy to the core backend', () => {
   let platform: Platform;

@@ -1,9 +1,8 @@
 /** Schemathesis against the running service with an administrator's token: documented answers only, no crash. */
 import { randomBytes } from 'node:crypto';
 import { runSchemathesis } from '@pelita/fuzz';
-import { requireEnv } from '@pelita/testenv';
+import { requireEnv, waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { waitFor } from './support/wait';
 
 const env = requireEnv('OPENSEARCH_URL', 'S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY');
 const suffix = randomBytes(4).toString('hex');

@@ -6,9 +6,8 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
-import { requireEnv } from '@pelita/testenv';
+import { requireEnv, waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { waitFor } from './support/wait';
 
 const env = requireEnv('S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_REGION');
 const BUCKET = `user-photos-test-${randomBytes(4).toString('hex')}`;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
-import { requireEnv } from '@pelita/testenv';
+import { requireEnv, waitFor } from '@pelita/testenv';
 import {
   createPolicySyncService,
   settingsSchema as policySyncSettings,
@@ -15,7 +15,6 @@ import {
 } from '@pelita/policy-sync';
 import { startOpa, type OpaProcess } from './support/opa';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { waitFor } from './support/wait';
 
 describe('two policy-sync replicas behind the user service', () => {
   let platform: Platform;

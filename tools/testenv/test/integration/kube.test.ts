@@ -2,7 +2,7 @@
 // nodes, and a test's own apiserver survives a restart.
 import { randomUUID } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
-import { run } from '../../src/proc';
+import { run } from '../../src/cli/proc';
 import { requireEnv, startKubeApiserver, waitFor } from '../../src/index';
 
 /** Namespace names as @kubernetes/client-node 1.4 lists them, from a kubeconfig file. */

@@ -1,6 +1,6 @@
 // Every server answers at the address the env file gives (loaded by jest-env.ts), with real clients.
-import { run } from '../../src/proc';
-import { redisPing } from '../../src/probes';
+import { run } from '../../src/cli/proc';
+import { redisPing } from '../../src/cli/probes';
 import { requireEnv } from '../../src/index';
 
 async function query(command: string, args: string[], env: NodeJS.ProcessEnv = {}) {

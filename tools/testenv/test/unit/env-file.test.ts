@@ -1,7 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { applyMissing, formatEnv, parseEnv, readEnvFile, writeEnvFile } from '../../src/env-file';
+import {
+  applyMissing,
+  formatEnv,
+  parseEnv,
+  readEnvFile,
+  writeEnvFile,
+} from '../../src/lib/env-file';
 
 describe('parseEnv', () => {
   it('reads KEY=VALUE lines, skipping comments and blank lines', () => {

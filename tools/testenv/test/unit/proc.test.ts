@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { withLock } from '../../src/lock';
-import { pidRecord, readLivePid, runChecked, sleep } from '../../src/proc';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { withLock } from '../../src/cli/lock';
+import { pidRecord, readLivePid, runChecked } from '../../src/cli/proc';
 
 describe('pid files', () => {
   let dir: string;

@@ -1,4 +1,4 @@
-import { envFilePath, resolveSettings } from '../../src/settings';
+import { envFilePath, resolveSettings } from '../../src/lib/settings';
 
 describe('resolveSettings', () => {
   it('defaults: /tmp state, /var/cache for root, user pelita', () => {

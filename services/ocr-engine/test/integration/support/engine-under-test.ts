@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
+import { waitFor } from '@pelita/testenv';
 import { createOcrEngineService, settingsSchema } from '../../../src';
 
 /** The fields of a task's status the tests read. */
@@ -49,15 +50,15 @@ export async function startEngine(env: Record<string, string> = {}): Promise<Eng
       for (const [key, value] of Object.entries(fields)) form.append(key, value);
       return fetch(`${running.url}/tasks`, { method: 'POST', body: form });
     },
-    async finished(taskId, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const res = await fetch(`${running.url}/tasks/${taskId}`);
-        const status = (await res.json()) as TaskStatusBody;
-        if (status.status === 'completed' || status.status === 'failed') return status;
-        if (Date.now() > deadline) throw new Error(`task ${taskId} still ${status.status}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    finished(taskId, timeoutMs = 60_000) {
+      return waitFor(
+        async () => {
+          const res = await fetch(`${running.url}/tasks/${taskId}`);
+          const body = (await res.json()) as TaskStatusBody;
+          return (body.status === 'completed' || body.status === 'failed') && body;
+        },
+        { what: `task ${taskId} to finish`, timeoutMs, intervalMs: 100 },
+      );
     },
     async stop() {
       await running.stop();

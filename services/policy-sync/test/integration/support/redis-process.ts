@@ -3,9 +3,8 @@
  * tests that take Redis away; the shared one of the test environment must stay up.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
 import { createConnection } from 'node:net';
-import { waitFor } from '@pelita/testenv';
+import { stopChild, waitFor } from '@pelita/testenv';
 
 export interface RedisProcess {
   url: string;
@@ -27,12 +26,7 @@ export async function startRedis(port: number): Promise<RedisProcess> {
   ]);
   return {
     url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = once(child, 'exit');
-      child.kill('SIGKILL');
-      await exited;
-    },
+    stop: () => stopChild(child),
   };
 }
 

@@ -96,11 +96,3 @@ export function sentences(count: number, prefix = 's'): string {
   }
   return out.join(' ');
 }
-
-export async function waitFor(check: () => Promise<boolean> | boolean, timeoutMs = 5000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -2,6 +2,9 @@
  * The client side of MinerU's v4 protocol, as plain fetch calls: what a caller of the real API
  * does (create a batch, PUT the bytes without a content type, poll, download).
  */
+import { errorMessage } from '@pelita/kit';
+import { waitFor } from '@pelita/testenv';
+
 export interface BatchItem {
   file_name: string;
   data_id?: string;
@@ -69,18 +72,19 @@ export function mineruClient(api: { url: string }, token = TOKEN) {
     seen: BatchItem[][] = [],
     limitMs = 20_000,
   ): Promise<BatchItem[]> {
-    const deadline = Date.now() + limitMs;
     let last: unknown;
-    while (Date.now() < deadline) {
-      const { status, body } = await pollBatch(batchId);
-      last = body;
-      if (status === 200 && body.code === 0) {
+    return waitFor(
+      async () => {
+        const { status, body } = await pollBatch(batchId);
+        last = body;
+        if (status !== 200 || body.code !== 0) return false;
         seen.push(body.data.extract_result);
-        if (done(body.data.extract_result)) return body.data.extract_result;
-      }
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-    throw new Error(`batch ${batchId} never got there; last answer ${JSON.stringify(last)}`);
+        return done(body.data.extract_result) && body.data.extract_result;
+      },
+      { what: `batch ${batchId}`, timeoutMs: limitMs, intervalMs: 10 },
+    ).catch((err: unknown) => {
+      throw new Error(`${errorMessage(err)}; last answer ${JSON.stringify(last)}`);
+    });
   }
 
   return { call, createBatch, upload, pollBatch, waitForBatch };

@@ -1,10 +1,10 @@
 // MinIO (S3), built from source with `go install` at a pinned pseudo-version.
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../go-binary';
 import { httpOk } from '../probes';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, makeOwnedDir, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'minio';
 const PORT = 59000;
@@ -12,7 +12,7 @@ const ACCESS_KEY = 'pelita-access';
 const SECRET_KEY = 'pelita-secret-key';
 const REGION = 'us-east-1';
 
-export const MINIO: GoProgram = {
+const MINIO: GoProgram = {
   binary: 'minio',
   module: 'github.com/minio/minio',
   version: 'v0.0.0-20260212201848-7aac2a2c5b7c',

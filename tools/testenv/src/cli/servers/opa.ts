@@ -1,15 +1,15 @@
 // Open Policy Agent, built from source with `go install` (pure Go, without the wasm tag).
 // Tests also run `opa test` with the same binary, hence OPA_BIN.
+import { type Settings } from '../../lib/settings';
 import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../go-binary';
 import { httpOk } from '../probes';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'opa';
 const PORT = 58181;
 
-export const OPA: GoProgram = {
+const OPA: GoProgram = {
   binary: 'opa',
   module: 'github.com/open-policy-agent/opa',
   version: 'v1.22.2',

@@ -1,7 +1,9 @@
-// CLI: `node tools/testenv/dist/main.js up|down|status` (what `make testenv` runs).
+// CLI: `node tools/testenv/dist/cli/main.js up|down|status` (what `make testenv` runs). Not the
+// kit's runMain: testenv depends on no workspace (the kit's tests depend on it, and `make testenv`
+// builds only this package).
 import { inspect } from 'node:util';
+import { currentSettings } from '../lib/settings';
 import { log } from './log';
-import { currentSettings } from './settings';
 import { down, status, up } from './testenv';
 
 const commands = { up, down, status };

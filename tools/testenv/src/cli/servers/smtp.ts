@@ -2,9 +2,9 @@
 // tests read (SMTP_MAILDIR) to find e-mails such as password-reset links.
 import net from 'node:net';
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { makeOwnedDir, type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
 import { installVenv, isVenvInstalled, type PythonTool, venvBin } from '../venv';
 
 const NAME = 'smtp';

@@ -1,12 +1,12 @@
 // The Kubernetes control plane's programs, all built from source into <cache>/bin.
 import path from 'node:path';
+import { type Settings } from '../lib/settings';
 import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
-import { type Settings } from './settings';
 
 export const KUBE_VERSION = 'v1.34.4';
 
-/** Committed wrapper modules (the same depth from src/ and dist/). */
-const WRAPPERS_DIR = path.join(__dirname, '..', 'go');
+/** Committed wrapper modules (the same depth from src/cli/ and dist/cli/). */
+const WRAPPERS_DIR = path.join(__dirname, '..', '..', 'go');
 
 const kubeProgram = (binary: string): GoProgram => ({
   binary,
@@ -73,7 +73,7 @@ export const HELM: GoProgram = {
   ].join(' '),
 };
 
-export const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
+const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
 
 export const areKubeBinariesCurrent = (settings: Settings) =>
   goPrograms.every((program) => isGoBinaryCurrent(settings, program));

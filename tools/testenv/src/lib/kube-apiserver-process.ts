@@ -9,10 +9,11 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { apiserverArgs, apiserverReady, kubeconfigYaml, kubeFiles } from './kube-control-plane';
-import { freePort, stopChild } from './opa-process';
+import { freePort } from './free-port';
+import { apiserverArgs, apiserverReady, kubeconfigYaml, kubeFiles } from './kube-apiserver-config';
 import { requireEnv } from './require-env';
 import { currentSettings } from './settings';
+import { stopChild } from './stop-child';
 import { waitFor } from './wait-for';
 
 export interface KubeApiserverProcess {
@@ -47,17 +48,16 @@ export async function startKubeApiserver(
       'data',
       (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-4000)),
     );
-    try {
-      await waitFor(
-        async () => {
-          if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}): ${stderr}`);
-          return apiserverReady(url, caCert);
-        },
-        { timeoutMs: 90_000, intervalMs: 250, what: `kube-apiserver on ${url}` },
-      );
-    } catch (err) {
+    const state = await waitFor(
+      async () =>
+        child.exitCode === null ? (await apiserverReady(url, caCert)) && 'ready' : 'exited',
+      { timeoutMs: 90_000, intervalMs: 250, what: `kube-apiserver on ${url}` },
+    ).catch(async (err: unknown) => {
       await stopChild(child);
       throw err;
+    });
+    if (state === 'exited') {
+      throw new Error(`kube-apiserver on ${url} exited (${child.exitCode}): ${stderr}`);
     }
     return child;
   };

@@ -13,8 +13,8 @@ export interface Settings {
   userName: string;
 }
 
-export const DEFAULT_DIR = '/tmp/pelita-testenv';
-export const DEFAULT_USER = 'pelita';
+const DEFAULT_DIR = '/tmp/pelita-testenv';
+const DEFAULT_USER = 'pelita';
 
 type Env = Record<string, string | undefined>;
 

@@ -9,6 +9,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import {
+  apiserverArgs,
+  apiserverReady,
+  kubeconfigYaml,
+  kubeFiles,
+  kubeRequest,
+} from '../../lib/kube-apiserver-config';
+import { type Settings } from '../../lib/settings';
+import { waitFor } from '../../lib/wait-for';
+import {
   type GoProgram,
   goBinaryPath,
   goBuildWrapper,
@@ -35,21 +44,15 @@ import {
   ETCD_URL,
   SCHEDULER_PORT,
   SHARED_ETCD_PREFIX,
-  apiserverArgs,
-  apiserverReady,
   ensurePki,
-  kubeFiles,
-  kubeRequest,
-  kubeconfigYaml,
 } from '../kube-control-plane';
 import { httpOk } from '../probes';
-import { findExecutable, readLivePid, spawnDaemon, stopDaemon, tail, waitFor } from '../proc';
+import { findExecutable, readLivePid, spawnDaemon, stopDaemon, tail } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'kube';
 const APISERVER_URL = `https://127.0.0.1:${APISERVER_PORT}`;
-const STAGES_FILE = path.join(__dirname, '..', '..', 'kwok', 'stages.yaml');
+const STAGES_FILE = path.join(__dirname, '..', '..', '..', 'kwok', 'stages.yaml');
 const FAKE_NODES = ['kwok-node-0', 'kwok-node-1', 'kwok-node-2'];
 const FAKE_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 const HELPERS = ['etcd', 'kube-controller-manager', 'kube-scheduler', 'kwok'] as const;
@@ -92,10 +95,16 @@ async function awaitUp(
   probe: () => Promise<boolean>,
   timeoutMs: number,
 ): Promise<void> {
-  await waitFor(async () => !isAlive(ctx, process) || (await probe()), timeoutMs, 250);
-  if (await probe()) return;
-  const alive = isAlive(ctx, process);
-  throw failure(ctx, process, alive ? `not ready after ${timeoutMs / 1000}s` : 'exited');
+  const state = await waitFor(
+    async () => (isAlive(ctx, process) ? (await probe()) && 'ready' : 'exited'),
+    { what: process, timeoutMs, intervalMs: 250 },
+  ).catch(() => 'not ready');
+  if (state === 'ready') return;
+  throw failure(
+    ctx,
+    process,
+    state === 'exited' ? 'exited' : `not ready after ${timeoutMs / 1000}s`,
+  );
 }
 
 /** Big, untainted, and marked for kwok: every pod lands on one of them. */

@@ -1,8 +1,8 @@
 // Python command-line tools from PyPI, each pinned in its own virtualenv under the cache.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../lib/settings';
 import { findExecutable, runChecked } from './proc';
-import { type Settings } from './settings';
 
 export interface PythonTool {
   /** PyPI distribution name. */
@@ -10,7 +10,7 @@ export interface PythonTool {
   version: string;
 }
 
-export function venvDir(settings: Settings, tool: PythonTool): string {
+function venvDir(settings: Settings, tool: PythonTool): string {
   return path.join(settings.cacheDir, `${tool.distribution}-${tool.version}`);
 }
 

@@ -1,10 +1,10 @@
 // PostgreSQL from Debian's packages, run straight from its bin dir (no pg_ctlcluster, no systemd).
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { clientOk } from '../probes';
 import { findExecutable, processStartTime, runChecked, spawnDaemon, stopDaemon } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'postgres';
 const PORT = 55432;

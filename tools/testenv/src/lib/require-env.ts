@@ -1,16 +1,8 @@
 // Connection settings of the servers `make testenv` started; a missing one is an error naming the
 // server (tests must fail clearly, never skip silently).
 import { readEnvFile } from './env-file';
-import { servers } from './registry';
-import { currentSettings, envFilePath, type Settings } from './settings';
-
-/** The server module whose env() provides `key`, for error messages. */
-export function serverForKey(
-  key: string,
-  settings: Settings = currentSettings(),
-): string | undefined {
-  return servers.find((server) => key in server.env(settings))?.name;
-}
+import { serverForKey } from './server-keys';
+import { currentSettings, envFilePath } from './settings';
 
 /**
  * Values of `keys` from process.env, else from the env file; throws naming the missing
@@ -28,9 +20,7 @@ export function requireEnv<K extends string>(...keys: K[]): Record<K, string> {
     else values[key] = value;
   }
   if (missing.length > 0) {
-    const what = missing.map(
-      (key) => `${key} (server: ${serverForKey(key, settings) ?? 'unknown'})`,
-    );
+    const what = missing.map((key) => `${key} (server: ${serverForKey(key) ?? 'unknown'})`);
     throw new Error(
       `Test environment setting missing: ${what.join(', ')}; not in process.env nor in ${file}. ` +
         'Start the test servers: run `make testenv`.',

@@ -3,19 +3,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
+import { writeEnvFile } from '../lib/env-file';
+import { envFilePath, type Settings } from '../lib/settings';
+import { waitFor } from '../lib/wait-for';
 import { ensureAccount } from './account';
 import { createApt } from './apt';
-import { writeEnvFile } from './env-file';
 import { withLock } from './lock';
 import { type Log, seconds } from './log';
-import { readLivePid, tail, waitFor } from './proc';
+import { readLivePid, tail } from './proc';
 import { servers } from './registry';
 import { type Context, type Server, makeOwnedDir, serverPaths } from './server';
-import { envFilePath, type Settings } from './settings';
 
 const ENV_FILE_COMMENT = [
   'Connection settings of the test servers, written by `make testenv` (tools/testenv).',
-  'Loaded into process.env by tools/testenv/src/jest-env.ts.',
+  'Loaded into process.env by tools/testenv/src/lib/jest-env.ts.',
 ].join('\n');
 
 /** A probe that throws (e.g. client binary missing) just means "not ready". */
@@ -53,9 +54,12 @@ async function upOne(ctx: Context, server: Server): Promise<void> {
   // A live pid that is not ready yet is a start still in progress (e.g. an interrupted `up`).
   if (readLivePid(pidFile) === undefined) await server.start(ctx);
   const alive = () => readLivePid(pidFile) !== undefined;
-  await waitFor(async () => !alive() || (await ready(server, ctx)), server.startTimeoutMs, 250);
-  if (await ready(server, ctx)) return say(`started, ready in ${seconds(Date.now() - starting)}`);
-  const why = alive() ? `not ready after ${seconds(server.startTimeoutMs)}` : 'exited';
+  const state = await waitFor(
+    async () => (alive() ? (await ready(server, ctx)) && 'ready' : 'exited'),
+    { what: server.name, timeoutMs: server.startTimeoutMs, intervalMs: 250 },
+  ).catch(() => 'not ready');
+  if (state === 'ready') return say(`started, ready in ${seconds(Date.now() - starting)}`);
+  const why = state === 'exited' ? 'exited' : `not ready after ${seconds(server.startTimeoutMs)}`;
   throw new Error(`${why}; end of ${logFile}:\n${logTail(logFile)}`);
 }
 

@@ -2,10 +2,10 @@
 // ignoring the system-wide config (--no-defaults) and Debian's service instance.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { clientOk } from '../probes';
 import { findExecutable, runChecked, spawnDaemon, stopDaemon } from '../proc';
 import { type Context, type Server, serverHome, serverPaths, writeOwnedFile } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'mariadb';
 const PORT = 53306;

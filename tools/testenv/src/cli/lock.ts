@@ -2,7 +2,8 @@
 // servers on the same ports. The lock records pid and start time, so a lock left by a killed
 // run (or from before a reboot) is recognised as stale and taken over.
 import fs from 'node:fs';
-import { pidRecord, readLivePid, sleep } from './proc';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { pidRecord, readLivePid } from './proc';
 
 export async function withLock<T>(
   file: string,

@@ -1,8 +1,8 @@
 // The contract every server module implements, and the context the orchestrator hands it.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../lib/settings';
 import { type Account } from './proc';
-import { type Settings } from './settings';
 
 export interface Context extends Settings {
   /** Who servers run as: the unprivileged account when we are root, else undefined (ourselves). */

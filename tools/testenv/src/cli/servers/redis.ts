@@ -1,8 +1,8 @@
 // Redis from Debian's packages; every setting on the command line, so no config file.
+import { type Settings } from '../../lib/settings';
 import { redisPing } from '../probes';
 import { findExecutable, spawnDaemon, stopDaemon } from '../proc';
 import { type Server, serverHome, serverPaths } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'redis';
 const PORT = 56379;

@@ -3,8 +3,8 @@
 // install` refuses). A stamp file beside each binary records the version, so a pin bump rebuilds.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../lib/settings';
 import { findExecutable, runChecked } from './proc';
-import { type Settings } from './settings';
 
 export interface GoProgram {
   binary: string;

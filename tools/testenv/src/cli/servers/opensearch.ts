@@ -2,6 +2,7 @@
 // plain HTTP, no bundled JDK: it runs on the system's Java 17). It refuses to run as root.
 import fs from 'node:fs';
 import path from 'node:path';
+import { type Settings } from '../../lib/settings';
 import { fetchMavenArtifact, type MavenArtifact } from '../maven';
 import { httpOk } from '../probes';
 import { findExecutable, runChecked, spawnDaemon, stopDaemon } from '../proc';
@@ -13,14 +14,13 @@ import {
   serverPaths,
   writeOwnedFile,
 } from '../server';
-import { type Settings } from '../settings';
 
 const NAME = 'opensearch';
 const PORT = 59200;
 const TRANSPORT_PORT = 59300;
 const HEAP = '512m';
 
-export const OPENSEARCH: MavenArtifact = {
+const OPENSEARCH: MavenArtifact = {
   groupId: 'org.opensearch.distribution.integ-test-zip',
   artifactId: 'opensearch',
   version: '2.19.6',

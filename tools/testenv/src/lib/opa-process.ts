@@ -1,13 +1,13 @@
 /** A real OPA server of the test's own (`opa run --server`), started from `OPA_BIN`. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { createServer, type AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { freePort } from './free-port';
 import { requireEnv } from './require-env';
+import { stopChild } from './stop-child';
 import { waitFor } from './wait-for';
 
-/** The repository's `policies/` (the same depth from src/ and dist/). */
-export const POLICIES_DIR = join(__dirname, '..', '..', '..', 'policies');
+/** The repository's `policies/` (the same depth from src/lib/ and dist/lib/). */
+export const POLICIES_DIR = join(__dirname, '..', '..', '..', '..', 'policies');
 
 export interface DecisionInput {
   user: string;
@@ -51,18 +51,15 @@ export async function startOpa(paths: string[], port?: number): Promise<OpaProce
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const url = `http://127.0.0.1:${chosen}`;
-  try {
-    await waitFor(
-      async () => {
-        if (child.exitCode !== null) throw new Error(`opa exited (${child.exitCode}): ${stderr}`);
-        return (await fetch(`${url}/health`).catch(() => undefined))?.ok === true;
-      },
-      { timeoutMs: 15_000, what: `OPA on ${url}` },
-    );
-  } catch (err) {
+  const healthy = async () => (await fetch(`${url}/health`).catch(() => undefined))?.ok === true;
+  const state = await waitFor(
+    async () => (child.exitCode === null ? (await healthy()) && 'ready' : 'exited'),
+    { timeoutMs: 15_000, what: `OPA on ${url}` },
+  ).catch(async (err: unknown) => {
     await stopChild(child);
     throw err;
-  }
+  });
+  if (state === 'exited') throw new Error(`opa exited (${child.exitCode}): ${stderr}`);
   return {
     url,
     port: chosen,
@@ -84,21 +81,4 @@ export async function startOpa(paths: string[], port?: number): Promise<OpaProce
     },
     stop: () => stopChild(child),
   };
-}
-
-/** Kills a child started by a test helper (SIGKILL: nothing to flush) and waits for its exit. */
-export async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
-  await exited;
-}
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }

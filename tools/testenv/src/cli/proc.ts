@@ -2,6 +2,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { waitFor } from '../lib/wait-for';
 
 /** An account to run a child as; undefined everywhere means "as ourselves". */
 export interface Account {
@@ -158,24 +159,6 @@ export function spawnDaemon(spec: DaemonSpec): number {
   }
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls `check` until it returns true (→ true) or `timeoutMs` passes (→ false). */
-export async function waitFor(
-  check: () => boolean | Promise<boolean>,
-  timeoutMs: number,
-  intervalMs = 200,
-): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return true;
-    if (Date.now() >= deadline) return false;
-    await sleep(intervalMs);
-  }
-}
-
 /**
  * Stops the server recorded in `pidFile` with `signal`, escalating to SIGKILL of its whole
  * process group after `timeoutMs`. Returns whether a live server was found.
@@ -187,10 +170,15 @@ export async function stopDaemon(
 ): Promise<boolean> {
   const pid = readLivePid(pidFile);
   if (pid !== undefined) {
+    const gone = () => readLivePid(pidFile) === undefined;
+    const what = `pid ${pid} to exit`;
     process.kill(pid, signal);
-    if (!(await waitFor(() => readLivePid(pidFile) === undefined, timeoutMs, 100))) {
+    try {
+      await waitFor(gone, { what, timeoutMs, intervalMs: 100 });
+    } catch {
       process.kill(-pid, 'SIGKILL');
-      await waitFor(() => readLivePid(pidFile) === undefined, 5_000, 100);
+      // A process SIGKILL does not end within seconds is beyond our help; its pid file goes anyway.
+      await waitFor(gone, { what, timeoutMs: 5_000, intervalMs: 100 }).catch(() => undefined);
     }
   }
   fs.rmSync(pidFile, { force: true });
