@@ -25,7 +25,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
 /** External dependencies of `spec.dependencies`, each rendered as the same setting names everywhere. */
 export type Dependency = 'postgres' | 'redis' | 'opensearch' | 's3' | 'llm' | 'smtp' | 'license';
 
-export const HTTP_PORT = 3000;
+const HTTP_PORT = 3000;
 export const OPA_PORT = 8181;
 /** Registry used when `spec.image.registry` is unset; resolved here so an upgrade moves it. */
 export const DEFAULT_REGISTRY = 'ghcr.io/pelita';
@@ -202,7 +202,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
 };
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */
-export function publicUrl(install: PlatformInstall): string | undefined {
+function publicUrl(install: PlatformInstall): string | undefined {
   const { publicUrl: explicit, ingress } = install.spec;
   if (explicit) return explicit;
   if (!ingress.enabled || !ingress.host) return undefined;

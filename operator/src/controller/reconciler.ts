@@ -33,7 +33,7 @@ import {
 } from './status';
 
 /** `pelita.io/paused: "true"` stops changes to the children; status is still reported. */
-export const PAUSE_ANNOTATION = 'pelita.io/paused';
+const PAUSE_ANNOTATION = 'pelita.io/paused';
 
 /**
  * What the reconciler reads: the informers' caches. childKinds() lists the ServiceMonitor kind

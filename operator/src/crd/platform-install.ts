@@ -22,7 +22,7 @@ export const SINGULAR = 'platforminstall';
 export const SHORT_NAMES = ['pi'];
 export const API_VERSION = `${GROUP}/${VERSION}`;
 
-export { CROSS_FIELD_RULES, MAX_INSTALL_NAME_LENGTH, requirementRules } from './cross-field-rules';
+export { CROSS_FIELD_RULES, MAX_INSTALL_NAME_LENGTH } from './cross-field-rules';
 
 // RFC 1123 label: what Kubernetes accepts as an object name segment.
 const dnsLabel = z
@@ -131,8 +131,6 @@ const workVolumeSchema = z
   })
   .prefault({})
   .describe('The per-pod work volume (a volume claim template).');
-
-export type WorkVolume = z.output<typeof workVolumeSchema>;
 
 // The default is resolved here, not by CRD defaulting, so that it moves when a service is built.
 function withResolvedDefault<S extends z.ZodType<{ enabled?: boolean }>>(

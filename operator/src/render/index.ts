@@ -34,15 +34,11 @@ export function renderDesired({ install, policies }: RenderInput): KubernetesObj
 export { renderConfigMap } from './config-map';
 export { renderIngress } from './ingress';
 export { renderPodDisruptionBudget } from './pod-disruption-budget';
-export {
-  renderPoliciesConfigMap,
-  policiesConfigMapName,
-  type PolicyFiles,
-} from './policies-config-map';
+export { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map';
 export { renderService } from './service';
 export { renderServiceAccount } from './service-account';
-export { renderServiceMonitor, type ServiceMonitor } from './service-monitor';
+export { renderServiceMonitor } from './service-monitor';
 export { renderDeployment, renderStatefulSet, renderWorkload } from './workload';
 export { CONFIG_HASH_ANNOTATION } from './config-hash';
 export { SECRETS_REVISION_ANNOTATION } from './pod-template';
-export { childName, labels, ownerReference } from './meta';
+export { childName } from './meta';

@@ -31,7 +31,7 @@ export function labels(install: PlatformInstall, component: string): Record<stri
   };
 }
 
-export function ownerReference(install: PlatformInstall): V1OwnerReference {
+function ownerReference(install: PlatformInstall): V1OwnerReference {
   return {
     apiVersion: API_VERSION,
     kind: KIND,

@@ -65,7 +65,7 @@ function opaSidecar(install: PlatformInstall): V1Container {
 }
 
 /** The operator's env, each entry replaced by the spec's entry of the same name; the spec's others after. */
-export function mergeEnv(derived: V1EnvVar[], extra: ServiceSettings['env']): V1EnvVar[] {
+function mergeEnv(derived: V1EnvVar[], extra: ServiceSettings['env']): V1EnvVar[] {
   const overrides = new Map(extra.map((e) => [e.name, e]));
   const merged = derived.map((e) => overrides.get(e.name) ?? e);
   const derivedNames = new Set(derived.map((e) => e.name));

@@ -25,12 +25,12 @@ function fromSecret(name: string, ref: SecretKeyRef | undefined): V1EnvVar[] {
   return ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : [];
 }
 
-export function isEnabled(install: PlatformInstall, service: ServiceName): boolean {
+function isEnabled(install: PlatformInstall, service: ServiceName): boolean {
   return install.spec.services[service].enabled;
 }
 
 /** `http://<install>-<service>:<port>`: the Service's cluster DNS name in the install's namespace. */
-export function internalUrl(install: PlatformInstall, link: Link): string {
+function internalUrl(install: PlatformInstall, link: Link): string {
   const port = link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port;
   return `http://${childName(install, link.service)}:${port}`;
 }

@@ -24,7 +24,7 @@ const LINE_FEED = 0x0a;
 const CLOSERS = new Set([0x22, 0x27, 0x29, 0x5d, 0x201d, 0x2019, 0xbb]);
 
 /** The characters JavaScript's `\s` matches. */
-export function isWhiteSpace(code: number): boolean {
+function isWhiteSpace(code: number): boolean {
   if (code <= 0x20) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
   if (code < 0xa0) return false;
   return (

@@ -45,7 +45,7 @@ export function createModelStatus(client: ModelClient, timeoutMs: number): Model
 }
 
 /** Share of the model's maximum length the default chunk may fill without a warning. */
-export const CONTEXT_WARNING_SHARE = 0.6;
+const CONTEXT_WARNING_SHARE = 0.6;
 
 export type ProbeResult =
   | { outcome: 'fits' | 'too_large'; maxModelLength: number; estimatedTokens: number }

@@ -19,7 +19,7 @@ import { buildMessages, type ModelTask } from './prompts';
 import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
 import { estimateTokens } from './token-estimate';
 
-export const PARSE_ATTEMPTS = 3;
+const PARSE_ATTEMPTS = 3;
 
 /** Token figures of the call that produced an answer; undefined when the server gave none. */
 export interface AnswerUsage {

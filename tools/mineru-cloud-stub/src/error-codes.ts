@@ -24,7 +24,7 @@ export const ERROR_CODES = {
   conversionFailed: -60015,
 } as const;
 
-export const ERROR_MESSAGES: Record<number, string> = {
+const ERROR_MESSAGES: Record<number, string> = {
   [-500]: 'parameter error',
   [-10001]: 'service error',
   [-10002]: 'request parameter error',

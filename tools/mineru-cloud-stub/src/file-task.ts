@@ -79,6 +79,6 @@ export function describeTask(task: FileTask, origin: string): Record<string, unk
   };
 }
 
-export function zipUrl(origin: string, zipId: string): string {
+function zipUrl(origin: string, zipId: string): string {
   return `${origin}/cdn/pdf/${zipId}.zip`;
 }

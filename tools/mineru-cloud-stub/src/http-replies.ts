@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, messageOf } from './error-codes';
 
-export function traceId(): string {
+function traceId(): string {
   return randomBytes(16).toString('hex');
 }
 
@@ -53,7 +53,7 @@ export function sendStorageError(
   res.end(xml);
 }
 
-export const MAX_JSON_BYTES = 1024 * 1024;
+const MAX_JSON_BYTES = 1024 * 1024;
 
 export async function readJson(req: IncomingMessage): Promise<unknown> {
   const body = await readBody(req, MAX_JSON_BYTES);

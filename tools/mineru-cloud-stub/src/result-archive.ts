@@ -11,7 +11,7 @@ export interface ArchiveInput {
 }
 
 /** `full.md`, `<zipId>_content_list.json`, `layout.json`, and the original or its image. */
-export function resultEntries({ zipId, document, original }: ArchiveInput): ZipEntry[] {
+function resultEntries({ zipId, document, original }: ArchiveInput): ZipEntry[] {
   const entries: ZipEntry[] = [
     { name: 'full.md', data: Buffer.from(document.markdown, 'utf8') },
     {

@@ -42,7 +42,7 @@ export const Auth = z.discriminatedUnion('type', [
     ),
 ]);
 
-export const Endpoint = z.object({
+const Endpoint = z.object({
   path: z.string().default('').describe('Appended to connection.host'),
   method: z
     .string()

@@ -2,9 +2,8 @@
 import { z } from 'zod';
 
 export const TASK_STATES = ['pending', 'processing', 'completed', 'failed'] as const;
-export type TaskState = (typeof TASK_STATES)[number];
 
-export const TaskOptionsSchema = z.object({
+const TaskOptionsSchema = z.object({
   backend: z.string(),
   parse_method: z.enum(['auto', 'txt', 'ocr']),
   lang_list: z.array(z.string()),
@@ -16,7 +15,6 @@ export const TaskOptionsSchema = z.object({
   return_content_list: z.boolean(),
   return_images: z.boolean(),
 });
-export type TaskOptions = z.infer<typeof TaskOptionsSchema>;
 
 export const TaskRecordSchema = z.object({
   task_id: z.string(),

@@ -4,7 +4,7 @@
  */
 import type { ContentItem, OcrOutput, PageMarkdown } from '../engines/engine';
 
-export const PAGES_PER_CHUNK = 5;
+const PAGES_PER_CHUNK = 5;
 
 /** One stored OCR chunk, with exactly the seed's fields. */
 export interface ChunkDocument {

@@ -1,8 +1,7 @@
 /** The seed's task status record, plus the timings Pelita adds. */
 import { z } from 'zod';
 
-export const TASK_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
-export type TaskStatus = (typeof TASK_STATUSES)[number];
+const TASK_STATUSES = ['pending', 'processing', 'done', 'failed'] as const;
 
 /** The seed's progress stages and their percentages (`ocr_polling` spans 20 to 80). */
 export const STAGES = {
@@ -39,8 +38,4 @@ export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 /** `2026-11-24T01:50:00.123`: ISO 8601 in UTC without the zone designator, as the seed shows. */
 export function timestampWithoutZone(at = new Date()): string {
   return at.toISOString().replace(/Z$/, '');
-}
-
-export function isFinished(status: TaskStatus): boolean {
-  return status === 'done' || status === 'failed';
 }

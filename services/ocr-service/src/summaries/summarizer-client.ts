@@ -42,7 +42,7 @@ export interface SummaryFile {
 
 const RETRIED = new Set([500, 502, 503, 504]);
 
-export class SummarizerError extends Error {
+class SummarizerError extends Error {
   constructor(
     message: string,
     readonly status?: number,

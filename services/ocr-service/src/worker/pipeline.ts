@@ -35,7 +35,7 @@ export interface PipelineDeps {
 const isPdfName = (name: string) => extname(name).toLowerCase() === '.pdf';
 
 /** The status and code a failure leaves on the task. */
-export function failureOf(err: unknown): Pick<TaskRecord, 'error' | 'error_code'> {
+function failureOf(err: unknown): Pick<TaskRecord, 'error' | 'error_code'> {
   if (err instanceof EngineTimeoutError) return { error: 'Task timeout', error_code: 504 };
   if (err instanceof EngineFailedError) return { error: err.message, error_code: err.code };
   if (err instanceof ConversionError) return { error: err.message, error_code: err.status };

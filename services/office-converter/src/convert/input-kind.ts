@@ -8,7 +8,7 @@ import { extname } from 'node:path';
 export type InputKind = 'pdf' | 'office' | 'png' | 'jpeg' | 'image';
 
 /** The seed's lists, plus OpenDocument and RTF, which LibreOffice reads natively. */
-export const OFFICE_EXTENSIONS = [
+const OFFICE_EXTENSIONS = [
   'docx',
   'doc',
   'pptx',
@@ -21,7 +21,7 @@ export const OFFICE_EXTENSIONS = [
   'odp',
   'rtf',
 ];
-export const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'bmp', 'gif', 'tiff', 'tif', 'webp'];
+const IMAGE_EXTENSIONS = ['jpg', 'jpeg', 'png', 'bmp', 'gif', 'tiff', 'tif', 'webp'];
 
 export class UnsupportedInputError extends Error {
   constructor(message: string) {

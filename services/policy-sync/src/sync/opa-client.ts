@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { describeError, OpaUnavailableError } from './sync-errors';
 
 /** Where the marker lives in OPA: `data.pelita_policy_sync.revision`. Not part of the file. */
-export const MARKER_PATH = '/v1/data/pelita_policy_sync';
+const MARKER_PATH = '/v1/data/pelita_policy_sync';
 
 /**
  * The seed's header. OPA's `PUT /v1/data` ignores the content type and stores the JSON body as

@@ -11,7 +11,7 @@ export type Source = 'user_roles' | 'role_grants';
 export const ALL_SOURCES: readonly Source[] = ['user_roles', 'role_grants'];
 
 /** Grant record: the policy reads `method`, `path` and `status`; the rest is kept as it came. */
-export const GrantRecord = z.looseObject({
+const GrantRecord = z.looseObject({
   id: z.unknown(),
   name: z.unknown(),
   label: z.unknown(),
@@ -20,11 +20,11 @@ export const GrantRecord = z.looseObject({
   status: z.boolean(),
 });
 
-export const RoleUsersAnswer = z.object({
+const RoleUsersAnswer = z.object({
   user_roles: z.record(z.string(), z.array(z.string())),
 });
 
-export const RoleGrantsAnswer = z.object({
+const RoleGrantsAnswer = z.object({
   policies: z.record(z.string(), z.array(GrantRecord)),
 });
 

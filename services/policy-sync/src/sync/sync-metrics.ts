@@ -4,9 +4,6 @@ import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 /** What started a sync: a caller, a peer replica's trigger, a timer, start-up, a probe. */
 export type Trigger = 'request' | 'peer' | 'reconnect' | 'resync' | 'startup' | 'opa_watch';
 
-/** `user_roles` / `role_grants` for fetched data, `verify` for a check of OPA against the file. */
-export type SyncKind = 'user_roles' | 'role_grants' | 'verify';
-
 /** `success`; `rejected`: the user service answered non-200 (the 403); `error`: anything else. */
 export type SyncOutcome = 'success' | 'rejected' | 'error';
 

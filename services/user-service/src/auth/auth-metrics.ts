@@ -1,9 +1,6 @@
 /** Counters of the authentication flows. */
 import { Counter, type Registry } from 'prom-client';
 
-export type LoginOutcome =
-  'success' | 'invalid_credentials' | 'inactive' | 'rate_limited' | 'license_refused';
-
 export function createAuthMetrics(registry: Registry) {
   return {
     logins: new Counter({

@@ -9,7 +9,7 @@ import { errorMessage } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 
 // Same directory from src/ (tests) and dist/ (built): both sit beside migrations/.
-export const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
+const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
 /** Arbitrary constant naming this service's start-up lock among advisory locks. */
 const STARTUP_LOCK = 7_301_001;
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 export const RoleUsersResponse = z.object({
   user_roles: z.record(z.string(), z.array(z.string())),
 });
-export const GrantRecord = z.object({
+const GrantRecord = z.object({
   id: z.number().int(),
   name: z.string(),
   label: z.string(),

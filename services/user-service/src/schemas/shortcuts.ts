@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Shortcut as ShortcutEntity } from '../roles/shortcut-repository';
 import { Label, Name } from './common';
 
-export const Shortcut = z.object({
+const Shortcut = z.object({
   name: Name,
   label: Label,
   path: z
@@ -14,7 +14,7 @@ export const Shortcut = z.object({
 });
 export const ShortcutListBody = z.object({ shortcuts: z.array(Shortcut).max(100) });
 
-export const ShortcutResponse = z.object({
+const ShortcutResponse = z.object({
   id: z.number().int(),
   position: z.number().int(),
   name: z.string(),

@@ -2,6 +2,7 @@
 // A new server is one module under servers/ implementing Server, added here.
 import { type Server } from './server';
 import { actionlint } from './servers/actionlint';
+import { documentTools } from './servers/document-tools';
 import { hadolint } from './servers/hadolint';
 import { kube } from './servers/kube';
 import { mariadb } from './servers/mariadb';
@@ -25,4 +26,5 @@ export const servers: readonly Server[] = [
   schemathesis,
   hadolint,
   actionlint,
+  documentTools,
 ];

@@ -22,7 +22,7 @@ interface CastField {
 
 const DATE_TYPES = new Set(['DATE', 'NEWDATE', 'DATETIME', 'DATETIME2', 'TIMESTAMP', 'TIMESTAMP2']);
 
-export function castValue(field: CastField, next: () => unknown): unknown {
+function castValue(field: CastField, next: () => unknown): unknown {
   if (DATE_TYPES.has(field.type)) {
     const text = field.string('ascii');
     return text === null ? null : timestampToIso(text);

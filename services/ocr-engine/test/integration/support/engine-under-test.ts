@@ -5,7 +5,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { waitFor } from '@pelita/testenv';
+import { requireEnv } from '@pelita/testenv';
 import { createOcrEngineService, settingsSchema } from '../../../src';
+
+// poppler and tesseract come from `make testenv` (document-tools); missing, this fails by name.
+requireEnv('TESSERACT_BIN');
 
 /** The fields of a task's status the tests read. */
 export interface TaskStatusBody {

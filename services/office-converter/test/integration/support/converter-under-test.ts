@@ -6,7 +6,11 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
+import { requireEnv } from '@pelita/testenv';
 import { createOfficeConverterService, settingsSchema } from '../../../src';
+
+// LibreOffice comes from `make testenv` (document-tools); a missing one fails here, by name.
+const { SOFFICE_BIN } = requireEnv('SOFFICE_BIN');
 
 const run = promisify(execFile);
 
@@ -23,7 +27,7 @@ export interface ConverterUnderTest {
 export async function startConverter(
   env: Record<string, string> = {},
 ): Promise<ConverterUnderTest> {
-  const settings = loadConfig(settingsSchema, env);
+  const settings = loadConfig(settingsSchema, { SOFFICE_BIN, ...env });
   const logger = createLogger({
     name: 'office-converter',
     level: 'warn',
