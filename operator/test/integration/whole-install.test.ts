@@ -51,6 +51,7 @@ afterAll(async () => {
   expect(code).toBe(0);
 });
 
+// The wait below allows 120 s on a loaded machine; the test's own limit is above it.
 it('goes Ready with every service running, the StatefulSet included', async () => {
   await apply(cluster, {
     apiVersion: 'pelita.io/v1alpha1',
@@ -106,4 +107,4 @@ it('goes Ready with every service running, the StatefulSet included', async () =
     (p) => p.metadata?.labels?.['app.kubernetes.io/name'] === 'policy-sync',
   );
   expect(policySync?.spec?.containers.map((c) => c.name).sort()).toEqual(['opa', 'policy-sync']);
-});
+}, 180_000);
