@@ -160,7 +160,10 @@ export class Controller implements ClusterView {
       metrics.activeReconciles.dec();
       this.countInstalls();
     }
-    if (resyncMs > 0) this.queue.addAfter(key, resyncMs);
+    // A deleted install leaves nothing to resync: its key is dropped with its retry count.
+    const [namespace = '', name = ''] = key.split('/');
+    if (!this.install(namespace, name)) this.queue.forget(key);
+    else if (resyncMs > 0) this.queue.addAfter(key, resyncMs);
   }
 
   /** Children carry a controller reference to their install: that names the key to queue. */

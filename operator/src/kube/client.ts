@@ -187,22 +187,6 @@ export class KubeClient {
     await this.core.createNamespacedEvent({ namespace, body: event });
   }
 
-  /** Whether a CustomResourceDefinition is installed (e.g. the Prometheus Operator's). */
-  async crdExists(name: string): Promise<boolean> {
-    this.count('get');
-    try {
-      await this.objects.read({
-        apiVersion: 'apiextensions.k8s.io/v1',
-        kind: 'CustomResourceDefinition',
-        metadata: { name },
-      });
-      return true;
-    } catch (err) {
-      if (apiStatus(err) === 404) return false;
-      throw err;
-    }
-  }
-
   /** Lease requests take a signal: leader election must never wait on the API unbounded. */
   async readLease(
     namespace: string,
