@@ -4,7 +4,7 @@
  */
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
-import { TASK_STATES } from '../tasks/task-record';
+import { TaskRecordSchema } from '../tasks/task-record';
 
 // Form fields arrive as text; MinerU (FastAPI) accepts these spellings of a boolean.
 const formBoolean = (fallback: boolean) =>
@@ -62,21 +62,11 @@ export type TaskForm = z.output<typeof TaskForm>;
 
 export const TaskIdParams = z.object({ task_id: z.string().min(1).max(128) });
 
-export const TaskStatus = z.object({
-  task_id: z.string(),
-  status: z.enum(TASK_STATES),
-  backend: z.string(),
-  file_names: z.array(z.string()),
-  created_at: z.string(),
-  started_at: z.string().nullable(),
-  completed_at: z.string().nullable(),
-  error: z.string().nullable(),
+/** The status payload: the task's record without what only the engine needs, plus its links. */
+export const TaskStatus = TaskRecordSchema.omit({ options: true, uploads: true }).extend({
   status_url: z.string(),
   result_url: z.string(),
   queued_ahead: z.number().int().optional(),
-  extract_progress: z
-    .object({ extracted_pages: z.number().int(), total_pages: z.number().int() })
-    .meta({ description: 'Pelita: pages done of the pages to do, over every file' }),
 });
 export const TaskSubmitted = TaskStatus.extend({ message: z.string() });
 export const TaskNotFinished = TaskStatus.extend({ message: z.string() });

@@ -35,19 +35,12 @@ export function taskRoutes({ upload, store, runner, version }: TaskRoutesDeps): 
   const statusOf = (record: TaskRecord, req: Request) => {
     const base = `${req.protocol}://${req.get('host') ?? 'localhost'}/tasks/${encodeURIComponent(record.task_id)}`;
     const queuedAhead = runner.queuedAhead(record.task_id);
+    const { options: _options, uploads: _uploads, ...status } = record;
     return {
-      task_id: record.task_id,
-      status: record.status,
-      backend: record.backend,
-      file_names: record.file_names,
-      created_at: record.created_at,
-      started_at: record.started_at,
-      completed_at: record.completed_at,
-      error: record.error,
+      ...status,
       status_url: base,
       result_url: `${base}/result`,
       ...(queuedAhead === undefined ? {} : { queued_ahead: queuedAhead }),
-      extract_progress: record.extract_progress,
     };
   };
   const find = (taskId: string) => {

@@ -1,7 +1,7 @@
 /** A task as the self-hosted MinerU API reports it, plus what the engine needs to run it. */
 import { z } from 'zod';
 
-export const TASK_STATES = ['pending', 'processing', 'completed', 'failed'] as const;
+const TASK_STATES = ['pending', 'processing', 'completed', 'failed'] as const;
 
 const TaskOptionsSchema = z.object({
   backend: z.string(),
@@ -27,7 +27,9 @@ export const TaskRecordSchema = z.object({
   completed_at: z.string().nullable(),
   error: z.string().nullable(),
   /** Pages done of the pages to do, over every file (the worker's progress bar). */
-  extract_progress: z.object({ extracted_pages: z.number(), total_pages: z.number() }),
+  extract_progress: z
+    .object({ extracted_pages: z.number().int(), total_pages: z.number().int() })
+    .meta({ description: 'Pelita: pages done of the pages to do, over every file' }),
   options: TaskOptionsSchema,
   uploads: z.array(
     z.object({ file: z.string(), kind: z.enum(['pdf', 'image']), mime_type: z.string() }),

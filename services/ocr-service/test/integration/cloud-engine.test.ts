@@ -3,22 +3,11 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMineruCloudStub, type MineruCloudStub } from '@pelita/mineru-cloud-stub';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from './support/documents';
 import { EngineFailedError, EngineTimeoutError } from '../../src/engines/engine';
 import { createCloudEngine, type CloudEngineOptions } from '../../src/engines/cloud-engine';
 
 jest.setTimeout(60_000);
-
-async function textPdf(pages: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let p = 1; p <= pages; p += 1) {
-    doc
-      .addPage([595, 842])
-      .drawText(`Clause ${p} of the agreement`, { x: 60, y: 760, size: 12, font });
-  }
-  return Buffer.from(await doc.save());
-}
 
 describe('cloud OCR engine client', () => {
   let stub: MineruCloudStub;
@@ -44,7 +33,7 @@ describe('cloud OCR engine client', () => {
       ...overrides,
     });
   const request = async (name: string, pages = 2) => {
-    await writeFile(join(dir, name), await textPdf(pages));
+    await writeFile(join(dir, name), await textPdf(pages, (p) => `Clause ${p} of the agreement`));
     return { path: join(dir, name), name, typeOcr: 'ekstrak_only' as const, representasiCount: 3 };
   };
   const failure = (promise: Promise<unknown>) =>

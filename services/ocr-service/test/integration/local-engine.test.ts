@@ -5,22 +5,13 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createOcrEngineService, settingsSchema } from '@pelita/ocr-engine';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { textPdf } from './support/documents';
 import { EngineFailedError, EngineTimeoutError } from '../../src/engines/engine';
 import { createLocalEngine } from '../../src/engines/local-engine';
 
 jest.setTimeout(120_000);
 
-async function textPdf(pages: number): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let p = 1; p <= pages; p += 1) {
-    doc
-      .addPage([595, 842])
-      .drawText(`Page ${p} of the contract`, { x: 60, y: 760, size: 14, font });
-  }
-  return Buffer.from(await doc.save());
-}
+const contract = (pages: number) => textPdf(pages, (page) => `Page ${page} of the contract`);
 
 describe('local OCR engine client', () => {
   let dir: string;
@@ -55,7 +46,7 @@ describe('local OCR engine client', () => {
   it("turns a PDF into the seed's lists, reporting page progress", async () => {
     const progress: Array<[number, number]> = [];
     const output = await client().process(
-      await file('contract.pdf', await textPdf(3)),
+      await file('contract.pdf', await contract(3)),
       (done, total) => progress.push([done, total]),
     );
     expect(output.contentList).toEqual(
@@ -69,7 +60,7 @@ describe('local OCR engine client', () => {
 
   it('gives up after its poll budget with the seed\'s "Task timeout" (504)', async () => {
     const error = await client({ maxPolls: 1 })
-      .process(await file('slow.pdf', await textPdf(30)), () => undefined)
+      .process(await file('slow.pdf', await contract(30)), () => undefined)
       .catch((err: unknown) => err);
     expect(error).toBeInstanceOf(EngineTimeoutError);
     expect(error).toMatchObject({ message: 'Task timeout', code: 504 });
@@ -91,7 +82,7 @@ describe('local OCR engine client', () => {
     });
 
     const down = await client({ baseUrl: 'http://127.0.0.1:1' })
-      .process(await file('a.pdf', await textPdf(1)), () => undefined)
+      .process(await file('a.pdf', await contract(1)), () => undefined)
       .catch((err: unknown) => err);
     expect(down).toMatchObject({ code: 502, message: expect.stringContaining('unreachable') });
   });
