@@ -103,7 +103,6 @@ export function createConverter(options: ConverterOptions): Converter {
         throw new HttpError(400, 'unsupported_file_type', err.message);
       throw err;
     });
-    const dir = await mkdtemp(join(workDir, 'convert-'));
     if (kind === 'pdf') {
       await pdfPageCount(input.path).catch((err: unknown) => {
         throw new HttpError(
@@ -114,6 +113,8 @@ export function createConverter(options: ConverterOptions): Converter {
       });
       return input.path;
     }
+    // A PDF passes through; anything converted gets a directory of its own in the workspace.
+    const dir = await mkdtemp(join(workDir, 'convert-'));
     if (kind === 'png' || kind === 'jpeg') {
       return timed('pdf-lib', () => imageToPdf(input.path, kind, join(dir, 'image.pdf'))).catch(
         (err: unknown) => {
