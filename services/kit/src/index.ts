@@ -33,6 +33,12 @@ export { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-lim
 // Command-line tools in their own process group, with a time limit
 export { runTool, ToolError, type ToolFailure, type ToolOptions } from './run-tool';
 
+// What a document file is (PDF, office file, image), by its name and first bytes
+export { inputKind, UnsupportedInputError, type InputKind } from './input-kind';
+
+// Trace context carried in queue messages (W3C traceparent)
+export { currentTraceparent, inTraceOf } from './trace-context';
+
 // Settings
 export {
   loadConfig,

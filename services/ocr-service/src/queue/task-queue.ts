@@ -25,6 +25,8 @@ export interface QueuedTask {
   /** The stream entry id (acknowledge with it). */
   entryId: string;
   taskId: string;
+  /** What the worker needs to run the task (JSON written by the API; `''` when none). */
+  job: string;
   /** Trace context of the request that queued the task (W3C `traceparent`), when traced. */
   traceparent: string | undefined;
   /** How many times the task has been delivered, this time included. */
@@ -39,14 +41,14 @@ export type EnqueueResult = { queued: true; entryId: string } | { queued: false;
 const ENQUEUE = `
 local length = redis.call('XLEN', KEYS[1])
 if length >= tonumber(ARGV[1]) then return {0, length} end
-local id = redis.call('XADD', KEYS[1], '*', 'task_id', ARGV[2], 'traceparent', ARGV[3])
+local id = redis.call('XADD', KEYS[1], '*', 'task_id', ARGV[2], 'traceparent', ARGV[3], 'job', ARGV[4])
 return {1, id}
 `;
 
 export interface TaskQueue {
   /** Creates the stream and the group when missing (idempotent). */
   ensure(): Promise<void>;
-  enqueue(taskId: string, traceparent?: string): Promise<EnqueueResult>;
+  enqueue(taskId: string, message?: { job?: string; traceparent?: string }): Promise<EnqueueResult>;
   /**
    * The next task for `consumer`: first a task abandoned by a dead worker, else a new one,
    * waiting up to `blockMs`. Undefined when there is none.
@@ -84,6 +86,7 @@ export function createTaskQueue(redis: Redis, options: QueueOptions): TaskQueue 
     return {
       entryId,
       taskId: field('task_id') ?? '',
+      job: field('job') ?? '',
       traceparent: traceparent ? traceparent : undefined,
       deliveries: await deliveriesOf(entryId),
       ageMs: Math.max(0, Date.now() - Number(entryId.split('-')[0])),
@@ -99,7 +102,7 @@ export function createTaskQueue(redis: Redis, options: QueueOptions): TaskQueue 
         if (!String((err as Error).message).includes('BUSYGROUP')) throw err;
       }
     },
-    async enqueue(taskId, traceparent = '') {
+    async enqueue(taskId, { job = '', traceparent = '' } = {}) {
       const [queued, value] = (await redis.eval(
         ENQUEUE,
         1,
@@ -107,6 +110,7 @@ export function createTaskQueue(redis: Redis, options: QueueOptions): TaskQueue 
         String(options.maxLength),
         taskId,
         traceparent,
+        job,
       )) as [number, string | number];
       return queued === 1
         ? { queued: true, entryId: String(value) }

@@ -3,7 +3,7 @@
  * ids are deterministic, so a task delivered twice (a worker died after indexing) overwrites its
  * chunks instead of doubling them, and chunks a shorter re-run no longer has are removed.
  */
-import { Client } from '@opensearch-project/opensearch';
+import type { Client } from '@opensearch-project/opensearch';
 import type { ChunkDocument } from './chunks';
 
 export interface ChunkPage {
@@ -22,7 +22,6 @@ export interface ChunkIndex {
   read(taskId: string, page: number, size: number): Promise<ChunkPage>;
   /** Cluster status (`green`, `yellow`, `red`) for the health endpoint. */
   clusterStatus(): Promise<string>;
-  close(): Promise<void>;
 }
 
 const MAPPINGS = {
@@ -48,8 +47,8 @@ const MAPPINGS = {
   },
 } as const;
 
-export function createChunkIndex(node: string, index: string): ChunkIndex {
-  const client = new Client({ node });
+/** `client` is shared with the other indexes; its owner closes it. */
+export function createChunkIndex(client: Client, index: string): ChunkIndex {
   return {
     async ensure() {
       const exists = await client.indices.exists({ index });
@@ -109,6 +108,5 @@ export function createChunkIndex(node: string, index: string): ChunkIndex {
     async clusterStatus() {
       return String((await client.cluster.health()).body.status);
     },
-    close: () => client.close(),
   };
 }

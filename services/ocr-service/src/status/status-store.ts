@@ -58,8 +58,10 @@ export interface StatusStore {
   get(taskId: string): Promise<TaskRecord | undefined>;
   /** Merges `patch` into the record; undefined when there is none (evicted or never created). */
   update(taskId: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined>;
-  /** Records by status, for metrics. */
-  count(): Promise<number>;
+  /** Removes a record (a task refused after its id was claimed: the queue was full). */
+  remove(taskId: string): Promise<void>;
+  /** Records kept, by status and stage (for metrics; at most the kept records are read). */
+  counts(): Promise<Array<{ status: string; stage: string; count: number }>>;
 }
 
 export function createStatusStore(redis: Redis, options: StatusStoreOptions): StatusStore {
@@ -93,6 +95,29 @@ export function createStatusStore(redis: Redis, options: StatusStoreOptions): St
         string | null;
       return parse(merged);
     },
-    count: () => redis.zcard(index),
+    async remove(taskId) {
+      await redis
+        .multi()
+        .del(recordPrefix + taskId)
+        .zrem(index, taskId)
+        .exec();
+    },
+    async counts() {
+      const ids = await redis.zrange(index, 0, -1);
+      const tally = new Map<string, { status: string; stage: string; count: number }>();
+      // MGET in slices: one huge reply would hold Redis up for every other client.
+      for (let at = 0; at < ids.length; at += 200) {
+        const raws = await redis.mget(ids.slice(at, at + 200).map((id) => recordPrefix + id));
+        for (const raw of raws) {
+          const record = parse(raw);
+          if (!record) continue;
+          const key = `${record.status}/${record.stage}`;
+          const entry = tally.get(key) ?? { status: record.status, stage: record.stage, count: 0 };
+          entry.count += 1;
+          tally.set(key, entry);
+        }
+      }
+      return [...tally.values()];
+    },
   };
 }

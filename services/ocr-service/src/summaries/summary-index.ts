@@ -3,7 +3,7 @@
  * summary) and `summarize_document_chunk` (id: `{task_id}_{chunk_index}`; one chunk summary
  * each, bulk inserted). Deterministic ids: a task summarised twice overwrites, never doubles.
  */
-import { Client } from '@opensearch-project/opensearch';
+import type { Client } from '@opensearch-project/opensearch';
 import type { SummaryFile } from './summarizer-client';
 
 export interface SummaryIndexNames {
@@ -13,11 +13,10 @@ export interface SummaryIndexNames {
 
 export interface SummaryIndex {
   store(taskId: string, pdfName: string, summary: SummaryFile): Promise<void>;
-  close(): Promise<void>;
 }
 
-export function createSummaryIndex(node: string, names: SummaryIndexNames): SummaryIndex {
-  const client = new Client({ node });
+/** `client` is shared with the other indexes; its owner closes it. */
+export function createSummaryIndex(client: Client, names: SummaryIndexNames): SummaryIndex {
   return {
     async store(taskId, pdfName, summary) {
       const createdAt = new Date().toISOString();
@@ -58,6 +57,5 @@ export function createSummaryIndex(node: string, names: SummaryIndexNames): Summ
       });
       if (result.body.errors) throw new Error(`while storing the chunk summaries of ${taskId}`);
     },
-    close: () => client.close(),
   };
 }

@@ -1,5 +1,6 @@
 /** The result index against a real OpenSearch: stored, paged, replaced without duplicates. */
 import { randomBytes } from 'node:crypto';
+import { Client } from '@opensearch-project/opensearch';
 import { requireEnv } from '@pelita/testenv';
 import { createChunkIndex, type ChunkIndex } from '../../src/results/chunk-index';
 import { chunkDocuments } from '../../src/results/chunks';
@@ -8,15 +9,16 @@ const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
 
 describe('chunk index', () => {
   const name = `pdf-parsing-results-test-${randomBytes(4).toString('hex')}`;
+  const client = new Client({ node: OPENSEARCH_URL });
   let index: ChunkIndex;
   beforeAll(async () => {
-    index = createChunkIndex(OPENSEARCH_URL, name);
+    index = createChunkIndex(client, name);
     await index.ensure();
     await index.ensure(); // idempotent
   });
   afterAll(async () => {
     await fetch(`${OPENSEARCH_URL}/${name}`, { method: 'DELETE' });
-    await index.close();
+    await client.close();
   });
 
   const output = (count: number) => ({

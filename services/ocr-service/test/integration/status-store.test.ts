@@ -70,12 +70,31 @@ describe('status store', () => {
     await store.create(record('old-done', 'done'));
     await store.create(record('mid-failed', 'failed'));
     await store.create(record('new-1', 'done'));
-    expect(await store.count()).toBe(3);
+    const total = async () => (await store.counts()).reduce((sum, entry) => sum + entry.count, 0);
+    expect(await total()).toBe(3);
     expect(await store.get('old-done')).toBeUndefined();
     await store.create(record('new-2'));
     expect(await store.get('mid-failed')).toBeUndefined();
     expect(await store.get('old-pending')).toMatchObject({ status: 'pending' });
-    expect(await store.count()).toBe(3);
+    expect(await total()).toBe(3);
+  });
+
+  it('counts records by status and stage, and removes one', async () => {
+    const store = storeOf();
+    await store.create(record('p1'));
+    await store.create(record('p2'));
+    await store.create(record('d1', 'done'));
+    expect(await store.counts()).toEqual(
+      expect.arrayContaining([
+        { status: 'pending', stage: 'pending', count: 2 },
+        { status: 'done', stage: 'pending', count: 1 },
+      ]),
+    );
+    await store.remove('p1');
+    expect(await store.get('p1')).toBeUndefined();
+    expect(await store.counts()).toEqual(
+      expect.arrayContaining([{ status: 'pending', stage: 'pending', count: 1 }]),
+    );
   });
 
   it('writes timestamps without a zone, as the seed shows them', () => {

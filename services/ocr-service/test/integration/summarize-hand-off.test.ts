@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { Client } from '@opensearch-project/opensearch';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
 import { createSummarizerService, settingsSchema } from '@pelita/summarizer';
@@ -22,6 +23,7 @@ import { createSummaryIndex, type SummaryIndex } from '../../src/summaries/summa
 
 jest.setTimeout(120_000);
 const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
+const search = new Client({ node: OPENSEARCH_URL });
 
 /** Answers 503 to the first `failures` requests, then forwards to `target`. */
 async function flakyProxy(target: string, failures: number) {
@@ -83,13 +85,13 @@ describe('summarise hand-off', () => {
       ),
       quiet,
     );
-    summaries = createSummaryIndex(OPENSEARCH_URL, names);
+    summaries = createSummaryIndex(search, names);
     tempDir = await mkdtemp(join(tmpdir(), 'hand-off-'));
   });
   afterAll(async () => {
     await summarizer.stop();
     await stub.close();
-    await summaries.close();
+    await search.close();
     for (const index of Object.values(names))
       await fetch(`${OPENSEARCH_URL}/${index}`, { method: 'DELETE' });
     await rm(tempDir, { recursive: true, force: true });

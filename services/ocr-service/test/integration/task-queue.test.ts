@@ -41,9 +41,11 @@ describe('task queue on Redis Streams', () => {
     const queue = await queueOf();
     await queue.ensure(); // idempotent
     const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
-    expect(await queue.enqueue('task-1', traceparent)).toMatchObject({ queued: true });
+    expect(await queue.enqueue('task-1', { job: '{"a":1}', traceparent })).toMatchObject({
+      queued: true,
+    });
     const task = await queue.next('worker-a', 100);
-    expect(task).toMatchObject({ taskId: 'task-1', traceparent, deliveries: 1 });
+    expect(task).toMatchObject({ taskId: 'task-1', job: '{"a":1}', traceparent, deliveries: 1 });
     expect(task?.ageMs).toBeGreaterThanOrEqual(0);
     expect((await queue.depth()).length).toBe(1); // running still counts
     await queue.acknowledge(task?.entryId ?? '');

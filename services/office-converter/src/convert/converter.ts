@@ -10,12 +10,13 @@ import {
   createConcurrencyLimit,
   errorMessage,
   HttpError,
+  inputKind,
   type Logger,
   ToolError,
+  UnsupportedInputError,
 } from '@pelita/kit';
 import type { ConverterMetrics, ConversionMethod } from './converter-metrics';
 import { docxToTextPdf } from './docx-text';
-import { inputKind, UnsupportedInputError } from './input-kind';
 import { convertWithLibreOffice } from './libreoffice';
 import { imageToPdf, mergePdfs, pdfPageCount } from './pdf-files';
 

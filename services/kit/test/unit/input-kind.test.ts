@@ -1,7 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inputKind, UnsupportedInputError } from '../../src/convert/input-kind';
+import { inputKind, UnsupportedInputError } from '../../src/input-kind';
 
 describe('inputKind', () => {
   let dir: string;

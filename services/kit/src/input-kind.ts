@@ -1,6 +1,8 @@
 /**
- * What an input is, for conversion: the seed's office and image extensions, checked against the
- * file's first bytes where a format has a signature (an extension is the client's word).
+ * What a document file is (seed 002 A's conversion rules): the seed's office and image
+ * extensions, checked against the file's first bytes where a format has a signature (an
+ * extension is the client's word). The OCR API refuses what this refuses before queueing; the
+ * office converter picks its conversion by it.
  */
 import { open } from 'node:fs/promises';
 import { extname } from 'node:path';

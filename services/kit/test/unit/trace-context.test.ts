@@ -1,0 +1,55 @@
+/**
+ * A trace continued across a queue message: the consumer's span is a child of the producer's,
+ * and without a traceparent the consumer starts a trace of its own.
+ */
+import { trace } from '@opentelemetry/api';
+import { node, tracing } from '@opentelemetry/sdk-node';
+import { currentTraceparent, inTraceOf } from '../../src/trace-context';
+
+const exporter = new tracing.InMemorySpanExporter();
+const provider = new node.NodeTracerProvider({
+  spanProcessors: [new tracing.SimpleSpanProcessor(exporter)],
+});
+
+beforeAll(() => provider.register());
+afterAll(async () => {
+  await provider.shutdown();
+  trace.disable();
+});
+beforeEach(() => exporter.reset());
+
+describe('trace context across a queue', () => {
+  it('is undefined outside a span', () => {
+    expect(currentTraceparent()).toBeUndefined();
+  });
+
+  it('continues the producer trace in the consumer', async () => {
+    const traceparent = trace.getTracer('test').startActiveSpan('request', (span) => {
+      const value = currentTraceparent();
+      span.end();
+      return value;
+    });
+    expect(traceparent).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+
+    await inTraceOf(traceparent, 'ocr-worker task', () => Promise.resolve());
+
+    const spans = exporter.getFinishedSpans();
+    const request = spans.find((span) => span.name === 'request');
+    const task = spans.find((span) => span.name === 'ocr-worker task');
+    expect(task?.spanContext().traceId).toBe(request?.spanContext().traceId);
+    expect(task?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
+  });
+
+  it('starts a new trace without a traceparent and records a thrown error', async () => {
+    await expect(
+      inTraceOf(undefined, 'lonely', () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
+    const [span] = exporter.getFinishedSpans();
+    expect(span?.name).toBe('lonely');
+    expect(span?.parentSpanContext).toBeUndefined();
+    expect(span?.status.code).toBe(2);
+    expect(span?.events.map((event) => event.name)).toContain('exception');
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * What the task API and the workers share, opened from the settings the same way in both: the
+ * queue and the status records in Redis, the result index and summary indexes in OpenSearch,
+ * and object storage. Nothing connects until first used (ioredis `lazyConnect`).
+ */
+import { Client } from '@opensearch-project/opensearch';
+import { Redis } from 'ioredis';
+import type { Settings } from './config';
+import { createTaskQueue, type TaskQueue } from './queue/task-queue';
+import { createChunkIndex, type ChunkIndex } from './results/chunk-index';
+import { createStatusStore, type StatusStore } from './status/status-store';
+import { createDocumentStore, type DocumentStore } from './storage/document-store';
+import { createSummaryIndex, type SummaryIndex } from './summaries/summary-index';
+
+export interface SharedState {
+  redis: Redis;
+  queue: TaskQueue;
+  statuses: StatusStore;
+  search: Client;
+  chunks: ChunkIndex;
+  summaries: SummaryIndex;
+  documents: DocumentStore;
+  /** Closes every connection. */
+  close(): Promise<void>;
+}
+
+/** A Redis connection of its own (a worker's blocking reads must not hold up other commands). */
+export function connectRedis(settings: Settings): Redis {
+  return new Redis(settings.REDIS_URL, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 2,
+    ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
+  });
+}
+
+export function queueOptions(settings: Settings) {
+  return {
+    stream: `${settings.REDIS_KEY_PREFIX}:queue`,
+    group: 'ocr-workers',
+    maxLength: settings.MAX_QUEUED_TASKS,
+    claimIdleMs: settings.CLAIM_IDLE_MS,
+    maxDeliveries: settings.MAX_DELIVERIES,
+  };
+}
+
+export function openSharedState(settings: Settings): SharedState {
+  const redis = connectRedis(settings);
+  const search = new Client({
+    node: settings.OPENSEARCH_URL,
+    ...(settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
+      ? {
+          auth: { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD },
+        }
+      : {}),
+  });
+  const documents = createDocumentStore({
+    endpoint: settings.S3_ENDPOINT,
+    region: settings.S3_REGION,
+    accessKeyId: settings.S3_ACCESS_KEY,
+    secretAccessKey: settings.S3_SECRET_KEY,
+    bucket: settings.S3_BUCKET,
+    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
+    publicBaseUrl: settings.S3_PUBLIC_URL,
+  });
+  return {
+    redis,
+    queue: createTaskQueue(redis, queueOptions(settings)),
+    statuses: createStatusStore(redis, {
+      prefix: settings.REDIS_KEY_PREFIX,
+      keep: settings.STATUS_RECORDS_KEPT,
+    }),
+    search,
+    chunks: createChunkIndex(search, settings.INDEX_PDF_PARSING_RESULTS),
+    summaries: createSummaryIndex(search, {
+      document: settings.INDEX_DOCUMENT_SUMMARIZE,
+      chunk: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
+    }),
+    documents,
+    async close() {
+      documents.close();
+      await search.close();
+      redis.disconnect();
+    },
+  };
+}
