@@ -24,6 +24,8 @@ export interface CloudEngineOptions {
   apiKey: string;
   pollIntervalMs: number;
   maxPolls: number;
+  /** Called before each status poll (the worker counts them). */
+  onPoll?: () => void;
   requestTimeoutMs: number;
   /** Time limit of the archive download. */
   downloadTimeoutMs: number;
@@ -124,10 +126,12 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
           `the upload to the cloud OCR engine failed (${upload.status})`,
           upload.status,
         );
+      onProgress(0, 0);
 
       let done: FileResult | undefined;
       for (let poll = 0; poll < options.maxPolls && !done; poll += 1) {
         if (poll > 0) await sleep(options.pollIntervalMs, undefined, signal ? { signal } : {});
+        options.onPoll?.();
         const results = await api<{ extract_result: FileResult[] }>(
           `/extract-results/batch/${encodeURIComponent(batch.batch_id)}`,
           { method: 'GET' },

@@ -30,7 +30,10 @@ export interface OcrRequest {
   representasiCount: number;
 }
 
-/** Pages done of the pages to do; the worker maps it onto the 20–80 % `ocr_polling` range. */
+/**
+ * Pages done of the pages to do; the worker maps it onto the 20–80 % `ocr_polling` range. Called
+ * with (0, 0) once the engine has the file (the `uploading` stage ends there).
+ */
 export type OnEngineProgress = (done: number, total: number) => void;
 
 export interface OcrEngine {

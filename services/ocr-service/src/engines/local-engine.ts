@@ -22,6 +22,8 @@ export interface LocalEngineOptions {
   baseUrl: string;
   pollIntervalMs: number;
   maxPolls: number;
+  /** Called before each status poll (the worker counts them). */
+  onPoll?: () => void;
   /** Time limit of one HTTP request to the engine. */
   requestTimeoutMs: number;
 }
@@ -86,6 +88,7 @@ export function createLocalEngine(options: LocalEngineOptions): OcrEngine {
   async function waitForResult(taskId: string, onProgress: OnEngineProgress, signal?: AbortSignal) {
     for (let poll = 0; poll < options.maxPolls; poll += 1) {
       if (poll > 0) await sleep(options.pollIntervalMs, undefined, signal ? { signal } : {});
+      options.onPoll?.();
       const res = await call(`/tasks/${encodeURIComponent(taskId)}`, {}, signal);
       if (!res.ok) {
         throw new EngineFailedError(
@@ -124,6 +127,7 @@ export function createLocalEngine(options: LocalEngineOptions): OcrEngine {
     name: 'local',
     async process(request, onProgress, signal) {
       const taskId = await submit(request, signal);
+      onProgress(0, 0);
       await waitForResult(taskId, onProgress, signal);
       return readResult(taskId, signal);
     },

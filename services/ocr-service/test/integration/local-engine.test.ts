@@ -55,6 +55,7 @@ describe('local OCR engine client', () => {
     expect(output.mdContentList).toEqual(
       [1, 2, 3].map((page) => ({ page, markdown: `Page ${page} of the contract` })),
     );
+    expect(progress[0]).toEqual([0, 0]);
     expect(progress.at(-1)).toEqual([3, 3]);
   });
 
