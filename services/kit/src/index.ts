@@ -33,6 +33,24 @@ export { createConcurrencyLimit, type ConcurrencyLimit } from './concurrency-lim
 // Command-line tools in their own process group, with a time limit
 export { runTool, ToolError, type ToolFailure, type ToolOptions } from './run-tool';
 
+// Outbound calls to user-given URLs (SSRF protection): only public addresses unless allowlisted,
+// checked on the address actually connected to; downloads of user-given URLs under that policy
+export {
+  allowedTargetsSetting,
+  parseAllowedTargets,
+  type AllowedTargets,
+} from './target-policy/allowed-targets';
+export { createTargetPolicy, type TargetPolicy } from './target-policy/target-policy';
+export { createGuardedLookup } from './target-policy/guarded-lookup';
+export { TargetForbiddenError } from './target-policy/target-forbidden-error';
+export {
+  downloadToFile,
+  DownloadError,
+  type DownloadOptions,
+  type DownloadResult,
+  type DownloadFailure,
+} from './safe-download';
+
 // Settings
 export {
   loadConfig,
