@@ -1,20 +1,12 @@
 /** Settings of the HTTP proxy (the kit's base settings plus the outbound limits and the allowlist). */
-import { baseSettings, commaList, errorMessage, optionalSetting } from '@pelita/kit';
+import { allowedTargetsSetting, baseSettings, optionalSetting } from '@pelita/kit';
 import { z } from 'zod';
-import { parseAllowedTargets } from './forward/target-policy/allowed-targets';
 
 const MIB = 1024 * 1024;
 
 export const settingsSchema = baseSettings.extend({
   /** CIDR ranges, addresses and host names reachable although not public (`127.0.0.0/8,api.internal`). */
-  ALLOWED_TARGETS: commaList.transform((entries, ctx) => {
-    try {
-      return parseAllowedTargets(entries);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', message: errorMessage(err) });
-      return z.NEVER;
-    }
-  }),
+  ALLOWED_TARGETS: allowedTargetsSetting,
   /** Deadline of one whole forwarded call: JWT login, redirects and the full answer. */
   OUTBOUND_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** Largest target answer passed through; larger ones are a 502. */

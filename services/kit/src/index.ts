@@ -39,6 +39,24 @@ export { inputKind, UnsupportedInputError, type InputKind } from './input-kind';
 // Trace context carried in queue messages (W3C traceparent)
 export { currentTraceparent, inTraceOf } from './trace-context';
 
+// Outbound calls to user-given URLs (SSRF protection): only public addresses unless allowlisted,
+// checked on the address actually connected to; downloads of user-given URLs under that policy
+export {
+  allowedTargetsSetting,
+  parseAllowedTargets,
+  type AllowedTargets,
+} from './target-policy/allowed-targets';
+export { createTargetPolicy, type TargetPolicy } from './target-policy/target-policy';
+export { createGuardedLookup } from './target-policy/guarded-lookup';
+export { TargetForbiddenError } from './target-policy/target-forbidden-error';
+export {
+  downloadToFile,
+  DownloadError,
+  type DownloadOptions,
+  type DownloadResult,
+  type DownloadFailure,
+} from './safe-download';
+
 // Settings
 export {
   loadConfig,

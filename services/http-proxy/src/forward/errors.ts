@@ -3,19 +3,17 @@
  * so it reaches the caller as `{ error: { code, message } }`; `code` is also the metrics outcome.
  * Messages name hosts, addresses and limits, never a credential.
  */
-import { HttpError } from '@pelita/kit';
+import { HttpError, type TargetForbiddenError } from '@pelita/kit';
 
-export class TargetForbiddenError extends HttpError {
-  constructor(hostname: string, address: string, kind: string) {
-    const subject = hostname === address ? `Target ${address}` : `Target ${hostname} (${address})`;
-    super(
-      403,
-      'target_forbidden',
-      `${subject} is a ${kind} address; this proxy reaches public addresses only, ` +
-        'unless ALLOWED_TARGETS lists the target',
-    );
-    this.name = 'TargetForbiddenError';
-  }
+/** The kit's target policy refused an address: the same 403, worded for the proxy's callers. */
+export function targetForbidden(refusal: TargetForbiddenError): HttpError {
+  return new HttpError(
+    403,
+    'target_forbidden',
+    `Target ${refusal.target} is a ${refusal.kind} address; this proxy reaches public addresses ` +
+      'only, unless ALLOWED_TARGETS lists the target',
+    { cause: refusal },
+  );
 }
 
 export class UpstreamTimeoutError extends HttpError {

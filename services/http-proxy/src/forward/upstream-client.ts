@@ -2,14 +2,17 @@
  * Sends requests to targets: policy check on every hop, keep-alive pools with the guarded lookup,
  * redirects followed up to a limit, answers collected within the size cap.
  */
+import {
+  createGuardedLookup,
+  createTargetPolicy,
+  TargetForbiddenError,
+  type AllowedTargets,
+} from '@pelita/kit';
 import { createAgents } from './agents';
-import { upstreamFailure } from './errors';
+import { targetForbidden, upstreamFailure } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { redirectRequest } from './redirect';
 import { exchange, StaleConnectionError, type ExchangeOptions } from './exchange';
-import type { AllowedTargets } from './target-policy/allowed-targets';
-import { createGuardedLookup } from './target-policy/guarded-lookup';
-import { createTargetPolicy } from './target-policy/target-policy';
 
 export interface UpstreamClientOptions {
   allowedTargets: AllowedTargets;
@@ -39,23 +42,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  return {
-    async send(request, signal) {
-      const origin = request.url.origin;
-      let current = request;
-      for (let hop = 0; ; hop++) {
-        const response = await sendOnce(current, signal);
-        // MAX_REDIRECTS=0 hands every redirect back to the caller unfollowed.
-        if (options.maxRedirects === 0) return response;
-        const location = response.headers.location?.[0];
-        const next = redirectRequest(current, response.status, location, origin);
-        if (!next) return response;
-        if (hop >= options.maxRedirects) {
-          throw upstreamFailure(`more than ${options.maxRedirects} redirects`);
-        }
-        current = next;
+  async function sendFollowing(request: OutboundRequest, signal: AbortSignal) {
+    const origin = request.url.origin;
+    let current = request;
+    for (let hop = 0; ; hop++) {
+      const response = await sendOnce(current, signal);
+      // MAX_REDIRECTS=0 hands every redirect back to the caller unfollowed.
+      if (options.maxRedirects === 0) return response;
+      const location = response.headers.location?.[0];
+      const next = redirectRequest(current, response.status, location, origin);
+      if (!next) return response;
+      if (hop >= options.maxRedirects) {
+        throw upstreamFailure(`more than ${options.maxRedirects} redirects`);
       }
-    },
+      current = next;
+    }
+  }
+
+  return {
+    // A refusal (by checkUrl, or by the guarded lookup through the socket) gets the proxy's wording.
+    send: (request, signal) =>
+      sendFollowing(request, signal).catch((err: unknown) => {
+        throw err instanceof TargetForbiddenError ? targetForbidden(err) : err;
+      }),
     close: () => agents.destroy(),
   };
 }

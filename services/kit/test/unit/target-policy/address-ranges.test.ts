@@ -1,5 +1,5 @@
-import { classifyAddress } from '../../src/forward/target-policy/address-ranges';
-import { parseIp } from '../../src/forward/target-policy/ip-address';
+import { classifyAddress } from '../../../src/target-policy/address-ranges';
+import { parseIp } from '../../../src/target-policy/ip-address';
 
 const kindOf = (text: string) => classifyAddress(parseIp(text)!);
 

@@ -1,8 +1,13 @@
 import type { LookupAddress } from 'node:dns';
-import { TargetForbiddenError } from '../../src/forward/errors';
-import { parseAllowedTargets } from '../../src/forward/target-policy/allowed-targets';
-import { createGuardedLookup } from '../../src/forward/target-policy/guarded-lookup';
-import { createTargetPolicy } from '../../src/forward/target-policy/target-policy';
+import { z } from 'zod';
+import { ConfigError, loadConfig } from '../../../src/config';
+import {
+  allowedTargetsSetting,
+  parseAllowedTargets,
+} from '../../../src/target-policy/allowed-targets';
+import { createGuardedLookup } from '../../../src/target-policy/guarded-lookup';
+import { TargetForbiddenError } from '../../../src/target-policy/target-forbidden-error';
+import { createTargetPolicy } from '../../../src/target-policy/target-policy';
 
 const policy = (...entries: string[]) => createTargetPolicy(parseAllowedTargets(entries));
 
@@ -20,6 +25,27 @@ describe('parseAllowedTargets', () => {
   });
 });
 
+describe('allowedTargetsSetting', () => {
+  const schema = z.object({ ALLOWED_TARGETS: allowedTargetsSetting });
+
+  it('reads a comma list, and nothing when unset or empty', () => {
+    const allowed = loadConfig(schema, { ALLOWED_TARGETS: '127.0.0.0/8, ::1,api.internal' });
+    expect(allowed.ALLOWED_TARGETS.ranges).toHaveLength(2);
+    expect([...allowed.ALLOWED_TARGETS.names]).toEqual(['api.internal']);
+    for (const env of [{}, { ALLOWED_TARGETS: '' }]) {
+      const empty = loadConfig(schema, env).ALLOWED_TARGETS;
+      expect(empty.ranges).toEqual([]);
+      expect(empty.names.size).toBe(0);
+    }
+  });
+
+  it('stops start-up on a bad entry, naming the setting and the entry', () => {
+    const load = () => loadConfig(schema, { ALLOWED_TARGETS: '10.0.0.0/8,10.0.0.0/99' });
+    expect(load).toThrow(ConfigError);
+    expect(load).toThrow(/ALLOWED_TARGETS: "10.0.0.0\/99" is neither/);
+  });
+});
+
 describe('target policy', () => {
   it('allows public addresses and refuses the others, naming why', () => {
     const open = policy();
@@ -28,6 +54,21 @@ describe('target policy', () => {
     expect(() => open.checkAddress('evil.test', '127.0.0.1')).toThrow(
       'Target evil.test (127.0.0.1) is a loopback address',
     );
+  });
+
+  it('refuses with a 403 target_forbidden that says which target and why', () => {
+    let refusal: unknown;
+    try {
+      policy().checkAddress('metadata.test', '169.254.169.254');
+    } catch (err) {
+      refusal = err;
+    }
+    expect(refusal).toMatchObject({
+      status: 403,
+      code: 'target_forbidden',
+      target: 'metadata.test (169.254.169.254)',
+      kind: 'link-local',
+    });
   });
 
   it('allows exactly the listed ranges, also in their IPv4-mapped form', () => {

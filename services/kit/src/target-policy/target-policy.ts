@@ -1,11 +1,11 @@
 /**
- * Decides whether the proxy may connect to an address: public addresses always, others only when
- * ALLOWED_TARGETS lists the address (by range) or the host name the URL used.
+ * Decides whether an outbound connection may go to an address (SSRF protection): public addresses
+ * always, others only when the allowlist lists the address (by range) or the host name the URL used.
  */
-import { TargetForbiddenError } from '../errors';
 import { classifyAddress } from './address-ranges';
 import { normaliseHostName, type AllowedTargets } from './allowed-targets';
 import { parseIp, rangeContains, unmapIpv4 } from './ip-address';
+import { TargetForbiddenError } from './target-forbidden-error';
 
 export interface TargetPolicy {
   /** Throws TargetForbiddenError when `address`, reached for `hostname`, may not be connected to. */

@@ -3,7 +3,7 @@ import {
   parseRange,
   rangeContains,
   unmapIpv4,
-} from '../../src/forward/target-policy/ip-address';
+} from '../../../src/target-policy/ip-address';
 
 describe('parseIp', () => {
   it('reads IPv4 and IPv6 in their usual spellings', () => {

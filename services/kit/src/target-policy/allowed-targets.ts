@@ -1,4 +1,7 @@
-/** The `ALLOWED_TARGETS` setting: CIDR ranges and host names the proxy may reach although not public. */
+/** The `ALLOWED_TARGETS` setting: CIDR ranges and host names reachable although not public. */
+import { z } from 'zod';
+import { commaList } from '../config';
+import { errorMessage } from '../error-message';
 import { parseRange, type IpRange } from './ip-address';
 
 export interface AllowedTargets {
@@ -27,6 +30,19 @@ export function parseAllowedTargets(entries: string[]): AllowedTargets {
   }
   return allowed;
 }
+
+/**
+ * The allowlist as a setting (`127.0.0.0/8, ::1, api.internal`), read the same way by every
+ * service that reaches user-given URLs; empty or unset means public addresses only.
+ */
+export const allowedTargetsSetting = commaList.transform((entries, ctx) => {
+  try {
+    return parseAllowedTargets(entries);
+  } catch (err) {
+    ctx.addIssue({ code: 'custom', message: errorMessage(err) });
+    return z.NEVER;
+  }
+});
 
 export function normaliseHostName(name: string): string {
   return name.toLowerCase().replace(/\.$/, '');
