@@ -61,7 +61,7 @@ function shown(url: URL): string {
 }
 
 /** A file name from a header value or a path segment: no directories, no control characters. */
-export function cleanFileName(raw: string | undefined): string | undefined {
+function cleanFileName(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   let name = raw;
   try {

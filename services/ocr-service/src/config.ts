@@ -6,9 +6,9 @@
  */
 import { hostname, tmpdir } from 'node:os';
 import {
+  allowedTargetsSetting,
   baseSettings,
   booleanSetting,
-  commaList,
   httpUrl,
   optionalHttpUrl,
   optionalSetting,
@@ -87,7 +87,7 @@ export const settingsSchema = baseSettings.extend({
   DOWNLOAD_TIMEOUT_MS: positiveInt(60_000),
   MAX_DOWNLOAD_BYTES: positiveInt(100 * MIB),
   /** Addresses `url_file` may reach although not public (CIDR ranges, addresses, host names). */
-  ALLOWED_TARGETS: commaList,
+  ALLOWED_TARGETS: allowedTargetsSetting,
   /** The summarizer (the seed's `summarize_url`); unset: no summaries (said once at start). */
   URL_SUMMARIZER: optionalHttpUrl,
 });
