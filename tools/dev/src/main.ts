@@ -4,7 +4,9 @@
  * (default 4000), wires them to each other, prints their URLs and stops them all on Ctrl-C.
  * The operator runs too, against the test environment's Kubernetes control plane (kwok fake
  * nodes), with the PlatformInstall CRD installed, so `kubectl apply -f examples/` shows a tenant
- * reconciled and going Ready.
+ * reconciled and going Ready. The OCR worker (`services/ocr-service/dist/worker.js`) runs beside
+ * the OCR API, with the MinerU cloud stand-in as its `cloud` engine and Pelita's ocr-engine as
+ * its `local` one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
@@ -31,6 +33,7 @@ function wiring(
   testenv: Record<string, string>,
   urlOf: (service: string) => string | undefined,
   llmUrl: string,
+  mineruUrl: string,
 ): Record<string, string> {
   const stateDir = join(testenv.PELITA_TESTENV_DIR ?? currentSettings().dir, 'dev');
   mkdirSync(stateDir, { recursive: true });
@@ -46,6 +49,14 @@ function wiring(
     POLICY_SYNC_URL: urlOf('policy-sync'),
     // services with their own PostgreSQL database use the test server's
     DATABASE_URL: testenv.POSTGRES_URL,
+    // ocr-service and its worker
+    OCR_ENGINE_LOCAL_URL: urlOf('ocr-engine'),
+    OCR_ENGINE_CLOUD_URL: `${mineruUrl}/api/v4`,
+    OCR_ENGINE_CLOUD_API_KEY: 'dev',
+    URL_CONVERTER: urlOf('office-converter'),
+    URL_SUMMARIZER: urlOf('summarizer'),
+    // The local engine and the cloud stand-in listen on loopback.
+    ALLOWED_TARGETS: '127.0.0.1',
   };
   return Object.fromEntries(
     Object.entries(links).filter((entry): entry is [string, string] => entry[1] !== undefined),
@@ -80,9 +91,24 @@ function main(): void {
     say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
   }
 
+  // After the services: the operator, the OCR worker, the MinerU cloud stand-in.
+  const extraPort = (n: number) => basePort + services.length + n;
+  const mineru = join(root, 'tools', 'mineru-cloud-stub', 'dist', 'main.js');
+  const mineruUrl = `http://127.0.0.1:${extraPort(3)}`;
+  if (existsSync(mineru)) {
+    children.push(
+      start('mineru-cloud-stub', mineru, {
+        ...process.env,
+        PORT: String(extraPort(3)),
+        MINERU_STUB_TOKEN: 'dev',
+      }),
+    );
+    say(`  ${'mineru-cloud-stub'.padEnd(22)} ${mineruUrl}/api/v4  (MinerU cloud stand-in)`);
+  }
+
   if (services.length === 0)
     say('No service has a built entry yet (services/<name>/dist/main.js).');
-  const shared = wiring(testenv, urlOf, llmUrl);
+  const shared = wiring(testenv, urlOf, llmUrl, mineruUrl);
   for (const name of services) {
     const port = String(ports.get(name));
     children.push(
@@ -98,6 +124,19 @@ function main(): void {
     );
     say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
   }
+  const worker = join(root, 'services', 'ocr-service', 'dist', 'worker.js');
+  if (existsSync(worker)) {
+    children.push(
+      start('ocr-worker', worker, {
+        ...testenv,
+        ...shared,
+        ...(process.env as Record<string, string>),
+        PORT: String(extraPort(2)),
+        OTEL_SERVICE_NAME: 'ocr-worker',
+      }),
+    );
+    say(`  ${'ocr-worker'.padEnd(22)} http://127.0.0.1:${extraPort(2)}/metrics`);
+  }
 
   const operator = join(root, 'operator', 'dist', 'main.js');
   if (existsSync(operator) && testenv.KUBECONFIG && testenv.KUBECTL_BIN) {
@@ -105,7 +144,7 @@ function main(): void {
     try {
       const crd = join(root, 'crds', 'platforminstalls.pelita.io.yaml');
       kubectlApply(testenv.KUBECONFIG, readFileSync(crd, 'utf8'), 'pelita-dev');
-      const port = basePort + services.length + 1;
+      const port = extraPort(1);
       children.push(
         start('operator', operator, {
           ...(process.env as Record<string, string>),
