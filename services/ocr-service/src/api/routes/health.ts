@@ -62,7 +62,13 @@ export function healthRoute(deps: HealthRouteDeps): RouteDefinition {
       res.status(503).json({
         status: 'unhealthy',
         ...body,
-        error: { code: 'search_unhealthy', message: `The search cluster is ${status}` },
+        error: {
+          code: 'search_unhealthy',
+          message:
+            status === 'red'
+              ? 'The search cluster is red'
+              : 'The search cluster did not answer its health check',
+        },
       });
     },
   });

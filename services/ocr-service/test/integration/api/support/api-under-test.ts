@@ -13,6 +13,7 @@ import {
   ListObjectsV2Command,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { Client } from '@opensearch-project/opensearch';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import { Redis } from 'ioredis';
@@ -49,10 +50,15 @@ export interface ApiUnderTest {
   stop(): Promise<void>;
 }
 
-/** Both engines "configured" (the API never calls them); `overrides` change any setting. */
+/**
+ * Both engines "configured" (the API never calls them); `overrides` change any setting. With
+ * `start: false` the start-up work (consumer group, index, bucket) is skipped: a dependency
+ * pointed at a closed port would fail it.
+ */
 export async function startApi(
   names: IsolatedNames,
   overrides: Record<string, string | undefined> = {},
+  { start = true }: { start?: boolean } = {},
 ): Promise<ApiUnderTest> {
   const settings = loadConfig(settingsSchema, {
     REDIS_URL: env.REDIS_URL,
@@ -74,7 +80,7 @@ export async function startApi(
   const running: RunningServer = await serveInProcess(
     createOcrApiService(settings, logger),
     logger,
-    { shutdownTimeoutMs: 1000 },
+    { shutdownTimeoutMs: 1000, start },
   );
   return { url: running.url, stop: () => running.stop() };
 }
@@ -129,7 +135,11 @@ export function sharedState(names: IsolatedNames) {
       const keys = await redis.keys(`${names.REDIS_KEY_PREFIX}:*`);
       if (keys.length > 0) await redis.del(...keys);
       redis.disconnect();
-      await fetch(`${env.OPENSEARCH_URL}/${names.INDEX_PDF_PARSING_RESULTS}`, { method: 'DELETE' });
+      const search = new Client({ node: env.OPENSEARCH_URL });
+      await search.indices
+        .delete({ index: names.INDEX_PDF_PARSING_RESULTS })
+        .catch(() => undefined)
+        .finally(() => search.close());
       const left = await objectKeys().catch(() => []);
       if (left.length > 0) {
         await s3.send(
