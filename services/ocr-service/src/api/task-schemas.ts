@@ -49,15 +49,23 @@ export const metadataText = z
       'application/json` on `POST /api/v1/pdfs`, the whole body is this object instead.',
   });
 
-/** The seed's processing options, shared by every endpoint that queues tasks. */
-const processingOptions = {
+/**
+ * The seed's processing options, shared by every endpoint that queues tasks: as query text
+ * (numbers coerced) or in a JSON body (a number must be one).
+ */
+const processingOptions = (from: 'query' | 'json') => ({
   type_ocr: z.enum(TYPE_OCR).default('ekstrak_only').meta({
     description:
       '`ekstrak_only` (default): text only; `representasi`: adds descriptions of embedded images',
   }),
-  representasi_count: z.coerce.number().int().min(0).max(50).default(3).meta({
-    description: 'Images described at most in `representasi` mode (0 to 50, default 3)',
-  }),
+  representasi_count: (from === 'query' ? z.coerce.number() : z.number())
+    .int()
+    .min(0)
+    .max(50)
+    .default(3)
+    .meta({
+      description: 'Images described at most in `representasi` mode (0 to 50, default 3)',
+    }),
   processing: z
     .enum(PROCESSING)
     .default('cloud')
@@ -66,12 +74,12 @@ const processingOptions = {
         'The OCR engine: `cloud` (default) or `local`; one not configured on this install is ' +
         'refused (400 `engine_not_configured`)',
     }),
-};
+});
 
-export const BulkUploadQuery = z.object(processingOptions);
+export const BulkUploadQuery = z.object(processingOptions('query'));
 
 export const PdfQuery = z.object({
-  ...processingOptions,
+  ...processingOptions('query'),
   url_file: httpUrl.optional().meta({
     description: 'URL of a PDF (http or https), instead of the `file` upload',
   }),
@@ -137,7 +145,7 @@ export function bulkBody(maxUrls: number) {
       .min(1)
       .max(maxUrls)
       .meta({ description: `URLs of PDFs, one task each (1 to ${maxUrls})` }),
-    ...processingOptions,
+    ...processingOptions('json'),
     metadata_document: jsonObject
       .optional()
       .meta({ description: 'JSON object stored with every chunk of every task' }),
