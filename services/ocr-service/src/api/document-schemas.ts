@@ -8,7 +8,7 @@ import { taskId } from './task-schemas';
 /** Pages of one ingested document at most (5 per chunk: 2000 chunks). */
 export const MAX_PAGES = 10_000;
 /** OpenSearch's default `index.max_result_window`: a page must end within it. */
-export const RESULT_WINDOW = 10_000;
+const RESULT_WINDOW = 10_000;
 
 const page = z.number().int().min(1).max(MAX_PAGES);
 const jsonObject = z.record(z.string(), z.unknown());
@@ -79,7 +79,7 @@ export const ChunkPageQuery = z
   });
 
 /** A stored chunk, exactly the seed's fields (`src/results/chunks.ts` builds them). */
-export const ChunkDocumentSchema = z.object({
+const ChunkDocumentSchema = z.object({
   id: z.string(),
   chunk_number: z.number().int(),
   pdf_name: z.string(),

@@ -8,13 +8,13 @@ import { TaskRecordSchema } from '../status/task-record';
 import { PROCESSING, TYPE_OCR } from '../tasks/task-job';
 
 /** A custom task id (also a document id): safe in a Redis key, an object key and a URL. */
-export const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
+const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 export const taskId = z
   .string()
   .regex(TASK_ID_PATTERN, 'use 1 to 128 letters, digits, `.`, `_` or `-`');
 
 /** `url_file`: an http(s) URL; the worker downloads it under the SSRF rules. */
-export const httpUrl = z.url({
+const httpUrl = z.url({
   protocol: /^https?$/,
   error: 'must be an http or https URL',
 });

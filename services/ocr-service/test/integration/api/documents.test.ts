@@ -3,6 +3,7 @@
  * operational endpoints, against a real OpenSearch (and Redis for the task records).
  */
 import { Client } from '@opensearch-project/opensearch';
+import type { ChunkPage } from '../../../src/results/chunk-index';
 import { chunkDocuments } from '../../../src/results/chunks';
 import { createChunkIndex } from '../../../src/results/chunk-index';
 import {
@@ -11,6 +12,7 @@ import {
   sharedState,
   startApi,
   type ApiUnderTest,
+  bodyOf,
 } from './support/api-under-test';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -45,7 +47,7 @@ describe('documents, chunks and health', () => {
         metadata_document: { source: 'upload' },
       });
       expect(res.status).toBe(201);
-      const body = await res.json();
+      const body: any = await bodyOf(res);
       expect(body).toEqual({
         pdf_id: expect.stringMatching(UUID),
         pdf_name: 'minutes.pdf',
@@ -55,9 +57,12 @@ describe('documents, chunks and health', () => {
 
       const read = await chunksOf(body.pdf_id);
       expect(read.status).toBe(200);
-      const page = await read.json();
+      const page = (await bodyOf(read)) as ChunkPage;
       expect(page).toMatchObject({ page: 1, size: 10, total_documents: 2, total_pages: 1 });
-      const [first, second] = page.documents;
+      const [first, second] = page.documents as [
+        ChunkPage['documents'][0],
+        ChunkPage['documents'][0],
+      ];
       expect(first).toEqual({
         id: `${body.pdf_id}_chunk_1`,
         chunk_number: 1,
@@ -75,7 +80,7 @@ describe('documents, chunks and health', () => {
         metadata_document: { source: 'upload' },
       });
       expect(first).not.toHaveProperty('output_pdf_file');
-      expect(second.content_list.map((item: any) => item.page)).toEqual([6, 7]);
+      expect(second.content_list.map((item) => item.page)).toEqual([6, 7]);
     });
 
     it('stores content_list and md_content_list as given, and replaces them on re-ingest', async () => {
@@ -87,18 +92,18 @@ describe('documents, chunks and health', () => {
       const md_content_list = [{ page: 1, markdown: '# Block 1' }];
       const first = await ingest({ id: 'doc-1', pdf_name: 'a.pdf', content_list, md_content_list });
       expect(first.status).toBe(201);
-      expect((await first.json()).chunks).toBe(3);
-      const all = await (await chunksOf('doc-1')).json();
-      expect(all.documents[0].content_list[0]).toEqual({
+      expect((await bodyOf(first)).chunks).toBe(3);
+      const all = (await (await chunksOf('doc-1')).json()) as ChunkPage;
+      expect(all.documents[0]?.content_list[0]).toEqual({
         page: 1,
         type: 'title',
         content: 'Block 1',
       });
-      expect(all.documents[0].md_content_list).toEqual(md_content_list);
+      expect(all.documents[0]?.md_content_list).toEqual(md_content_list);
 
       const again = await ingest({ id: 'doc-1', pdf_name: 'a v2.pdf', md_content_list });
-      expect(await again.json()).toMatchObject({ pdf_id: 'doc-1', chunks: 1 });
-      const after = await (await chunksOf('doc-1')).json();
+      expect(await bodyOf(again)).toMatchObject({ pdf_id: 'doc-1', chunks: 1 });
+      const after = (await (await chunksOf('doc-1')).json()) as ChunkPage;
       expect(after.total_documents).toBe(1);
       expect(after.documents[0]).toMatchObject({ pdf_name: 'a v2.pdf', content_list: [] });
     });
@@ -132,7 +137,7 @@ describe('documents, chunks and health', () => {
     ])('refuses %s with 400', async (_what, body, code) => {
       const res = await ingest(body);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe(code);
+      expect((await bodyOf(res)).error.code).toBe(code);
     });
   });
 
@@ -162,13 +167,13 @@ describe('documents, chunks and health', () => {
       } finally {
         await search.close();
       }
-      const page2 = await (await chunksOf('ocr-task', '?page=2&size=2')).json();
+      const page2 = (await (await chunksOf('ocr-task', '?page=2&size=2')).json()) as ChunkPage;
       expect(page2).toMatchObject({ page: 2, size: 2, total_documents: 5, total_pages: 3 });
-      expect(page2.documents.map((d: any) => d.chunk_number)).toEqual([3, 4]);
-      expect(page2.documents[0].output_pdf_file).toBe(
+      expect(page2.documents.map((d) => d.chunk_number)).toEqual([3, 4]);
+      expect(page2.documents[0]?.output_pdf_file).toBe(
         'http://s3.example/b/ocr-documents/ocr-task.pdf',
       );
-      const beyond = await (await chunksOf('ocr-task', '?page=4&size=2')).json();
+      const beyond: unknown = await (await chunksOf('ocr-task', '?page=4&size=2')).json();
       expect(beyond).toMatchObject({ page: 4, total_documents: 5, documents: [] });
     });
 
@@ -180,7 +185,7 @@ describe('documents, chunks and health', () => {
       expect(queued.status).toBe(200);
       const pending = await chunksOf('not-yet');
       expect(pending.status).toBe(200);
-      expect(await pending.json()).toEqual({
+      expect(await bodyOf(pending)).toEqual({
         page: 1,
         size: 10,
         total_documents: 0,
@@ -189,7 +194,7 @@ describe('documents, chunks and health', () => {
       });
       const unknown = await chunksOf('never-seen');
       expect(unknown.status).toBe(404);
-      expect((await unknown.json()).error.code).toBe('document_not_found');
+      expect((await bodyOf(unknown)).error.code).toBe('document_not_found');
     });
 
     it.each([
@@ -201,7 +206,7 @@ describe('documents, chunks and health', () => {
     ])('refuses %s with 400', async (_what, query) => {
       const res = await chunksOf('doc-1', query);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe('invalid_request');
+      expect((await bodyOf(res)).error.code).toBe('invalid_request');
     });
   });
 
@@ -211,7 +216,7 @@ describe('documents, chunks and health', () => {
     it('reports the cluster and which engines are configured; 503 while the cluster is red', async () => {
       const ok = await health();
       expect(ok.status).toBe(200);
-      expect(await ok.json()).toEqual({
+      expect(await bodyOf(ok)).toEqual({
         status: 'ok',
         search: { status: expect.stringMatching(/^(green|yellow)$/) },
         engines: { cloud: true, local: false },
@@ -235,7 +240,7 @@ describe('documents, chunks and health', () => {
         });
         const unhealthy = await health();
         expect(unhealthy.status).toBe(503);
-        expect(await unhealthy.json()).toEqual({
+        expect(await bodyOf(unhealthy)).toEqual({
           status: 'unhealthy',
           search: { status: 'red' },
           engines: { cloud: true, local: false },
@@ -252,14 +257,16 @@ describe('documents, chunks and health', () => {
       expect((await fetch(`${api.url}/health`)).status).toBe(200);
       const ready = await fetch(`${api.url}/ready`);
       expect(ready.status).toBe(200);
-      expect((await ready.json()).checks).toEqual({
+      expect((await bodyOf(ready)).checks).toEqual({
         redis: { status: 'up' },
         opensearch: { status: 'up' },
       });
       const metrics = await (await fetch(`${api.url}/metrics`)).text();
       expect(metrics).toMatch(/^ocr_queue_depth \d+$/m);
       expect(metrics).toMatch(/^ocr_queue_oldest_age_seconds /m);
-      const docs = await (await fetch(`${api.url}/api-docs.json`)).json();
+      const docs = (await (await fetch(`${api.url}/api-docs.json`)).json()) as {
+        paths: Record<string, unknown>;
+      };
       expect(Object.keys(docs.paths)).toEqual(
         expect.arrayContaining([
           '/api/v1/pdfs',

@@ -11,7 +11,12 @@ import {
   sharedState,
   startApi,
   type ApiUnderTest,
+  bodyOf,
 } from './support/api-under-test';
+
+interface TaskItems {
+  tasks: Array<{ task_id: string; file_name?: string; status: string; processing_type: string }>;
+}
 
 describe('merge and bulk endpoints', () => {
   const names = isolatedNames();
@@ -50,7 +55,7 @@ describe('merge and bulk endpoints', () => {
         ),
       );
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({
+      expect(await bodyOf(res)).toEqual({
         task_id: 'merge-1',
         status: 'pending',
         processing_type: 'local',
@@ -67,14 +72,14 @@ describe('merge and bulk endpoints', () => {
       });
       expect((await state.objectBytes(stagedUploadKey('merge-1', 1))).equals(PNG)).toBe(true);
       const status = await fetch(`${api.url}/api/v1/tasks/merge-1/status`);
-      expect((await status.json()).status).toBe('pending');
+      expect((await bodyOf(status)).status).toBe('pending');
     });
 
     it('merges URLs alone (no body) under the pdf_name given', async () => {
       const query = [url('x.pdf'), url('y.pdf')].map((u) => `url_file=${encodeURIComponent(u)}`);
       const res = await post(`/merge?${query.join('&')}&pdf_name=Bundle.PDF`);
       expect(res.status).toBe(200);
-      const { task_id } = await res.json();
+      const { task_id } = await bodyOf(res);
       const job = await state.jobOf(task_id);
       expect(job.inputs).toEqual([
         { kind: 'url', url: url('x.pdf') },
@@ -118,7 +123,7 @@ describe('merge and bulk endpoints', () => {
             );
       const res = await post(`/merge${query}`, form);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe(code);
+      expect((await bodyOf(res)).error.code).toBe(code);
       expect(await state.queueLength()).toBe(before);
     });
 
@@ -131,7 +136,7 @@ describe('merge and bulk endpoints', () => {
         ]),
       );
       expect(res.status).toBe(415);
-      expect((await res.json()).error.code).toBe('unsupported_file_type');
+      expect((await bodyOf(res)).error.code).toBe('unsupported_file_type');
       expect(await state.objectKeys('ocr-uploads/merge-bad/')).toEqual([]);
       expect((await fetch(`${api.url}/api/v1/tasks/merge-bad/status`)).status).toBe(404);
     });
@@ -147,7 +152,7 @@ describe('merge and bulk endpoints', () => {
         metadata_document: { batch: 'b1' },
       });
       expect(res.status).toBe(200);
-      const { tasks } = await res.json();
+      const { tasks } = (await bodyOf(res)) as TaskItems;
       expect(tasks).toEqual(
         urls.map((u) => ({
           url_file: u,
@@ -156,7 +161,7 @@ describe('merge and bulk endpoints', () => {
           processing_type: 'cloud',
         })),
       );
-      expect(new Set(tasks.map((t: any) => t.task_id)).size).toBe(3);
+      expect(new Set(tasks.map((t) => t.task_id)).size).toBe(3);
       for (const [i, task] of tasks.entries()) {
         expect(await state.jobOf(task.task_id)).toMatchObject({
           inputs: [{ kind: 'url', url: urls[i] }],
@@ -181,7 +186,7 @@ describe('merge and bulk endpoints', () => {
       const before = await state.queueLength();
       const res = body === undefined ? await post('/bulk') : await postJson('/bulk', body);
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe('invalid_request');
+      expect((await bodyOf(res)).error.code).toBe('invalid_request');
       expect(await state.queueLength()).toBe(before);
     });
   });
@@ -199,21 +204,20 @@ describe('merge and bulk endpoints', () => {
         ),
       );
       expect(res.status).toBe(200);
-      const { tasks } = await res.json();
-      expect(tasks.map((t: any) => [t.file_name, t.status, t.processing_type])).toEqual([
+      const { tasks } = (await bodyOf(res)) as TaskItems;
+      expect(tasks.map((t) => [t.file_name, t.status, t.processing_type])).toEqual([
         ['first.pdf', 'pending', 'local'],
         ['second.png', 'pending', 'local'],
       ]);
-      const second = await state.jobOf(tasks[1].task_id);
-      expect(second).toMatchObject({
-        inputs: [{ kind: 'upload', key: stagedUploadKey(tasks[1].task_id, 0), name: 'second.png' }],
+      const [first, second] = tasks.map((t) => t.task_id) as [string, string];
+      const job = await state.jobOf(second);
+      expect(job).toMatchObject({
+        inputs: [{ kind: 'upload', key: stagedUploadKey(second, 0), name: 'second.png' }],
         pdf_name: 'second.png',
         representasi_count: 5,
         metadata_document: { owner: 'ops' },
       });
-      expect((await state.objectBytes(stagedUploadKey(tasks[0].task_id, 0))).equals(pdf)).toBe(
-        true,
-      );
+      expect((await state.objectBytes(stagedUploadKey(first, 0))).equals(pdf)).toBe(true);
     });
 
     it('refuses the request when one file is unreadable: no task at all', async () => {
@@ -238,7 +242,7 @@ describe('merge and bulk endpoints', () => {
       );
       // Unknown query parameters are ignored, as by the seed: the file is queued under a new id.
       expect(withId.status).toBe(200);
-      expect((await withId.json()).tasks[0].task_id).not.toBe('x');
+      expect((await bodyOf(withId)).tasks[0].task_id).not.toBe('x');
     });
   });
 });

@@ -12,6 +12,7 @@ import {
   sharedState,
   startApi,
   type ApiUnderTest,
+  bodyOf,
 } from './support/api-under-test';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -46,7 +47,7 @@ describe('POST /api/v1/pdfs', () => {
       }),
     );
     expect(res.status).toBe(200);
-    const body = await res.json();
+    const body = await bodyOf(res);
     expect(body).toEqual({
       task_id: expect.stringMatching(UUID),
       status: 'pending',
@@ -55,7 +56,7 @@ describe('POST /api/v1/pdfs', () => {
 
     const status = await statusOf(body.task_id);
     expect(status.status).toBe(200);
-    expect(await status.json()).toEqual({
+    expect(await bodyOf(status)).toEqual({
       task_id: body.task_id,
       status: 'pending',
       stage: 'pending',
@@ -84,7 +85,7 @@ describe('POST /api/v1/pdfs', () => {
         '&task_id=custom.Task_1-a&type_ocr=representasi&representasi_count=7&processing=local',
     );
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({
+    expect(await bodyOf(res)).toEqual({
       task_id: 'custom.Task_1-a',
       status: 'pending',
       processing_type: 'local',
@@ -101,7 +102,7 @@ describe('POST /api/v1/pdfs', () => {
 
   it('names a URL task document.pdf when the URL has no file name', async () => {
     const res = await post('?url_file=https://files.example.com/');
-    const { task_id } = await res.json();
+    const { task_id } = await bodyOf(res);
     expect((await state.jobOf(task_id)).pdf_name).toBe('document.pdf');
   });
 
@@ -112,20 +113,20 @@ describe('POST /api/v1/pdfs', () => {
       { 'content-type': 'application/json' },
     );
     expect(res.status).toBe(200);
-    const { task_id } = await res.json();
+    const { task_id } = await bodyOf(res);
     expect((await state.jobOf(task_id)).metadata_document).toEqual({ source: 'crm', tags: ['x'] });
 
     const without = await post('', JSON.stringify({ source: 'crm' }), {
       'content-type': 'application/json',
     });
     expect(without.status).toBe(400);
-    expect((await without.json()).error.code).toBe('missing_input');
+    expect((await bodyOf(without)).error.code).toBe('missing_input');
 
     const array = await post('?url_file=http://files.example.com/a.pdf', '[1,2]', {
       'content-type': 'application/json',
     });
     expect(array.status).toBe(400);
-    expect((await array.json()).error.message).toMatch(/JSON object/);
+    expect((await bodyOf(array)).error.message).toMatch(/JSON object/);
   });
 
   it('accepts images and office files; a name without extension gets one', async () => {
@@ -135,13 +136,13 @@ describe('POST /api/v1/pdfs', () => {
     ] as const) {
       const res = await post('', formOf([{ name, bytes }]));
       expect(res.status).toBe(200);
-      const { task_id } = await res.json();
+      const { task_id } = await bodyOf(res);
       expect((await state.jobOf(task_id)).pdf_name).toBe(name);
     }
     // The worker goes by the extension: a name without one gets it from the bytes.
     const bare = await post('', formOf([{ name: 'scan', bytes: pdf }]));
     expect(bare.status).toBe(200);
-    const { task_id } = await bare.json();
+    const { task_id } = await bodyOf(bare);
     expect((await state.jobOf(task_id)).pdf_name).toBe('scan.pdf');
     // A part without a file name is a text field, not a file.
     const unnamed = await post('', formOf([{ name: '', bytes: pdf }]));
@@ -154,7 +155,7 @@ describe('POST /api/v1/pdfs', () => {
     const other = await textPdf(1, () => 'Something else');
     const again = await post('?task_id=taken-1', formOf([{ name: 'b.pdf', bytes: other }]));
     expect(again.status).toBe(409);
-    expect((await again.json()).error.code).toBe('task_exists');
+    expect((await bodyOf(again)).error.code).toBe('task_exists');
     expect((await state.objectBytes(stagedUploadKey('taken-1', 0))).equals(pdf)).toBe(true);
     expect((await state.messages()).filter((m) => m.taskId === 'taken-1')).toHaveLength(1);
   });
@@ -203,7 +204,7 @@ describe('POST /api/v1/pdfs', () => {
     const before = await state.queueLength();
     const res = await post(query, withFile ? formOf([{ name: 'a.pdf', bytes: pdf }]) : undefined);
     expect(res.status).toBe(status);
-    expect((await res.json()).error.code).toBe(code);
+    expect((await bodyOf(res)).error.code).toBe(code);
     expect(await state.queueLength()).toBe(before);
   });
 
@@ -214,7 +215,7 @@ describe('POST /api/v1/pdfs', () => {
         formOf([{ name: 'a.pdf', bytes: pdf }], { metadata_document: metadata }),
       );
       expect(res.status).toBe(400);
-      expect((await res.json()).error.code).toBe('invalid_request');
+      expect((await bodyOf(res)).error.code).toBe('invalid_request');
     }
   });
 
@@ -231,7 +232,7 @@ describe('POST /api/v1/pdfs', () => {
     for (const [name, bytes, status, code] of cases) {
       const res = await post('', formOf([{ name, bytes }]));
       expect([name, res.status]).toEqual([name, status]);
-      expect((await res.json()).error.code).toBe(code);
+      expect((await bodyOf(res)).error.code).toBe(code);
     }
     expect(await state.queueLength()).toBe(before);
   });
@@ -241,13 +242,13 @@ describe('POST /api/v1/pdfs', () => {
       'content-type': 'multipart/form-data; boundary=xyz',
     });
     expect(broken.status).toBe(400);
-    expect((await broken.json()).error.code).toBe('invalid_request');
+    expect((await bodyOf(broken)).error.code).toBe('invalid_request');
 
     const text = await post('?url_file=https://x.example/a.pdf', 'hello', {
       'content-type': 'text/plain',
     });
     expect(text.status).toBe(415);
-    expect((await text.json()).error.code).toBe('unsupported_media_type');
+    expect((await bodyOf(text)).error.code).toBe('unsupported_media_type');
 
     const badJson = await post('?url_file=https://x.example/a.pdf', '{nope', {
       'content-type': 'application/json',
@@ -269,7 +270,7 @@ describe('POST /api/v1/pdfs', () => {
   it('answers 404 task_not_found for an unknown task', async () => {
     const res = await statusOf('no-such-task');
     expect(res.status).toBe(404);
-    expect((await res.json()).error.code).toBe('task_not_found');
+    expect((await bodyOf(res)).error.code).toBe('task_not_found');
   });
 
   it('hides error fields unless the task failed', async () => {
@@ -301,12 +302,12 @@ describe('POST /api/v1/pdfs', () => {
 
   it('is answered by any API replica: a second instance on the same Redis knows the task', async () => {
     const res = await post('', formOf([{ name: 'a.pdf', bytes: pdf }]));
-    const { task_id } = await res.json();
+    const { task_id } = await bodyOf(res);
     const second = await startApi(names);
     try {
       const status = await fetch(`${second.url}/api/v1/tasks/${task_id}/status`);
       expect(status.status).toBe(200);
-      expect(await status.json()).toMatchObject({ task_id, status: 'pending' });
+      expect(await bodyOf(status)).toMatchObject({ task_id, status: 'pending' });
       // And it refuses the same custom id the first one took.
       const again = await fetch(
         `${second.url}/api/v1/pdfs?task_id=taken-1&url_file=https://x.example/a.pdf`,
@@ -333,7 +334,7 @@ describe('POST /api/v1/pdfs on an install with one engine', () => {
         method: 'POST',
       });
       expect(res.status).toBe(400);
-      const { error } = await res.json();
+      const { error } = await bodyOf(res);
       expect(error.code).toBe('engine_not_configured');
       expect(error.message).toMatch(/processing=local/);
       const local = await fetch(
@@ -356,7 +357,7 @@ describe('POST /api/v1/pdfs on an install with one engine', () => {
         },
       );
       expect(res.status).toBe(400);
-      expect((await res.json()).error.message).toMatch(/No OCR engine/);
+      expect((await bodyOf(res)).error.message).toMatch(/No OCR engine/);
     } finally {
       await api.stop();
     }

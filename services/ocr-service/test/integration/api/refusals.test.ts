@@ -11,6 +11,7 @@ import {
   sharedState,
   startApi,
   type ApiUnderTest,
+  bodyOf,
 } from './support/api-under-test';
 
 const url = (name: string) => `https://files.example.com/${name}`;
@@ -38,7 +39,7 @@ describe('a full queue', () => {
   const expectFull = async (res: Response) => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('30');
-    expect((await res.json()).error.code).toBe('queue_full');
+    expect((await bodyOf(res)).error.code).toBe('queue_full');
   };
 
   it('queues a bulk request up to the bound and says which URLs were refused', async () => {
@@ -48,7 +49,7 @@ describe('a full queue', () => {
       { 'content-type': 'application/json' },
     );
     expect(res.status).toBe(200);
-    const { tasks } = await res.json();
+    const { tasks } = await bodyOf(res);
     expect(tasks[0]).toMatchObject({ url_file: url('1.pdf'), status: 'pending' });
     expect(tasks[1]).toMatchObject({ url_file: url('2.pdf'), status: 'pending' });
     expect(tasks[2]).toEqual({
@@ -121,7 +122,7 @@ describe('a dependency down', () => {
         method: 'POST',
       });
       expect(res.status).toBe(503);
-      const { error } = await res.json();
+      const { error } = await bodyOf(res);
       expect(error).toEqual({
         code: 'queue_unavailable',
         message: expect.stringMatching(/Redis/),
@@ -130,7 +131,7 @@ describe('a dependency down', () => {
       expect(status.status).toBe(503);
       const ready = await fetch(`${api.url}/ready`);
       expect(ready.status).toBe(503);
-      expect((await ready.json()).checks.redis.status).toBe('down');
+      expect((await bodyOf(ready)).checks.redis.status).toBe('down');
     } finally {
       await api.stop();
     }
@@ -144,7 +145,7 @@ describe('a dependency down', () => {
         body: formOf([{ name: 'a.pdf', bytes: pdf }]),
       });
       expect(res.status).toBe(503);
-      expect((await res.json()).error.code).toBe('storage_unavailable');
+      expect((await bodyOf(res)).error.code).toBe('storage_unavailable');
       // A URL task needs no object storage.
       const byUrl = await fetch(`${api.url}/api/v1/pdfs?url_file=${url('b.pdf')}`, {
         method: 'POST',
@@ -167,7 +168,7 @@ describe('a dependency down', () => {
     try {
       const chunks = await fetch(`${api.url}/api/v1/pdfs/some-id`);
       expect(chunks.status).toBe(503);
-      expect((await chunks.json()).error.code).toBe('search_unavailable');
+      expect((await bodyOf(chunks)).error.code).toBe('search_unavailable');
       const ingest = await fetch(`${api.url}/api/v1/documents`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -176,7 +177,7 @@ describe('a dependency down', () => {
       expect(ingest.status).toBe(503);
       const health = await fetch(`${api.url}/api/v1/health`);
       expect(health.status).toBe(503);
-      expect(await health.json()).toEqual({
+      expect(await bodyOf(health)).toEqual({
         status: 'unhealthy',
         search: { status: 'error' },
         engines: { cloud: true, local: true },

@@ -174,3 +174,6 @@ export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
   'base64',
 );
+
+/** A JSON answer, loosely typed for assertions. */
+export const bodyOf = (res: Response): Promise<any> => res.json() as Promise<any>;
