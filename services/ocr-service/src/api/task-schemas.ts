@@ -7,11 +7,15 @@ import { z } from 'zod';
 import { TaskRecordSchema } from '../status/task-record';
 import { PROCESSING, TYPE_OCR } from '../tasks/task-job';
 
-/** A custom task id (also a document id): safe in a Redis key, an object key and a URL. */
+/**
+ * A custom task id (also a document id): safe in a Redis key, an object key and a URL path
+ * segment. Dots alone (`.`, `..`) are path segments a client or proxy would resolve away.
+ */
 const TASK_ID_PATTERN = /^[A-Za-z0-9._-]{1,128}$/;
 export const taskId = z
   .string()
-  .regex(TASK_ID_PATTERN, 'use 1 to 128 letters, digits, `.`, `_` or `-`');
+  .regex(TASK_ID_PATTERN, 'use 1 to 128 letters, digits, `.`, `_` or `-`')
+  .refine((id) => !/^\.+$/.test(id), 'an id of dots alone is not a usable path segment');
 
 /** `url_file`: an http(s) URL; the worker downloads it under the SSRF rules. */
 const httpUrl = z.url({
@@ -85,7 +89,8 @@ export const PdfQuery = z.object({
   }),
   task_id: taskId.optional().meta({
     description:
-      'Custom task id (`^[A-Za-z0-9._-]{1,128}$`); a taken one is refused (409 `task_exists`). ' +
+      'Custom task id (`^[A-Za-z0-9._-]{1,128}$`, not dots alone); a taken one is refused ' +
+      '(409 `task_exists`). ' +
       'Default: a new UUID.',
   }),
 });

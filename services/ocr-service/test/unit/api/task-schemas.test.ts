@@ -28,8 +28,9 @@ describe('PdfQuery', () => {
 
   it('takes task ids of 1 to 128 letters, digits, dots, dashes and underscores', () => {
     expect(PdfQuery.safeParse({ task_id: 'A.b_c-9' }).success).toBe(true);
+    expect(PdfQuery.safeParse({ task_id: '.hidden' }).success).toBe(true);
     expect(PdfQuery.safeParse({ task_id: 'x'.repeat(128) }).success).toBe(true);
-    for (const bad of ['', 'x'.repeat(129), 'a/b', 'a b', 'ä', 'a:b']) {
+    for (const bad of ['', 'x'.repeat(129), 'a/b', 'a b', 'ä', 'a:b', '.', '..', '...']) {
       expect(PdfQuery.safeParse({ task_id: bad }).success).toBe(false);
     }
     expect(TaskStatusParams.safeParse({ task_id: '../x' }).success).toBe(false);
