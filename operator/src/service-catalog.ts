@@ -156,33 +156,37 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_SUMMARIZER: { service: 'summarizer' },
     },
   },
+  // The task API and the worker are one image with one settings schema (services/ocr-service).
   'ocr-service': {
     ...plainService,
     image: 'ocr-service',
-    built: false,
+    built: true,
     uses: ['redis', 'opensearch', 's3'],
+    // Without a worker the API would accept tasks that never run (until its queue is full).
+    requires: { dependencies: ['redis', 'opensearch', 's3'], services: ['ocr-worker'] },
+    // No engine key: the API never calls an engine, it only refuses one not configured.
+    settings: ocrSettings,
   },
   'ocr-worker': {
     ...plainService,
     image: 'ocr-service',
     workload: 'StatefulSet',
     command: ['node', 'dist/worker.js'],
-    built: false,
+    built: true,
     uses: ['redis', 'opensearch', 's3'],
+    // The converter is required, not optional: the API accepts office files, images and merges
+    // without knowing whether a converter runs, and a worker without one fails those tasks (503)
+    // long after they were accepted. An install that cannot convert is refused at apply time.
+    requires: { dependencies: ['redis', 'opensearch', 's3'], services: ['office-converter'] },
     links: {
       URL_CONVERTER: { service: 'office-converter' },
       URL_SUMMARIZER: { service: 'summarizer' },
     },
     volumes: [{ name: 'work', mountPath: '/var/lib/ocr', source: 'claim' }],
-    settings: (install, { url, enabled }) => {
-      const engines = install.spec.dependencies.ocrEngines;
-      const local =
-        engines.local?.url ?? (enabled('ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
-      return {
-        ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
-        ...(engines.cloud ? { OCR_ENGINE_CLOUD_URL: engines.cloud.url } : {}),
-      };
-    },
+    settings: (install, context) => ({
+      ...ocrSettings(install, context),
+      WORK_DIR: '/var/lib/ocr',
+    }),
     secretSettings: (install) => ({
       OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
     }),
@@ -200,6 +204,24 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     settings: () => ({ TEMP_DIR: '/tmp' }),
   },
 };
+
+/**
+ * What the OCR API and the worker both read (one settings schema): their Redis keys, the engines
+ * configured (the API answers 400 for any other and its health lists them), uploads in `/tmp`.
+ */
+function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext) {
+  const { ocrEngines, s3 } = install.spec.dependencies;
+  const local =
+    ocrEngines.local?.url ?? (enabled('ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
+  return {
+    // Installs sharing one Redis must not share a queue or status records.
+    REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,
+    TEMP_DIR: '/tmp',
+    ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
+    ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
+    ...(s3?.publicUrl ? { S3_PUBLIC_URL: s3.publicUrl } : {}),
+  };
+}
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */
 function publicUrl(install: PlatformInstall): string | undefined {

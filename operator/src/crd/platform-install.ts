@@ -206,6 +206,11 @@ const dependenciesSchema = z.object({
       forcePathStyle: z.boolean().default(true).describe('Path-style addressing (MinIO).'),
       accessKeySecretRef: secretKeyRefSchema.describe('Secret key holding the access key id.'),
       secretKeySecretRef: secretKeyRefSchema.describe('Secret key holding the secret access key.'),
+      publicUrl: httpUrl
+        .optional()
+        .describe(
+          "Base of the OCR results' PDF links (`output_pdf_file`, S3_PUBLIC_URL) when clients reach the bucket elsewhere than `url`; unset: `<url>/<bucket>`.",
+        ),
     })
     .optional()
     .describe('S3-compatible object storage.'),
@@ -234,7 +239,9 @@ const dependenciesSchema = z.object({
         .describe('An external local OCR engine; when unset the in-install ocr-engine is used.'),
     })
     .prefault({})
-    .describe('OCR engines the OCR worker may use.'),
+    .describe(
+      'OCR engines of the OCR workers; the OCR API refuses tasks for an engine not configured here.',
+    ),
   smtp: z
     .object({
       url: z

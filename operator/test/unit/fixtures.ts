@@ -17,6 +17,15 @@ export const minimalSpec: PlatformInstallSpecInput = {
   dependencies: {
     postgres: { url: 'postgres://pg.db:5432/pelita' },
     redis: { url: 'redis://redis.db:6379/0' },
+    opensearch: { url: 'https://opensearch.db:9200' },
+    s3: {
+      url: 'https://s3.example.com',
+      bucket: 'acme',
+      region: 'us-east-1',
+      forcePathStyle: true,
+      accessKeySecretRef: { name: 'acme-deps', key: 's3-id' },
+      secretKeySecretRef: { name: 'acme-deps', key: 's3-secret' },
+    },
     llm: { url: 'http://llm:8080/v1', model: 'gpt-x' },
   },
 };

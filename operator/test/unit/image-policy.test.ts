@@ -10,6 +10,8 @@ describe('the registry allowlist', () => {
       'r.local/p/user-service:1.2.3',
       'r.local/p/policy-sync:1.2.3',
       expect.stringMatching(/^openpolicyagent\/opa:/),
+      // Once, though the API and the worker both run it.
+      'r.local/p/ocr-service:1.2.3',
       'r.local/p/office-converter:1.2.3',
       'r.local/p/ocr-engine:1.2.3',
       'r.local/p/summarizer:1.2.3',
@@ -41,6 +43,7 @@ describe('the registry allowlist', () => {
       'ghcr.io/pelita-fork/user-service:1.2.3',
       'ghcr.io/pelita-fork/policy-sync:1.2.3',
       'evil.example/opa:1',
+      'ghcr.io/pelita-fork/ocr-service:1.2.3',
       'ghcr.io/pelita-fork/office-converter:1.2.3',
       'ghcr.io/pelita-fork/ocr-engine:1.2.3',
       'ghcr.io/pelita-fork/summarizer:1.2.3',

@@ -9,7 +9,7 @@ import {
   SECRETS_REVISION_ANNOTATION,
 } from '../../src/render';
 import { SERVICE_NAMES } from '../../src/service-catalog';
-import { allEnabled, makeInstall } from './fixtures';
+import { allEnabled, makeInstall, minimalSpec } from './fixtures';
 
 const policies = { 'authz.rego': 'package pelita.authz\n' };
 
@@ -64,6 +64,7 @@ describe('the pod template', () => {
   it('merges extra env by name: a spec entry replaces the derived one, no duplicate', () => {
     const install = makeInstall({
       dependencies: {
+        ...minimalSpec.dependencies,
         postgres: {
           url: 'postgres://pg:5432/pelita',
           passwordSecretRef: { name: 'pg', key: 'pw' },
@@ -165,7 +166,7 @@ describe('the pod template', () => {
     });
   });
 
-  it('renders the services not built yet only when enabled', () => {
+  it('renders the services not built yet (license-service, core-backend) only when enabled', () => {
     const kinds = (services: typeof allEnabled | undefined) =>
       renderDesired({ install: makeInstall(services ? { services } : {}), policies })
         .filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet')
@@ -175,6 +176,8 @@ describe('the pod template', () => {
       'db-proxy',
       'user-service',
       'policy-sync',
+      'ocr-service',
+      'ocr-worker',
       'office-converter',
       'ocr-engine',
       'summarizer',

@@ -12,7 +12,7 @@ import {
   renderServiceAccount,
   renderServiceMonitor,
 } from '../../src/render';
-import { allEnabled, makeInstall } from './fixtures';
+import { allEnabled, makeInstall, minimalSpec } from './fixtures';
 
 const policies = {
   'authz.rego': 'package pelita.authz\n',
@@ -22,6 +22,7 @@ const policies = {
 
 const withDependencies = makeInstall({
   dependencies: {
+    ...minimalSpec.dependencies,
     postgres: {
       url: 'postgres://pg.db:5432/pelita',
       usernameSecretRef: { name: 'pg', key: 'user' },
@@ -269,7 +270,9 @@ describe('renderers', () => {
       URL_CONVERTER: 'http://acme-office-converter:3000',
       OCR_ENGINE_LOCAL_URL: 'http://acme-ocr-engine:3000',
     });
-    const off = makeInstall({ services: { 'ocr-worker': { enabled: false } } });
+    const off = makeInstall({
+      services: { 'ocr-service': { enabled: false }, 'ocr-worker': { enabled: false } },
+    });
     expect(renderStatefulSet(off, 'ocr-worker')).toBeNull();
   });
 

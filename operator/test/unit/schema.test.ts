@@ -39,10 +39,10 @@ describe('PlatformInstall spec schema', () => {
   it('keeps given values over defaults', () => {
     const spec = parseSpec({
       ...minimalSpec,
-      services: { 'ocr-worker': { replicas: 4 }, 'db-proxy': { enabled: false } },
+      services: { 'core-backend': { replicas: 4 }, 'db-proxy': { enabled: false } },
     });
-    expect(spec.services['ocr-worker'].replicas).toBe(4);
-    expect(spec.services['ocr-worker'].enabled).toBe(false);
+    expect(spec.services['core-backend'].replicas).toBe(4);
+    expect(spec.services['core-backend'].enabled).toBe(false);
     expect(spec.services['db-proxy'].enabled).toBe(false);
   });
 
@@ -140,6 +140,26 @@ describe('PlatformInstall spec schema', () => {
       /license-service needs dependencies\.postgres/,
     ],
     [
+      'the OCR services without OpenSearch and S3',
+      { ...minimalSpec, dependencies: { ...minimalSpec.dependencies, opensearch: undefined } },
+      /ocr-service needs dependencies\.redis and dependencies\.opensearch and dependencies\.s3/,
+    ],
+    [
+      'the OCR worker without S3',
+      { ...minimalSpec, dependencies: { ...minimalSpec.dependencies, s3: undefined } },
+      /ocr-worker needs dependencies\.redis and dependencies\.opensearch and dependencies\.s3/,
+    ],
+    [
+      'the OCR worker without the office converter',
+      { ...minimalSpec, services: { 'office-converter': { enabled: false } } },
+      /ocr-worker needs office-converter/,
+    ],
+    [
+      'the OCR API without a worker',
+      { ...minimalSpec, services: { 'ocr-worker': { enabled: false } } },
+      /ocr-service needs ocr-worker/,
+    ],
+    [
       'two env entries of one name',
       {
         ...minimalSpec,
@@ -163,6 +183,8 @@ describe('PlatformInstall spec schema', () => {
         'user-service': { enabled: false },
         'policy-sync': { enabled: false },
         summarizer: { enabled: false },
+        'ocr-service': { enabled: false },
+        'ocr-worker': { enabled: false },
       },
     });
     expect(spec.services['http-proxy'].enabled).toBe(true);

@@ -7,6 +7,7 @@
 import { settingsSchema as dbProxy } from '@pelita/db-proxy';
 import { settingsSchema as httpProxy } from '@pelita/http-proxy';
 import { settingsSchema as ocrEngine } from '@pelita/ocr-engine';
+import { settingsSchema as ocrService } from '@pelita/ocr-service';
 import { settingsSchema as officeConverter } from '@pelita/office-converter';
 import { settingsSchema as policySync } from '@pelita/policy-sync';
 import { settingsSchema as summarizer } from '@pelita/summarizer';
@@ -25,6 +26,9 @@ const SCHEMAS: Partial<Record<ServiceName, z.ZodType>> = {
   summarizer,
   'ocr-engine': ocrEngine,
   'office-converter': officeConverter,
+  // One schema, two entry points: the API (`dist/main.js`) and the worker (`dist/worker.js`).
+  'ocr-service': ocrService,
+  'ocr-worker': ocrService,
 };
 
 /** Read by libraries, not by the settings schema. */
@@ -71,6 +75,7 @@ const fullInstall = makeInstall({
       bucket: 'acme',
       accessKeySecretRef: ref('deps', 's3-id'),
       secretKeySecretRef: ref('deps', 's3-secret'),
+      publicUrl: 'https://files.acme.example.com/acme',
     },
     llm: { url: 'http://llm:8080/v1', model: 'gpt-x', apiKeySecretRef: ref('deps', 'llm-key') },
     smtp: {

@@ -1,7 +1,7 @@
 /** The settings each service gets: only what it reads, URLs only of services that run. */
-import { renderConfigMap, renderDeployment } from '../../src/render';
+import { renderConfigMap, renderWorkload } from '../../src/render';
 import type { ServiceName } from '../../src/service-catalog';
-import { makeInstall } from './fixtures';
+import { makeInstall, minimalSpec } from './fixtures';
 
 function config(install: ReturnType<typeof makeInstall>, service: ServiceName) {
   const data = renderConfigMap(install, service)?.data;
@@ -62,19 +62,97 @@ describe('service settings', () => {
   it('passes the Redis password as a setting of its own, never spliced into the URL', () => {
     const install = makeInstall({
       dependencies: {
-        postgres: { url: 'postgres://pg:5432/pelita' },
-        llm: { url: 'http://llm/v1', model: 'm' },
+        ...minimalSpec.dependencies,
         redis: { url: 'redis://redis.db:6379/0', passwordSecretRef: { name: 'redis', key: 'pw' } },
       },
     });
-    for (const service of ['user-service', 'policy-sync'] as const) {
+    for (const service of ['user-service', 'policy-sync', 'ocr-service', 'ocr-worker'] as const) {
       expect(config(install, service).REDIS_URL).toBe('redis://redis.db:6379/0');
-      const env = renderDeployment(install, service)?.spec?.template.spec?.containers[0]?.env;
+      const env = renderWorkload(install, service)?.spec?.template.spec?.containers[0]?.env;
       expect(env).toContainEqual({
         name: 'REDIS_PASSWORD',
         valueFrom: { secretKeyRef: { name: 'redis', key: 'pw' } },
       });
       expect(env?.some((e) => e.value?.includes('$('))).toBe(false);
+    }
+  });
+
+  it('gives every install its own OCR queue and status keys, the same for its API and workers', () => {
+    const a = makeInstall();
+    const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
+    expect(config(a, 'ocr-service').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/acme:ocr');
+    expect(config(a, 'ocr-worker').REDIS_KEY_PREFIX).toBe(
+      config(a, 'ocr-service').REDIS_KEY_PREFIX,
+    );
+    expect(config(b, 'ocr-service').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/other:ocr');
+    expect(config(b, 'ocr-worker').REDIS_KEY_PREFIX).not.toBe(
+      config(a, 'ocr-worker').REDIS_KEY_PREFIX,
+    );
+  });
+
+  it('tells the OCR API and the worker the engines, and only the worker the cloud key', () => {
+    const apiKeySecretRef = { name: 'ocr', key: 'cloud-key' };
+    const install = makeInstall({
+      dependencies: {
+        ...minimalSpec.dependencies,
+        ocrEngines: { cloud: { url: 'https://mineru.example.com/api/v4', apiKeySecretRef } },
+      },
+    });
+    const engines = {
+      OCR_ENGINE_LOCAL_URL: 'http://acme-ocr-engine:3000',
+      OCR_ENGINE_CLOUD_URL: 'https://mineru.example.com/api/v4',
+    };
+    expect(config(install, 'ocr-service')).toMatchObject(engines);
+    expect(config(install, 'ocr-worker')).toMatchObject(engines);
+    const env = (service: ServiceName) =>
+      renderWorkload(install, service)?.spec?.template.spec?.containers[0]?.env ?? [];
+    expect(env('ocr-worker')).toContainEqual({
+      name: 'OCR_ENGINE_CLOUD_API_KEY',
+      valueFrom: { secretKeyRef: apiKeySecretRef },
+    });
+    expect(env('ocr-service').map((e) => e.name)).not.toContain('OCR_ENGINE_CLOUD_API_KEY');
+    expect(config(install, 'ocr-service')).not.toHaveProperty('OCR_ENGINE_CLOUD_API_KEY');
+    expect(config(install, 'ocr-worker')).not.toHaveProperty('OCR_ENGINE_CLOUD_API_KEY');
+  });
+
+  it('takes the local OCR engine from the install, else the in-install ocr-engine while it runs', () => {
+    const external = makeInstall({
+      dependencies: {
+        ...minimalSpec.dependencies,
+        ocrEngines: { local: { url: 'http://mineru.gpu:8000' } },
+      },
+    });
+    expect(config(external, 'ocr-service').OCR_ENGINE_LOCAL_URL).toBe('http://mineru.gpu:8000');
+    const none = makeInstall({ services: { 'ocr-engine': { enabled: false } } });
+    for (const service of ['ocr-service', 'ocr-worker'] as const) {
+      expect(config(none, service)).not.toHaveProperty('OCR_ENGINE_LOCAL_URL');
+      expect(config(none, service)).not.toHaveProperty('OCR_ENGINE_CLOUD_URL');
+    }
+  });
+
+  it("keeps OCR uploads in /tmp and the worker's task files on its volume", () => {
+    const install = makeInstall();
+    expect(config(install, 'ocr-service')).toMatchObject({ TEMP_DIR: '/tmp' });
+    expect(config(install, 'ocr-service')).not.toHaveProperty('WORK_DIR');
+    expect(config(install, 'ocr-worker')).toMatchObject({
+      TEMP_DIR: '/tmp',
+      WORK_DIR: '/var/lib/ocr',
+      URL_CONVERTER: 'http://acme-office-converter:3000',
+      URL_SUMMARIZER: 'http://acme-summarizer:3000',
+    });
+    expect(config(install, 'ocr-service')).not.toHaveProperty('URL_CONVERTER');
+  });
+
+  it('sets S3_PUBLIC_URL for the OCR services only when the install names one', () => {
+    expect(config(makeInstall(), 'ocr-worker')).not.toHaveProperty('S3_PUBLIC_URL');
+    const install = makeInstall({
+      dependencies: {
+        ...minimalSpec.dependencies,
+        s3: { ...minimalSpec.dependencies?.s3, publicUrl: 'https://files.acme.example/acme' },
+      } as typeof minimalSpec.dependencies,
+    });
+    for (const service of ['ocr-service', 'ocr-worker'] as const) {
+      expect(config(install, service).S3_PUBLIC_URL).toBe('https://files.acme.example/acme');
     }
   });
 
