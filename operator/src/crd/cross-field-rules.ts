@@ -29,12 +29,16 @@ export const CROSS_FIELD_RULES = {
 /**
  * A StatefulSet's volume claim templates cannot change; while the workload exists its volume
  * settings stay as they are (disable the service, then change them and enable it again).
+ * `volume` is tested with `has` first: the apiserver checks the rule against the entry's default
+ * `{}` too, before the nested defaults fill it in (a built service reaches the comparison).
  */
 export function workVolumeRule(service: ServiceName): CelRule {
   const on = (self: string) =>
     `(has(${self}.enabled) ? ${self}.enabled : ${CATALOG[service].built})`;
+  const sameVolume =
+    '(has(self.volume) ? has(oldSelf.volume) && self.volume == oldSelf.volume : !has(oldSelf.volume))';
   return {
-    rule: `!(${on('oldSelf')} && ${on('self')}) || self.volume == oldSelf.volume`,
+    rule: `!(${on('oldSelf')} && ${on('self')}) || ${sameVolume}`,
     message: `services.${service}.volume cannot change while ${service} runs (disable it first)`,
   };
 }

@@ -70,6 +70,26 @@ describe('the PlatformInstall CRD', () => {
         platformInstall(namespace, 'no-sync', { services: { 'policy-sync': { enabled: false } } }),
       ),
     ).toMatch(/user-service needs policy-sync/);
+    const { s3: _s3, ...noS3 } = TEST_DEPENDENCIES;
+    const ocr = { 'ocr-service': { enabled: true }, 'ocr-worker': { enabled: true } };
+    expect(
+      await admission(
+        platformInstall(namespace, 'no-s3', {
+          dependencies: noS3,
+          services: { ...ocr, 'office-converter': { enabled: true } },
+        }),
+      ),
+    ).toMatch(
+      /ocr-worker needs dependencies\.redis and dependencies\.opensearch and dependencies\.s3/,
+    );
+    expect(await admission(platformInstall(namespace, 'no-converter', { services: ocr }))).toMatch(
+      /ocr-worker needs office-converter/,
+    );
+    expect(
+      await admission(
+        platformInstall(namespace, 'no-worker', { services: { 'ocr-service': { enabled: true } } }),
+      ),
+    ).toMatch(/ocr-service needs ocr-worker/);
     // Off, they need nothing.
     expect(
       await admission(
@@ -113,7 +133,10 @@ describe('the PlatformInstall CRD', () => {
   it('keeps the ocr-worker volume while the worker runs, and lets it change while it is off', async () => {
     const worker = (enabled: boolean, size: string) =>
       platformInstall(namespace, 'worker', {
-        services: { 'ocr-worker': { enabled, volume: { size } } },
+        services: {
+          'ocr-worker': { enabled, volume: { size } },
+          'office-converter': { enabled: true },
+        },
       });
     await apply(cluster, worker(true, '10Gi'));
     expect(await admission(worker(true, '20Gi'))).toMatch(

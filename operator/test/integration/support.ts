@@ -138,10 +138,20 @@ export async function deleteNamespace(cluster: Cluster, name: string): Promise<v
 export const TEST_DEPENDENCIES = {
   postgres: { url: 'postgres://postgres.test:5432/pelita' },
   redis: { url: 'redis://redis.test:6379/0' },
+  opensearch: { url: 'http://opensearch.test:9200' },
+  s3: {
+    url: 'http://s3.test:9000',
+    bucket: 'pelita',
+    accessKeySecretRef: { name: 's3', key: 'access-key' },
+    secretKeySecretRef: { name: 's3', key: 'secret-key' },
+  },
   llm: { url: 'http://llm.test/v1', model: 'test-model' },
 };
 
-/** A PlatformInstall with only the services that exist today. */
+/**
+ * A PlatformInstall of the web services only: the services not built and the document services
+ * (OCR API and worker, office converter, OCR engine) are off unless `spec.services` turns them on.
+ */
 export function platformInstall(
   namespace: string,
   name: string,
