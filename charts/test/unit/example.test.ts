@@ -85,6 +85,12 @@ describe('examples/platforminstall.yaml', () => {
     }
   });
 
+  it('runs the document pipeline: OCR API and workers, office converter, OCR engine', () => {
+    const spec = parseSpec(install.spec);
+    const pipeline = ['ocr-service', 'ocr-worker', 'office-converter', 'ocr-engine'] as const;
+    expect(pipeline.filter((name) => !spec.services[name].enabled)).toEqual([]);
+  });
+
   it('enables only services that exist in services/', () => {
     const spec = parseSpec(install.spec);
     const enabled = SERVICE_NAMES.filter((name) => spec.services[name].enabled);
