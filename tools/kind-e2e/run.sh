@@ -11,7 +11,7 @@
 #   KIND_NODE_IMAGE  node image (Kubernetes 1.34, built for kind v0.33.0)
 #   KEEP_CLUSTER     1 keeps the cluster afterwards (default: deleted when this script created it)
 #   ARTIFACTS_DIR    where diagnostics go on failure (/tmp/pelita-kind-e2e)
-#   SKIP_BUILD       1 uses pelita/<name>:e2e images already in the local docker
+#   SKIP_BUILD       1 uses pelita/<name>:0.0.0-e2e images already in the local docker
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -25,7 +25,8 @@ ARTIFACTS_DIR=${ARTIFACTS_DIR:-/tmp/pelita-kind-e2e}
 SKIP_BUILD=${SKIP_BUILD:-0}
 
 REGISTRY=pelita
-TAG=e2e
+# The install's spec.version is every image's tag, and the CRD wants a semantic version.
+TAG=0.0.0-e2e
 # The CRD's default OPA sidecar image; pulled here because the install's pullPolicy is Never.
 OPA_IMAGE=openpolicyagent/opa:1.22.2-static
 OPERATOR_NS=pelita-system
@@ -126,8 +127,9 @@ kubectl wait --for=condition=Established crd/platforminstalls.pelita.io --timeou
 log 'applying the example install, its dependencies and the e2e overrides'
 kubectl apply -f examples/platforminstall.yaml
 kubectl apply -f tools/kind-e2e/dependencies.yaml
-# The images built above, and the in-cluster dependencies; OpenSearch, S3 and SMTP are optional
-# for the services that exist, so they are removed (null) rather than run here.
+# The images built above, and the in-cluster dependencies; SMTP is optional for the services that
+# exist, so it is removed (null) rather than run here. The OCR results' public links point at the
+# in-cluster MinIO too.
 kubectl patch platforminstall "$INSTALL" -n "$NS" --type merge --patch "$(
   cat <<EOF
 {"spec": {
@@ -137,13 +139,15 @@ kubectl patch platforminstall "$INSTALL" -n "$NS" --type merge --patch "$(
     "postgres": {"url": "postgres://e2e-postgres:5432/pelita_acme"},
     "redis": {"url": "redis://e2e-redis:6379/0"},
     "llm": {"url": "http://e2e-llm:8080/v1"},
-    "opensearch": null, "s3": null, "smtp": null
+    "opensearch": {"url": "http://e2e-opensearch:9200"},
+    "s3": {"url": "http://e2e-minio:9000", "publicUrl": "http://e2e-minio:9000/pelita-acme"},
+    "smtp": null
   }
 }}
 EOF
 )"
 kubectl rollout status -n "$NS" deployment/e2e-postgres deployment/e2e-redis deployment/e2e-llm \
-  --timeout 5m
+  deployment/e2e-opensearch deployment/e2e-minio --timeout 5m
 
 log "waiting for platforminstall/$INSTALL to be Ready"
 kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 10m

@@ -11,7 +11,7 @@ const SERVICE_DOCKERFILE = 'service.Dockerfile';
 /** Node 24 LTS on Debian 12, by tag (a more precise tag or a digest also passes). */
 const NODE_24 = /^node:24(\.\d+){0,2}-bookworm-slim(@sha256:[0-9a-f]{64})?$/;
 /** Services the seed specifies that are not written yet: their images may come first. */
-const PLANNED_SERVICES = ['license-service', 'core-backend', 'ocr-service'];
+const PLANNED_SERVICES = ['license-service', 'core-backend'];
 const OCI_LABELS = ['title', 'description', 'licenses', 'version', 'revision'].map(
   (name) => `org.opencontainers.image.${name}`,
 );
