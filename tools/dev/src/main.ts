@@ -63,6 +63,24 @@ function wiring(
   );
 }
 
+/**
+ * The dev cluster has no volume provisioner (kwok's nodes are fake): static volumes reserved for
+ * the example install's two OCR worker claims let `examples/platforminstall.yaml` go Ready.
+ */
+function exampleWorkVolumes(): object[] {
+  return [0, 1].map((ordinal) => ({
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata: { name: `pelita-dev-acme-work-${ordinal}` },
+    spec: {
+      capacity: { storage: '10Gi' },
+      accessModes: ['ReadWriteOnce'],
+      hostPath: { path: `/tmp/pelita-dev-acme-work-${ordinal}` },
+      claimRef: { namespace: 'pelita-acme', name: `work-acme-ocr-worker-${ordinal}` },
+    },
+  }));
+}
+
 function start(name: string, script: string, env: Record<string, string>): ChildProcess {
   const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
   child.on('exit', (code, signal) => say(`${name} exited (${signal ?? code})`));
@@ -144,6 +162,7 @@ function main(): void {
     try {
       const crd = join(root, 'crds', 'platforminstalls.pelita.io.yaml');
       kubectlApply(testenv.KUBECONFIG, readFileSync(crd, 'utf8'), 'pelita-dev');
+      kubectlApply(testenv.KUBECONFIG, exampleWorkVolumes(), 'pelita-dev');
       const port = extraPort(1);
       children.push(
         start('operator', operator, {
