@@ -79,7 +79,7 @@ export function createApp(deps: AppDeps): Express {
       ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
       ...roleRoutes(deps.roles, actorOf, deps.time),
       ...shortcutRoutes(deps.shortcuts, actorOf),
-      ...featureRoutes(deps.features, deps.time),
+      ...featureRoutes(deps.features, actorOf, deps.time),
       ...policyRoutes(deps.policies, actorOf, deps.time),
       ...openApiRoutes(deps.policyData, deps.openApiToken),
       ...activityRoutes(deps.activitySearch, deps.time),

@@ -118,6 +118,15 @@ export function createAccessRepository(pool: Pool) {
         [id, status],
       ),
     removePolicy: (id: number) => removed('delete from policies where id = $1', id),
+    /** The highest rank (smallest level) of the roles granted any of these sub-features, if any. */
+    topHolderLevel: async (subFeatureIds: number[]) =>
+      (
+        await pool.query<{ level: number | null }>(
+          `select min(r.level) as level from policies p join roles r on r.id = p.role_id
+           where p.sub_feature_id = any($1::int[])`,
+          [subFeatureIds],
+        )
+      ).rows[0]?.level ?? undefined,
   };
 }
 

@@ -1,8 +1,16 @@
-/** Features and their sub-features (method + path pattern): what policies grant to roles. */
-import { conflict, notFound } from '@pelita/kit';
+/**
+ * Features and their sub-features (method + path pattern): what policies grant to roles.
+ * Changing a sub-feature changes what every role granted it may do, so an actor may change or
+ * remove only sub-features no role at or above their own level holds, and may point one only at
+ * requests within their own grants (else editing a sub-feature granted to a lower role would
+ * hand it more than the actor has).
+ */
+import { conflict, forbidden, notFound } from '@pelita/kit';
+import { assertBelow, type Actor } from '../actor';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { AccessRepository, Feature, SubFeatureFields, SubFeature } from './access-repository';
+import { heldCovers } from './grant-coverage';
 
 export interface FeatureInput {
   name: string;
@@ -26,6 +34,15 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
     return found;
   }
   const changed = () => syncTrigger.trigger('role-grants');
+  async function assertNotHeldAbove(actor: Actor, subFeatureIds: number[]): Promise<void> {
+    const level = await access.topHolderLevel(subFeatureIds);
+    if (level !== undefined) assertBelow(actor, level, 'sub-features held by roles');
+  }
+  async function assertWithinOwn(actor: Actor, input: SubFeatureFields): Promise<void> {
+    const held = (await access.listPolicies(actor.roleId)).filter((policy) => policy.status);
+    if (!heldCovers(held, input))
+      throw forbidden(`${input.method} ${input.path} is not within your own grants`);
+  }
 
   return {
     list: () => access.listFeatures(),
@@ -44,8 +61,13 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
       changed();
       return row;
     },
-    async remove(id: number) {
+    async remove(actor: Actor, id: number) {
       await feature(id);
+      const subFeatures = await access.listSubFeatures(id);
+      await assertNotHeldAbove(
+        actor,
+        subFeatures.map((row) => row.id),
+      );
       await access.removeFeature(id);
       changed();
     },
@@ -61,15 +83,18 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
       changed();
       return row;
     },
-    async updateSubFeature(featureId: number, id: number, input: SubFeatureFields) {
+    async updateSubFeature(actor: Actor, featureId: number, id: number, input: SubFeatureFields) {
       await subFeature(featureId, id);
+      await assertNotHeldAbove(actor, [id]);
+      await assertWithinOwn(actor, input);
       const row = await access.updateSubFeature(id, input).catch(duplicate('sub-feature'));
       if (!row) throw notFound(`Sub-feature ${id} not found`);
       changed();
       return row;
     },
-    async removeSubFeature(featureId: number, id: number) {
+    async removeSubFeature(actor: Actor, featureId: number, id: number) {
       await subFeature(featureId, id);
+      await assertNotHeldAbove(actor, [id]);
       await access.removeSubFeature(id);
       changed();
     },

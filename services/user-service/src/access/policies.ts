@@ -1,9 +1,14 @@
-/** Policies: a role is granted a sub-feature (of a feature) with a status; only for roles below the actor. */
-import { badRequest, notFound } from '@pelita/kit';
+/**
+ * Policies: a role is granted a sub-feature (of a feature) with a status; only for roles below
+ * the actor, and only what the actor's own role holds (switched on): nobody hands out more than
+ * they have.
+ */
+import { badRequest, forbidden, notFound } from '@pelita/kit';
 import type { SyncTrigger } from '../policy-sync/sync-trigger';
 import type { RoleRepository } from '../roles/role-repository';
 import type { AccessRepository, Policy } from './access-repository';
 import { assertBelow, type Actor } from '../actor';
+import { heldCovers } from './grant-coverage';
 
 export interface PolicyInput {
   roleId: number;
@@ -26,6 +31,16 @@ export function createPolicies(
     if (!role) throw badRequest(`Role ${roleId} does not exist`);
     assertBelow(actor, role.level, 'roles');
   }
+  async function assertHeld(actor: Actor, subFeatureId: number): Promise<void> {
+    const wanted = await access.findSubFeature(subFeatureId);
+    if (!wanted) throw badRequest(`Sub-feature ${subFeatureId} does not exist`);
+    const held = (await access.listPolicies(actor.roleId)).filter((policy) => policy.status);
+    if (!heldCovers(held, wanted)) {
+      throw forbidden(
+        `Sub-feature ${wanted.name} (${wanted.method} ${wanted.path}) is not within your own grants`,
+      );
+    }
+  }
 
   return {
     list: (roleId?: number) => access.listPolicies(roleId),
@@ -34,7 +49,9 @@ export function createPolicies(
     /** Grants (or re-grants with a new status) a sub-feature to a role. */
     async grant(actor: Actor, input: PolicyInput): Promise<Policy> {
       await manageableRole(actor, input.roleId);
-      if (!(await access.findSubFeature(input.subFeatureId))) {
+      // Switching a grant off hands out nothing; switching it on must be within the actor's own.
+      if (input.status) await assertHeld(actor, input.subFeatureId);
+      else if (!(await access.findSubFeature(input.subFeatureId))) {
         throw badRequest(`Sub-feature ${input.subFeatureId} does not exist`);
       }
       const id = await access.upsertPolicy(input.roleId, input.subFeatureId, input.status);
@@ -43,7 +60,9 @@ export function createPolicies(
     },
 
     async setStatus(actor: Actor, id: number, status: boolean): Promise<Policy> {
-      await manageableRole(actor, (await existing(id)).roleId);
+      const policy = await existing(id);
+      await manageableRole(actor, policy.roleId);
+      if (status) await assertHeld(actor, policy.subFeatureId);
       await access.setPolicyStatus(id, status);
       syncTrigger.trigger('role-grants');
       return existing(id);

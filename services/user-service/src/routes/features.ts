@@ -1,6 +1,8 @@
 /** /features and /features/:featureId/sub-features. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { Request } from 'express';
 import type { Features } from '../access/features';
+import type { Actor } from '../actor';
 import { Deleted } from '../schemas/common';
 import {
   FeatureBody,
@@ -16,13 +18,20 @@ import {
 } from '../schemas/features';
 import type { FormatTimestamp } from '../timestamps';
 
-export function featureRoutes(features: Features, time: FormatTimestamp): RouteDefinition[] {
+export function featureRoutes(
+  features: Features,
+  actorOf: (req: Request) => Promise<Actor>,
+  time: FormatTimestamp,
+): RouteDefinition[] {
   const tags = ['features'];
   const feature = { description: 'The feature', schema: FeatureResponse };
   const subFeature = { description: 'The sub-feature', schema: SubFeatureResponse };
   const missing = { description: 'No such feature or sub-feature' };
   const taken = { description: 'Name taken' };
   const deleted = { description: 'Deleted', schema: Deleted };
+  const notYours = {
+    description: 'Held by a role at or above your level, or beyond your own grants',
+  };
   return [
     defineRoute({
       method: 'get',
@@ -69,9 +78,9 @@ export function featureRoutes(features: Features, time: FormatTimestamp): RouteD
       summary: 'Delete a feature with its sub-features and their grants',
       tags,
       request: { params: FeatureParams },
-      responses: { 200: deleted, 404: missing },
-      handler: async ({ params }) => {
-        await features.remove(params.featureId);
+      responses: { 200: deleted, 403: notYours, 404: missing },
+      handler: async ({ params }, req) => {
+        await features.remove(await actorOf(req), params.featureId);
         return { deleted: true as const };
       },
     }),
@@ -118,10 +127,10 @@ export function featureRoutes(features: Features, time: FormatTimestamp): RouteD
       summary: 'Change a sub-feature',
       tags,
       request: { params: FeatureSubFeatureParams, body: SubFeatureBody },
-      responses: { 200: subFeature, 404: missing, 409: taken },
-      handler: async ({ params, body }) =>
+      responses: { 200: subFeature, 403: notYours, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) =>
         toSubFeatureResponse(
-          await features.updateSubFeature(params.featureId, params.id, body),
+          await features.updateSubFeature(await actorOf(req), params.featureId, params.id, body),
           time,
         ),
     }),
@@ -131,9 +140,9 @@ export function featureRoutes(features: Features, time: FormatTimestamp): RouteD
       summary: 'Delete a sub-feature and its grants',
       tags,
       request: { params: FeatureSubFeatureParams },
-      responses: { 200: deleted, 404: missing },
-      handler: async ({ params }) => {
-        await features.removeSubFeature(params.featureId, params.id);
+      responses: { 200: deleted, 403: notYours, 404: missing },
+      handler: async ({ params }, req) => {
+        await features.removeSubFeature(await actorOf(req), params.featureId, params.id);
         return { deleted: true as const };
       },
     }),

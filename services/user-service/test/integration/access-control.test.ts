@@ -227,6 +227,84 @@ describe('access control through the API, decided by OPA', () => {
     expect((await call('DELETE', `/users/${worker.id}`, manager.token)).status).toBe(200);
   });
 
+  it('lets an administrator grant and point sub-features only within their own grants', async () => {
+    // A lower-level admin who may manage policies and sub-features, and read users.
+    const manager = await roleWithUser(10);
+    const feature = await json(
+      await call('POST', '/features', admin, { name: `g-${unique()}` }),
+      201,
+    );
+    const subFeature = async (method: string, path: string): Promise<any> =>
+      json(
+        await call('POST', `/features/${feature.id}/sub-features`, admin, {
+          name: `${method}${path}-${unique()}`,
+          method,
+          path,
+        }),
+        201,
+      );
+    const grantTo = async (roleId: number, subFeatureId: number, token = admin) =>
+      call('POST', '/policies', token, { role_id: roleId, sub_feature_id: subFeatureId });
+    const held = [
+      await subFeature('POST', '/policies'),
+      await subFeature('PATCH', '/policies/*'),
+      await subFeature('PUT', '/features/*/sub-features/*'),
+      await subFeature('GET', '/users'),
+    ];
+    for (const sub of held) await json(await grantTo(manager.role.id, sub.id), 200);
+    await waitFor(
+      () => platform.allows(manager.username, 'PUT', '/features/1/sub-features/2'),
+      'the manager grants',
+    );
+    const lower = await json(
+      await call('POST', '/roles', admin, { name: `lo-${unique()}`, level: 50 }),
+      201,
+    );
+
+    // Held: may be granted down. Not held (the built-in everything, or a wider path): refused.
+    expect((await grantTo(lower.id, held[3].id, manager.token)).status).toBe(200);
+    const features = await json<{ data: any[] }>(await call('GET', '/features', admin), 200);
+    const all = features.data.find((f: any) => f.name === 'all');
+    const everything = await json<{ data: any[] }>(
+      await call('GET', `/features/${all.id}/sub-features`, admin),
+      200,
+    );
+    const getEverything = everything.data.find((s: any) => s.method === 'GET');
+    const refused = await grantTo(lower.id, getEverything.id, manager.token);
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain('not within your own grants');
+    const wider = await subFeature('GET', '/users/**');
+    expect((await grantTo(lower.id, wider.id, manager.token)).status).toBe(403);
+    // Switching an existing, switched-off grant on is granting too.
+    const off = await json(
+      await call('POST', '/policies', admin, {
+        role_id: lower.id,
+        sub_feature_id: wider.id,
+        status: false,
+      }),
+      200,
+    );
+    expect(
+      (await call('PATCH', `/policies/${off.id}`, manager.token, { status: true })).status,
+    ).toBe(403);
+
+    // Pointing a sub-feature the lower role holds at everything: refused; within: allowed.
+    const granted = held[3];
+    const repoint = (sub: any, path: string) =>
+      call('PUT', `/features/${feature.id}/sub-features/${sub.id}`, manager.token, {
+        name: sub.name,
+        method: 'GET',
+        path,
+      });
+    expect((await repoint(granted, '**')).status).toBe(403);
+    // A sub-feature the manager's own role (or one above) holds cannot be changed by them.
+    expect((await repoint(granted, '/users')).status).toBe(403);
+    const spare = await subFeature('GET', '/users');
+    await json(await grantTo(lower.id, spare.id), 200);
+    expect((await repoint(spare, '/users')).status).toBe(200);
+    expect((await repoint(spare, '/users/*')).status).toBe(403);
+  });
+
   it('deactivating a user ends their sessions and removes them from the policy data', async () => {
     const member = await roleWithUser(60);
     await json(await call('PATCH', `/users/${member.user.id}`, admin, { is_active: false }), 200);
