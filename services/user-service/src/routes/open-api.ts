@@ -2,8 +2,7 @@
  * GET /open-api/role-users and /open-api/role-grants, read by policy-sync. Not behind the user
  * guard (policy-sync has no user token); when `OPEN_API_TOKEN` is set they need that bearer token.
  */
-import { timingSafeEqual } from 'node:crypto';
-import { defineRoute, unauthorized, type RouteDefinition } from '@pelita/kit';
+import { bearerMatches, defineRoute, unauthorized, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import type { PolicyData } from '../access/policy-data';
 import { RoleGrantsResponse, RoleUsersResponse } from '../schemas/open-api';
@@ -12,11 +11,11 @@ export function openApiRoutes(
   policyData: PolicyData,
   token: string | undefined,
 ): RouteDefinition[] {
-  const expected = token ? Buffer.from(`Bearer ${token}`) : undefined;
+  // The kit's constant-time check: no early exit on length, so timing says nothing of the token.
+  const presents = token ? bearerMatches(token) : undefined;
   function checkToken(req: Request): void {
-    if (!expected) return;
-    const sent = Buffer.from(req.headers.authorization ?? '');
-    if (sent.length !== expected.length || !timingSafeEqual(sent, expected)) {
+    if (!presents) return;
+    if (!presents(req.headers.authorization)) {
       throw unauthorized('This endpoint requires Authorization: Bearer <open-api token>');
     }
   }

@@ -118,5 +118,14 @@ describe('a change while policy-sync is down', () => {
     });
     expect(right.status).toBe(200);
     expect(((await right.json()) as any).user_roles['down-user']).toEqual(['user']);
+    // The kit's check: the scheme is case-insensitive (RFC 9110), a longer token is no match.
+    const lowercase = await platform.request('GET', '/open-api/role-users', {
+      headers: { authorization: 'bearer open-api-token-4' },
+    });
+    expect(lowercase.status).toBe(200);
+    const longer = await platform.request('GET', '/open-api/role-users', {
+      headers: { authorization: 'Bearer open-api-token-40' },
+    });
+    expect(longer.status).toBe(401);
   });
 });
