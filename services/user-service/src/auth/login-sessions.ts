@@ -13,7 +13,7 @@ import {
   type Logger,
 } from '@pelita/kit';
 import jwt from 'jsonwebtoken';
-import { UNUSABLE_HASH, verifyPassword } from '../credentials/passwords';
+import { hashPassword, needsRehash, UNUSABLE_HASH, verifyPassword } from '../credentials/passwords';
 import type { SessionStore } from '../credentials/session-store';
 import { randomToken, sha256 } from '../credentials/token-material';
 import type { LicenseCheck } from '../license/license-check';
@@ -22,7 +22,7 @@ import type { AuthMetrics } from './auth-metrics';
 import type { LoginLimiter } from './login-limiter';
 
 export interface LoginSessionsDeps {
-  users: Pick<UserRepository, 'find' | 'findByEmail'>;
+  users: Pick<UserRepository, 'find' | 'findByEmail' | 'setPassword'>;
   sessions: Pick<SessionStore, 'create' | 'rotate' | 'sessionOf' | 'revoke'>;
   limiter: LoginLimiter;
   license: Pick<LicenseCheck, 'assertLicensed'>;
@@ -103,6 +103,9 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
         throw err;
       });
       await deps.limiter.reset(email, ip);
+      // A hash of an older, cheaper cost is replaced now that the password is at hand.
+      if (needsRehash(user.passwordHash))
+        await users.setPassword(user.id, await hashPassword(password));
       const sid = randomUUID();
       const jti = randomUUID();
       const secret = randomToken();
