@@ -1,17 +1,33 @@
-/** Password-reset tokens in Redis: only their hash is stored, they expire, and GETDEL makes them single-use. */
+/**
+ * Password-reset tokens in Redis: only their hash is stored, they expire, and GETDEL makes them
+ * single-use. Each user's outstanding tokens are listed too, so a reset ends all of them: an
+ * older link mailed earlier (and perhaps read by someone else) stops working with the reset.
+ */
 import type { Redis } from 'ioredis';
 import { sha256 } from './token-material';
 
 const resetKey = (hash: string) => `reset:password:${hash}`;
+const userKey = (userId: string) => `reset:password:user:${userId}`;
 
 export function createResetTokenStore(redis: Redis, ttlSeconds: number) {
   return {
     async issue(token: string, userId: string): Promise<void> {
-      await redis.set(resetKey(sha256(token)), userId, 'EX', ttlSeconds);
+      const hash = sha256(token);
+      await redis
+        .multi()
+        .set(resetKey(hash), userId, 'EX', ttlSeconds)
+        .sadd(userKey(userId), hash)
+        .expire(userKey(userId), ttlSeconds)
+        .exec();
     },
     /** The user the token was issued for, once; null when unknown, used or expired. */
     consume(token: string): Promise<string | null> {
       return redis.getdel(resetKey(sha256(token)));
+    },
+    /** Ends every outstanding reset token of the user. */
+    async revokeAllOf(userId: string): Promise<void> {
+      const hashes = await redis.smembers(userKey(userId));
+      await redis.del(userKey(userId), ...hashes.map(resetKey));
     },
   };
 }
