@@ -8,7 +8,7 @@ import type { RoleRepository } from '../roles/role-repository';
 import type { UserRepository } from '../users/user-repository';
 
 export interface RegistrationDeps {
-  users: Pick<UserRepository, 'insert' | 'countActive'>;
+  users: Pick<UserRepository, 'insert' | 'countActive' | 'withSeatLock'>;
   roles: Pick<RoleRepository, 'findByName'>;
   license: Pick<LicenseCheck, 'assertLicensed'>;
   syncTrigger: Pick<SyncTrigger, 'trigger'>;
@@ -31,17 +31,21 @@ export function createRegistration(deps: RegistrationDeps) {
       if (!role) {
         throw new HttpError(503, 'registration_unavailable', 'Registration role is not configured');
       }
-      await deps.license.assertLicensed({
-        addingUser: true,
-        activeUsers: () => deps.users.countActive(),
-      });
+      const passwordHash = await hashPassword(account.password);
       try {
-        const id = await deps.users.insert({
-          email: account.email,
-          username: account.username,
-          fullName: account.fullName,
-          passwordHash: await hashPassword(account.password),
-          roleId: role.id,
+        // Under the seat lock: counting and adding cannot interleave with another new account.
+        const id = await deps.users.withSeatLock(async () => {
+          await deps.license.assertLicensed({
+            addingUser: true,
+            activeUsers: () => deps.users.countActive(),
+          });
+          return deps.users.insert({
+            email: account.email,
+            username: account.username,
+            fullName: account.fullName,
+            passwordHash,
+            roleId: role.id,
+          });
         });
         deps.syncTrigger.trigger('role-users');
         return id;

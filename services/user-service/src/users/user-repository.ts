@@ -53,6 +53,9 @@ const SELECT = `
          u.created_at as "createdAt", u.updated_at as "updatedAt"
   from users u join roles r on r.id = u.role_id`;
 
+/** Advisory lock key of the user seats (any constant the service's other locks do not use). */
+const SEAT_LOCK = 0x5e47_0001;
+
 export function createUserRepository(pool: Pool) {
   return {
     async list(page: number, limit: number): Promise<{ rows: User[]; total: number }> {
@@ -71,6 +74,24 @@ export function createUserRepository(pool: Pool) {
     async findByEmail(email: string): Promise<User | undefined> {
       return (await pool.query<User>(`${SELECT} where lower(u.email) = lower($1)`, [email]))
         .rows[0];
+    },
+    /**
+     * Runs `work` holding the one lock every seat-taking change takes (create, register,
+     * reactivate): counting the active users and adding one cannot interleave with another
+     * such change, so two at once cannot both slip under `max_user`.
+     */
+    async withSeatLock<T>(work: () => Promise<T>): Promise<T> {
+      const client = await pool.connect();
+      try {
+        await client.query('select pg_advisory_lock($1)', [SEAT_LOCK]);
+        try {
+          return await work();
+        } finally {
+          await client.query('select pg_advisory_unlock($1)', [SEAT_LOCK]);
+        }
+      } finally {
+        client.release();
+      }
     },
     async countActive(db: Pool | PoolClient = pool): Promise<number> {
       const { rows } = await db.query<{ n: string }>(

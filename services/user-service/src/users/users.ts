@@ -38,6 +38,9 @@ export function createUsers({
     if (!user) throw notFound(`User ${id} not found`);
     return user;
   }
+  /** Call holding the seat lock: the license check and the change that takes the seat. */
+  const assertSeatFree = () =>
+    license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
   async function assignableRole(actor: Actor, roleId: number): Promise<void> {
     const role = await roles.find(roleId);
     if (!role) throw badRequest(`Role ${roleId} does not exist`);
@@ -50,18 +53,21 @@ export function createUsers({
 
     async create(actor: Actor, input: NewUserInput): Promise<User> {
       await assignableRole(actor, input.roleId);
-      await license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
-      const id = await users
-        .insert({
-          email: input.email,
-          username: input.username,
-          fullName: input.fullName,
-          passwordHash: await hashPassword(input.password),
-          roleId: input.roleId,
-        })
-        .catch((err: unknown) => {
-          throw taken(err);
-        });
+      const passwordHash = await hashPassword(input.password);
+      const id = await users.withSeatLock(async () => {
+        await assertSeatFree();
+        return users
+          .insert({
+            email: input.email,
+            username: input.username,
+            fullName: input.fullName,
+            passwordHash,
+            roleId: input.roleId,
+          })
+          .catch((err: unknown) => {
+            throw taken(err);
+          });
+      });
       syncTrigger.trigger('role-users');
       return existing(id);
     },
@@ -74,9 +80,17 @@ export function createUsers({
         throw forbidden('Your own role and status are changed by someone above you');
       if (!self) assertBelow(actor, before.roleLevel, 'users');
       if (changes.roleId !== undefined) await assignableRole(actor, changes.roleId);
-      await users.update(id, changes).catch((err: unknown) => {
-        throw taken(err);
-      });
+      const save = () =>
+        users.update(id, changes).catch((err: unknown) => {
+          throw taken(err);
+        });
+      // Reactivating takes a seat, as creating does.
+      if (changes.isActive === true && !before.isActive)
+        await users.withSeatLock(async () => {
+          await assertSeatFree();
+          await save();
+        });
+      else await save();
       const after = await existing(id);
       if (!after.isActive && before.isActive) await sessions.revokeAllOf(id);
       if (

@@ -111,6 +111,38 @@ describe('license validation', () => {
     expect((await login()).status).toBe(200);
   });
 
+  it('takes seats one at a time: of four registrations racing for the last seat one wins; reactivation takes a seat too', async () => {
+    answer = clientAnswer();
+    const admin = ((await (await login()).json()) as { access_token: string }).access_token;
+    const active = async () => {
+      const res = await platform.request('GET', '/users?limit=200', { token: admin });
+      return ((await res.json()) as { data: Array<{ is_active: boolean }> }).data.filter(
+        (user) => user.is_active,
+      ).length;
+    };
+    answer = clientAnswer({ max_user: (await active()) + 1 });
+    const racers = await Promise.all(['race-a', 'race-b', 'race-c', 'race-d'].map(register));
+    expect(racers.map((res) => res.status).sort()).toEqual([201, 403, 403, 403]);
+
+    // Free a seat by deactivating the winner, fill it with a new account: reactivating the
+    // winner would go beyond max_user.
+    const winner = (await Promise.all(racers.map((res) => res.json())))
+      .map((body) => body as { id?: string })
+      .find((body) => body.id)!;
+    const off = await platform.request('PATCH', `/users/${winner.id}`, {
+      token: admin,
+      body: { is_active: false },
+    });
+    expect(off.status).toBe(200);
+    expect((await register('seat-filler')).status).toBe(201);
+    const back = await platform.request('PATCH', `/users/${winner.id}`, {
+      token: admin,
+      body: { is_active: true },
+    });
+    expect(back.status).toBe(403);
+    expect(await code(back)).toBe('license_user_limit');
+  });
+
   it('refuses when the license service does not know the client, and fails closed when it is down', async () => {
     answer = { status: 404, body: { success: false, message: 'License not found' } };
     const missing = await login();

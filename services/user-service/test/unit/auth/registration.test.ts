@@ -17,6 +17,8 @@ function setup(options: { role?: boolean; licenseRefuses?: boolean; taken?: bool
         return Promise.resolve(`u-${inserted.length}`);
       },
       countActive: () => Promise.resolve(inserted.length),
+      // One process, one caller at a time here: the lock itself is tested against PostgreSQL.
+      withSeatLock: (work) => work(),
     },
     roles: {
       findByName: (name) =>
