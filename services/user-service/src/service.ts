@@ -119,6 +119,14 @@ export function createUserService(
   if (!photoStore) logger.warn('S3_BUCKET is not set: profile photos are off');
   if (!activity) logger.warn('OPENSEARCH_URL is not set: user actions are not logged');
 
+  const mailer = createMailer({
+    host: settings.SMTP_HOST,
+    port: settings.SMTP_PORT,
+    secure: settings.SMTP_SECURE,
+    user: settings.SMTP_USER,
+    password: settings.SMTP_PASSWORD,
+    from: settings.MAIL_FROM,
+  });
   const auth = {
     loginSessions: createLoginSessions({
       users: userRepository,
@@ -147,14 +155,7 @@ export function createUserService(
       users: userRepository,
       resetTokens: createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS),
       sessions,
-      mailer: createMailer({
-        host: settings.SMTP_HOST,
-        port: settings.SMTP_PORT,
-        secure: settings.SMTP_SECURE,
-        user: settings.SMTP_USER,
-        password: settings.SMTP_PASSWORD,
-        from: settings.MAIL_FROM,
-      }),
+      mailer,
       logger,
       frontendUrl: settings.FRONTEND_URL,
     }),
@@ -176,6 +177,8 @@ export function createUserService(
       syncTrigger,
       userNameCopy,
       license,
+      mailer,
+      logger,
     }),
     findUser: (id) => userRepository.find(id),
     roles: createRoles(roleRepository, syncTrigger),

@@ -78,7 +78,12 @@ export function userRoutes(
       },
       handler: async ({ params, body }, req) =>
         toUserResponse(
-          await users.update(await actorOf(req), params.id, toUserChanges(body)),
+          await users.update(
+            await actorOf(req),
+            params.id,
+            toUserChanges(body),
+            body.current_password,
+          ),
           time,
         ),
     }),

@@ -18,6 +18,10 @@ export const UpdateUserBody = z
     full_name: Name,
     role_id: z.number().int().positive().max(2_147_483_647),
     is_active: z.boolean(),
+    /** Required to change one's own e-mail. */
+    current_password: z.string().min(1).max(1024).meta({
+      description: 'Your current password: required to change your own e-mail',
+    }),
   })
   .partial();
 

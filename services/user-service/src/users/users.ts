@@ -1,10 +1,22 @@
 /**
  * User management. An actor manages users whose role is below their own level and gives only
- * such roles; anyone may change their own name, e-mail and full name.
+ * such roles; anyone may change their own name, e-mail and full name — their e-mail only with
+ * their current password (a stolen access token must not become a permanent takeover through
+ * an e-mail change and a reset), and the old address is told. A new username ends the user's
+ * sessions: OPA decides by the username in the token, which another user could take next.
  */
-import { badRequest, conflict, forbidden, notFound } from '@pelita/kit';
+import {
+  badRequest,
+  conflict,
+  errorMessage,
+  forbidden,
+  HttpError,
+  notFound,
+  type Logger,
+} from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
-import { hashPassword } from '../credentials/passwords';
+import { hashPassword, verifyPassword } from '../credentials/passwords';
+import type { Mailer } from '../mail/mailer';
 import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';
 import type { LicenseCheck } from '../license/license-check';
@@ -20,6 +32,8 @@ export interface UsersDeps {
   syncTrigger: SyncTrigger;
   userNameCopy: UserNameCopy;
   license: LicenseCheck;
+  mailer: Mailer;
+  logger: Logger;
 }
 
 const taken = (err: unknown) =>
@@ -32,12 +46,27 @@ export function createUsers({
   syncTrigger,
   userNameCopy,
   license,
+  mailer,
+  logger,
 }: UsersDeps) {
   async function existing(id: string): Promise<User> {
     const user = await users.find(id);
     if (!user) throw notFound(`User ${id} not found`);
     return user;
   }
+  /** Mailed in the background: the change is made whether or not the mail goes out. */
+  function tellOldAddress(oldEmail: string, newEmail: string): void {
+    mailer
+      .send({
+        to: oldEmail,
+        subject: 'The e-mail address of your account was changed',
+        text: `The e-mail address of your Pelita account was changed to ${newEmail}.\n\nIf you did not ask for this, contact your administrator at once.`,
+      })
+      .catch((err: unknown) =>
+        logger.error({ err: errorMessage(err) }, 'while telling the old address of a change'),
+      );
+  }
+
   /** Call holding the seat lock: the license check and the change that takes the seat. */
   const assertSeatFree = () =>
     license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
@@ -72,9 +101,26 @@ export function createUsers({
       return existing(id);
     },
 
-    async update(actor: Actor, id: string, changes: UserChanges): Promise<User> {
+    async update(
+      actor: Actor,
+      id: string,
+      changes: UserChanges,
+      currentPassword?: string,
+    ): Promise<User> {
       const before = await existing(id);
       const self = before.id === actor.id;
+      const newEmail = changes.email !== undefined && changes.email !== before.email;
+      if (self && newEmail) {
+        const confirmed =
+          currentPassword !== undefined &&
+          (await verifyPassword(currentPassword, before.passwordHash));
+        if (!confirmed)
+          throw new HttpError(
+            403,
+            'password_confirmation_required',
+            'Changing your own e-mail needs your current password (current_password)',
+          );
+      }
       const managesAccess = changes.roleId !== undefined || changes.isActive !== undefined;
       if (self && managesAccess)
         throw forbidden('Your own role and status are changed by someone above you');
@@ -92,7 +138,9 @@ export function createUsers({
         });
       else await save();
       const after = await existing(id);
-      if (!after.isActive && before.isActive) await sessions.revokeAllOf(id);
+      if ((!after.isActive && before.isActive) || after.username !== before.username)
+        await sessions.revokeAllOf(id);
+      if (after.email !== before.email) tellOldAddress(before.email, after.email);
       if (
         after.username !== before.username ||
         after.roleId !== before.roleId ||

@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '@pelita/testenv';
+import { messagesTo } from './support/mailbox';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -303,6 +304,56 @@ describe('access control through the API, decided by OPA', () => {
     await json(await grantTo(lower.id, spare.id), 200);
     expect((await repoint(spare, '/users')).status).toBe(200);
     expect((await repoint(spare, '/users/*')).status).toBe(403);
+  });
+
+  it("changes one's own e-mail only with the current password, tells the old address; a new username ends the sessions", async () => {
+    const member = await roleWithUser(30);
+    const feature = await json(
+      await call('POST', '/features', admin, { name: `self-${unique()}` }),
+      201,
+    );
+    const sub = await json(
+      await call('POST', `/features/${feature.id}/sub-features`, admin, {
+        name: 'patch-users',
+        method: 'PATCH',
+        path: '/users/*',
+      }),
+      201,
+    );
+    await json(
+      await call('POST', '/policies', admin, { role_id: member.role.id, sub_feature_id: sub.id }),
+      200,
+    );
+    await waitFor(
+      () => platform.allows(member.username, 'PATCH', `/users/${member.user.id}`),
+      'the member grant',
+    );
+    const oldEmail = `${member.username}@pelita.test`;
+    const newEmail = `moved-${member.username}@pelita.test`;
+    const own = (body: unknown, token = member.token) =>
+      call('PATCH', `/users/${member.user.id}`, token, body);
+
+    const bare = await own({ email: newEmail });
+    expect(bare.status).toBe(403);
+    expect(await bare.text()).toContain('password_confirmation_required');
+    expect((await own({ email: newEmail, current_password: 'not-my-pw' })).status).toBe(403);
+    const moved = await json(
+      await own({ email: newEmail, current_password: 'member-pw-123' }),
+      200,
+    );
+    expect(moved.email).toBe(newEmail);
+    await waitFor(
+      async () => (await messagesTo(oldEmail)).some((mail) => mail.includes(newEmail)),
+      'the notice to the old address',
+    );
+    // The full name needs no password.
+    expect((await own({ full_name: 'Still Me' })).status).toBe(200);
+
+    const renamed = await json(await own({ username: `r${unique()}` }), 200);
+    expect(renamed.username).not.toBe(member.username);
+    expect((await own({ full_name: 'After rename' })).status).toBe(401);
+    // An administrator changes a user's e-mail without the user's password.
+    expect((await own({ email: `third-${member.username}@pelita.test` }, admin)).status).toBe(200);
   });
 
   it('deactivating a user ends their sessions and removes them from the policy data', async () => {
