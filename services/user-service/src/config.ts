@@ -76,6 +76,12 @@ export const settingsSchema = baseSettings
       .int()
       .positive()
       .default(2 * 1024 * 1024),
+    /**
+     * Self-registration (`POST /auth/register`). Off by default: accounts are made by
+     * administrators unless an install opens sign-up on purpose (registered accounts take
+     * license seats).
+     */
+    REGISTRATION_ENABLED: booleanSetting.default(false),
     REGISTRATION_ROLE: z.string().min(1).default('user'),
     FIRST_ADMIN_EMAIL: optionalSetting,
     FIRST_ADMIN_PASSWORD: optionalSetting,

@@ -149,6 +149,7 @@ export function createUserService(
       roles: roleRepository,
       license,
       syncTrigger,
+      enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
     }),
     passwordReset: createPasswordReset({

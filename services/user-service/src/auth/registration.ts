@@ -8,6 +8,8 @@ import type { RoleRepository } from '../roles/role-repository';
 import type { UserRepository } from '../users/user-repository';
 
 export interface RegistrationDeps {
+  /** REGISTRATION_ENABLED. */
+  enabled: boolean;
   users: Pick<UserRepository, 'insert' | 'countActive' | 'withSeatLock'>;
   roles: Pick<RoleRepository, 'findByName'>;
   license: Pick<LicenseCheck, 'assertLicensed'>;
@@ -27,6 +29,8 @@ export function createRegistration(deps: RegistrationDeps) {
   return {
     /** Creates the account; returns its id. */
     async register(account: NewAccount): Promise<string> {
+      if (!deps.enabled)
+        throw new HttpError(403, 'registration_disabled', 'Self-registration is switched off here');
       const role = await deps.roles.findByName(deps.registrationRole);
       if (!role) {
         throw new HttpError(503, 'registration_unavailable', 'Registration role is not configured');

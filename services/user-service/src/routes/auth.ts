@@ -104,6 +104,9 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       request: { body: RegisterBody },
       responses: {
         201: { description: 'Registered', schema: Uuid },
+        403: {
+          description: 'Self-registration is off (REGISTRATION_ENABLED), or the license refuses',
+        },
         409: { description: 'E-mail or username taken' },
       },
       handler: async ({ body }) => ({ id: await registration.register(toNewAccount(body)) }),

@@ -129,6 +129,19 @@ describe('access control through the API, decided by OPA', () => {
     expect((await call('GET', '/features', token)).status).toBe(200);
   });
 
+  it('has self-registration off unless REGISTRATION_ENABLED says otherwise', async () => {
+    const res = await platform.request('POST', '/auth/register', {
+      body: {
+        email: `walk-in-${unique()}@pelita.test`,
+        username: `w${unique()}`,
+        full_name: 'Walk In',
+        password: 'walk-in-pw-1',
+      },
+    });
+    expect(res.status).toBe(403);
+    expect(await res.text()).toContain('registration_disabled');
+  });
+
   it('serves the open-api documents in the policy-sync contract', async () => {
     const users = await json(await platform.request('GET', '/open-api/role-users'), 200);
     expect(users.user_roles[ADMIN.username]).toEqual(['admin']);

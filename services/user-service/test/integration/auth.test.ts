@@ -16,7 +16,7 @@ describe('authentication', () => {
   let platform: Platform;
 
   beforeAll(async () => {
-    platform = await startPlatform({ LOGIN_MAX_ATTEMPTS: '3' });
+    platform = await startPlatform({ LOGIN_MAX_ATTEMPTS: '3', REGISTRATION_ENABLED: 'true' });
     await waitFor(
       () => platform.allows(ADMIN.username, 'GET', '/users'),
       'the admin grants in OPA',

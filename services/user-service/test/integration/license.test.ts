@@ -44,6 +44,7 @@ describe('license validation', () => {
         : { status: 401, body: { message: 'Unauthenticated.' } },
     );
     platform = await startPlatform({
+      REGISTRATION_ENABLED: 'true',
       LICENSE_API_URL: licenseApi.url,
       LICENSE_CLIENT_ID: CLIENT_ID,
       LICENSE_API_USERNAME: 'dash-admin',

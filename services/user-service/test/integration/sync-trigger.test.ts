@@ -79,6 +79,7 @@ describe('a change while policy-sync is down', () => {
   let platform: Platform;
   beforeAll(async () => {
     platform = await startPlatform({
+      REGISTRATION_ENABLED: 'true',
       POLICY_SYNC_URL: 'http://127.0.0.1:1',
       OPEN_API_TOKEN: 'open-api-token-4',
     });

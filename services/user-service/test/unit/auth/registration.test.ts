@@ -4,10 +4,13 @@ import { createRegistration } from '../../../src/auth/registration';
 import { verifyPassword } from '../../../src/credentials/passwords';
 import type { NewUser } from '../../../src/users/user-repository';
 
-function setup(options: { role?: boolean; licenseRefuses?: boolean; taken?: boolean } = {}) {
+function setup(
+  options: { role?: boolean; licenseRefuses?: boolean; taken?: boolean; enabled?: boolean } = {},
+) {
   const inserted: NewUser[] = [];
   const triggered: string[][] = [];
   const registration = createRegistration({
+    enabled: options.enabled ?? true,
     users: {
       insert: (user) => {
         // What pg throws for a unique index: SQLSTATE 23505.
@@ -68,6 +71,15 @@ describe('registration', () => {
     expect(inserted[0]!.passwordHash).not.toContain('new-pw-1234');
     expect(await verifyPassword('new-pw-1234', inserted[0]!.passwordHash)).toBe(true);
     expect(triggered).toEqual([['role-users']]);
+  });
+
+  it('refuses (403) while self-registration is off, creating nothing', async () => {
+    const { registration, inserted, account } = setup({ enabled: false });
+    await expect(registration.register(account)).rejects.toMatchObject({
+      status: 403,
+      code: 'registration_disabled',
+    });
+    expect(inserted).toEqual([]);
   });
 
   it('is unavailable (503) while the registration role does not exist', async () => {
