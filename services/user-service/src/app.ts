@@ -57,11 +57,13 @@ export interface AppDeps {
   photoMaxBytes: number;
   activitySearch: ActivitySearch;
   readiness: Record<string, ReadinessCheck>;
+  /** Proxy hops whose X-Forwarded-For is believed (TRUST_PROXY). */
+  trustProxy: number;
 }
 
 export function createApp(deps: AppDeps): Express {
   const actorOf = (req: Request) => loadActor(deps.findUser, req.auth?.sub);
-  return createService({
+  const app = createService({
     name: 'user-service',
     description: 'Login, tokens, users, roles with levels, features, sub-features and policies',
     logger: deps.logger,
@@ -85,6 +87,10 @@ export function createApp(deps: AppDeps): Express {
       ...activityRoutes(deps.activitySearch, deps.time),
     ]),
   });
+  // The login limits count per client address: behind an ingress that is only known from the
+  // trusted proxies' X-Forwarded-For.
+  app.set('trust proxy', deps.trustProxy);
+  return app;
 }
 
 /** Puts the activity recorder in front of every route that is a user action. */

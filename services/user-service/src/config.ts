@@ -25,8 +25,16 @@ export const settingsSchema = baseSettings
     ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
     REFRESH_TOKEN_TTL_SECONDS: seconds.default(7 * 24 * 3600),
     RESET_TOKEN_TTL_SECONDS: seconds.default(3600),
+    /** Failed logins of one account before each further try waits 1, 2, 4, ... seconds. */
     LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
+    /** Failed logins from one client address per window (any accounts) before 429. */
+    LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(50),
     LOGIN_WINDOW_SECONDS: seconds.default(900),
+    /**
+     * Proxies in front of the service whose X-Forwarded-For is believed (express's `trust proxy`
+     * hop count): 1 behind one ingress. 0: the socket's address is the client's.
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     URL_OPA: httpUrl.default('http://127.0.0.1:8181'),
     /** Policy-sync base URL; unset: no sync is triggered (logged once at start). */
     POLICY_SYNC_URL: optionalHttpUrl,

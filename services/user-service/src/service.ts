@@ -134,6 +134,7 @@ export function createUserService(
       limiter: createLoginLimiter({
         redis,
         maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+        maxPerAddress: settings.LOGIN_MAX_FAILURES_PER_ADDRESS,
         windowSeconds: settings.LOGIN_WINDOW_SECONDS,
       }),
       license,
@@ -168,6 +169,7 @@ export function createUserService(
     redis,
     keys,
     opaUrl: settings.URL_OPA,
+    trustProxy: settings.TRUST_PROXY,
     ...(options.decide ? { decide: options.decide } : {}),
     openApiToken: settings.OPEN_API_TOKEN,
     auth,

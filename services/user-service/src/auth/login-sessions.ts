@@ -91,6 +91,7 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
       // Hash even when there is no such user: answer time must not reveal who has an account.
       const matches = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
       if (!user || !matches) {
+        await deps.limiter.failed(email, ip);
         metrics.logins.inc({ outcome: 'invalid_credentials' });
         throw invalidCredentials();
       }
@@ -102,7 +103,7 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
         metrics.logins.inc({ outcome: 'license_refused' });
         throw err;
       });
-      await deps.limiter.reset(email, ip);
+      await deps.limiter.succeeded(email);
       // A hash of an older, cheaper cost is replaced now that the password is at hand.
       if (needsRehash(user.passwordHash))
         await users.setPassword(user.id, await hashPassword(password));

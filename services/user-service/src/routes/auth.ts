@@ -43,7 +43,9 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         200: { description: 'Logged in', schema: TokenPairResponse },
         401: { description: 'Wrong e-mail or password' },
         403: { description: 'Account deactivated' },
-        429: { description: 'Too many attempts for this e-mail from this address' },
+        429: {
+          description: 'Too many failed logins of this account (backoff) or from this address',
+        },
       },
       handler: async ({ body }, req, res) => {
         try {

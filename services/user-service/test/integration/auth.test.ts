@@ -59,7 +59,7 @@ describe('authentication', () => {
     expect(await wrong.json()).toEqual(await unknown.json());
   });
 
-  it('rate-limits login attempts per e-mail and address with 429 and Retry-After', async () => {
+  it('slows an account after failed logins with 429 and Retry-After, and lets its owner in after the wait', async () => {
     const user = await register();
     for (let i = 0; i < 3; i++) {
       const res = await platform.request('POST', '/auth/login', {
@@ -75,6 +75,14 @@ describe('authentication', () => {
     expect(((await limited.json()) as { error: { code: string } }).error.code).toBe(
       'too_many_requests',
     );
+    // A backoff, not a lock: whoever knows the e-mail cannot lock its owner out for the window.
+    const wait = Number(limited.headers.get('retry-after'));
+    expect(wait).toBeLessThanOrEqual(2);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    const owner = await platform.request('POST', '/auth/login', {
+      body: { email: user.email, password: user.password },
+    });
+    expect(owner.status).toBe(200);
   });
 
   it('rotates refresh tokens, and a replayed one ends the session', async () => {

@@ -17,6 +17,7 @@ async function setup(options: { waitSeconds?: number; licenseRefuses?: boolean }
   );
   const sessions = fakeSessions();
   const resets: string[] = [];
+  const failures: string[] = [];
   const registry = new Registry();
   const metrics = createAuthMetrics(registry);
   const loginSessions = createLoginSessions({
@@ -24,7 +25,11 @@ async function setup(options: { waitSeconds?: number; licenseRefuses?: boolean }
     sessions,
     limiter: {
       attempt: () => Promise.resolve(options.waitSeconds ?? 0),
-      reset: (email) => {
+      failed: (email) => {
+        failures.push(email);
+        return Promise.resolve();
+      },
+      succeeded: (email) => {
         resets.push(email);
         return Promise.resolve();
       },
@@ -44,7 +49,7 @@ async function setup(options: { waitSeconds?: number; licenseRefuses?: boolean }
   });
   const count = async (outcome: string) =>
     (await metrics.logins.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
-  return { ada, users, sessions, resets, metrics, loginSessions, count };
+  return { ada, users, sessions, resets, failures, metrics, loginSessions, count };
 }
 
 describe('login', () => {
@@ -69,7 +74,7 @@ describe('login', () => {
   });
 
   it('answers a wrong password and an unknown e-mail alike, opening no session', async () => {
-    const { loginSessions, sessions, count } = await setup();
+    const { loginSessions, sessions, count, failures } = await setup();
     for (const [email, password] of [
       ['ada@pelita.test', 'wrong-pw-1234'],
       ['nobody@pelita.test', 'ada-pw-1234'],
@@ -81,6 +86,8 @@ describe('login', () => {
     }
     expect(sessions.live.size).toBe(0);
     expect(await count('invalid_credentials')).toBe(2);
+    // Both count against the limits, the unknown account too.
+    expect(failures).toEqual(['ada@pelita.test', 'nobody@pelita.test']);
   });
 
   it('refuses a deactivated account after checking its password', async () => {
