@@ -14,7 +14,7 @@ const moduleNameMapper = {
   '^@pelita/fuzz$': '<rootDir>/tools/fuzz/src/index.ts',
   '^@pelita/llm-stub$': '<rootDir>/tools/llm-stub/src/index.ts',
   '^@pelita/mineru-cloud-stub$': '<rootDir>/tools/mineru-cloud-stub/src/index.ts',
-  '^@pelita/(db-proxy|http-proxy|policy-sync|summarizer|user-service|ocr-engine|office-converter|ocr-service)$':
+  '^@pelita/(db-proxy|http-proxy|policy-sync|summarizer|user-service|ocr-engine|office-converter|ocr-service|core-backend)$':
     '<rootDir>/services/$1/src/index.ts',
   '^@pelita/operator$': '<rootDir>/operator/src/index.ts',
 };

@@ -71,6 +71,9 @@ export {
   type BaseSettings,
 } from './config';
 
+// PostgreSQL schema migrations under a start-up advisory lock
+export { migrate, withStartupLock } from './postgres-migrations';
+
 // Errors
 export { errorMessage } from './error-message';
 export {

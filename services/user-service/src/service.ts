@@ -3,7 +3,15 @@
  * modules, app. `start` applies migrations and creates the first admin; `main.ts` and the
  * integration tests both build the service here.
  */
-import { createMetrics, type DecideAccess, type Logger, type Service } from '@pelita/kit';
+import { join } from 'node:path';
+import {
+  createMetrics,
+  migrate,
+  withStartupLock,
+  type DecideAccess,
+  type Logger,
+  type Service,
+} from '@pelita/kit';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAccessRepository } from './access/access-repository';
@@ -25,7 +33,6 @@ import { createSessionStore } from './credentials/session-store';
 import { loadSigningKeys, type SigningKeys } from './auth/signing-keys';
 import { licenseSettings, type Settings } from './config';
 import { createUserNameCopy, type UserNameCopy } from './core-backend/user-name-copy';
-import { migrate, withStartupLock } from './db/migrate';
 import { createLicenseCheck } from './license/license-check';
 import { createLicenseClient } from './license/license-client';
 import { createMailer } from './mail/mailer';
@@ -40,6 +47,11 @@ import { createPhotoStore } from './users/photo-store';
 import { createProfilePhotos } from './users/profile-photos';
 import { createUserRepository } from './users/user-repository';
 import { createUsers } from './users/users';
+
+// Same directory from src/ (tests) and dist/ (built): both sit beside migrations/.
+export const MIGRATIONS_DIR = join(__dirname, '..', 'migrations');
+/** Names the user service's start-up lock among advisory locks. */
+export const STARTUP_LOCK = 7_301_001;
 
 /** The kit's {@link Service}, plus what the integration tests reach into. */
 export interface UserService extends Service {
@@ -208,8 +220,8 @@ export function createUserService(
     syncTrigger,
     userNameCopy,
     async start() {
-      const created = await withStartupLock(pool, async (client) => {
-        const applied = await migrate(client);
+      const created = await withStartupLock(pool, STARTUP_LOCK, async (client) => {
+        const applied = await migrate(client, MIGRATIONS_DIR);
         if (applied.length > 0) logger.info({ applied }, 'migrations applied');
         return ensureFirstAdmin(
           client,

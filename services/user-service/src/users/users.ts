@@ -98,7 +98,10 @@ export function createUsers({
           });
       });
       syncTrigger.trigger('role-users');
-      return existing(id);
+      const created = await existing(id);
+      // The core backend knows users by these copies: a new user can be added to a workspace.
+      userNameCopy.copy(created);
+      return created;
     },
 
     async update(

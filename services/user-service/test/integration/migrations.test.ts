@@ -1,11 +1,17 @@
 /** Migrations and the first admin on a real PostgreSQL: replicas starting together apply each file once. */
-import { createLogger } from '@pelita/kit';
+import { createLogger, migrate, withStartupLock } from '@pelita/kit';
 import pg from 'pg';
-import { migrate, withStartupLock } from '../../src/db/migrate';
+import { MIGRATIONS_DIR, STARTUP_LOCK } from '../../src/service';
 import { ensureFirstAdmin } from '../../src/users/first-admin';
 import { createTestDatabase, type TestDatabase } from './support/database';
 
-const ALL = ['001_initial', '002_builtin_roles', '003_role_shortcuts', '004_profile_photos'];
+const ALL = [
+  '001_initial',
+  '002_builtin_roles',
+  '003_role_shortcuts',
+  '004_profile_photos',
+  '005_core_backend_grants',
+];
 
 describe('migrations and the first admin', () => {
   let database: TestDatabase;
@@ -25,8 +31,8 @@ describe('migrations and the first admin', () => {
   it('applies every file once when three replicas start at the same moment', async () => {
     const results = await Promise.all(
       pools.map((pool) =>
-        withStartupLock(pool, async (client) => ({
-          applied: await migrate(client),
+        withStartupLock(pool, STARTUP_LOCK, async (client) => ({
+          applied: await migrate(client, MIGRATIONS_DIR),
           created: await ensureFirstAdmin(client, admin, logger),
         })),
       ),
@@ -46,8 +52,8 @@ describe('migrations and the first admin', () => {
   });
 
   it('does nothing on a second start', async () => {
-    const again = await withStartupLock(pools[1]!, async (client) => ({
-      applied: await migrate(client),
+    const again = await withStartupLock(pools[1]!, STARTUP_LOCK, async (client) => ({
+      applied: await migrate(client, MIGRATIONS_DIR),
       created: await ensureFirstAdmin(client, admin, logger),
     }));
     expect(again).toEqual({ applied: [], created: false });

@@ -1,30 +1,29 @@
 /**
- * Applies the plain `.sql` files of `migrations/` in name order, each once, each in its own
- * transaction, recorded in `schema_migrations`. An advisory lock makes replicas that start
- * together take turns: the first applies, the others find nothing left to do.
+ * PostgreSQL schema migrations: the plain `.sql` files of a service's `migrations/` in name order,
+ * each once, each in its own transaction, recorded in `schema_migrations`. An advisory lock makes
+ * replicas that start together take turns: the first applies, the others find nothing left to do.
  */
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
+import { errorMessage } from './error-message';
 
-// Same directory from src/ (tests) and dist/ (built): both sit beside migrations/.
-const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
-/** Arbitrary constant naming this service's start-up lock among advisory locks. */
-const STARTUP_LOCK = 7_301_001;
-
-/** Runs `work` while holding the start-up advisory lock (migrations, first admin). */
+/**
+ * Runs `work` while holding the service's start-up advisory lock (migrations, first records).
+ * `lockId` is an arbitrary constant naming that service's lock among advisory locks.
+ */
 export async function withStartupLock<T>(
   pool: Pool,
+  lockId: number,
   work: (client: PoolClient) => Promise<T>,
 ): Promise<T> {
   const client = await pool.connect();
   try {
-    await client.query('select pg_advisory_lock($1)', [STARTUP_LOCK]);
+    await client.query('select pg_advisory_lock($1)', [lockId]);
     try {
       return await work(client);
     } finally {
-      await client.query('select pg_advisory_unlock($1)', [STARTUP_LOCK]);
+      await client.query('select pg_advisory_unlock($1)', [lockId]);
     }
   } finally {
     client.release();
@@ -32,7 +31,7 @@ export async function withStartupLock<T>(
 }
 
 /** Applies pending migrations; returns the versions applied now. Call under `withStartupLock`. */
-export async function migrate(client: PoolClient, dir = MIGRATIONS_DIR): Promise<string[]> {
+export async function migrate(client: PoolClient, dir: string): Promise<string[]> {
   await client.query(
     `create table if not exists schema_migrations (
        version text primary key,

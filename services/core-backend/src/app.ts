@@ -1,0 +1,67 @@
+/** createApp(deps): the kit's service with every route, guarded by token + session + OPA. No I/O at build. */
+import {
+  createService,
+  opaDecision,
+  requireAuth,
+  type DecideAccess,
+  type Logger,
+  type Metrics,
+  type ReadinessCheck,
+  type SessionLookup,
+} from '@pelita/kit';
+import type { KeyObject } from 'node:crypto';
+import type { Express } from 'express';
+import type { AccessLists } from './access/access-lists';
+import type { AppKeys } from './app-keys/app-keys';
+import { callerOf } from './caller';
+import { adminRoutes } from './routes/admin';
+import { appKeyRoutes } from './routes/app-keys';
+import { utilRoutes } from './routes/utils';
+import { workspaceRoleRoutes } from './routes/workspace-roles';
+import { workspaceRoutes } from './routes/workspaces';
+import type { UserDirectory } from './users/user-directory';
+import type { WorkspaceRoles } from './workspaces/workspace-roles';
+import type { Workspaces } from './workspaces/workspaces';
+
+export interface AppDeps {
+  logger: Logger;
+  metrics: Metrics;
+  /** The user service's public key: access tokens are verified with it. */
+  publicKey: KeyObject | string;
+  /** Where live sessions are (the user service's Redis). */
+  sessions: SessionLookup;
+  opaUrl: string;
+  /** Replaces the OPA call (route tests); `opaDecision({ url: opaUrl })` otherwise. */
+  decide?: DecideAccess;
+  serviceToken: string | undefined;
+  users: UserDirectory;
+  workspaces: Workspaces;
+  access: AccessLists;
+  workspaceRoles: WorkspaceRoles;
+  appKeys: AppKeys;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const caller = callerOf(deps.users);
+  return createService({
+    name: 'core-backend',
+    description: 'Workspaces and their knowledge: documents, topics, audios, databases, APIs',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    readiness: deps.readiness,
+    guard: requireAuth({
+      publicKey: deps.publicKey,
+      sessions: deps.sessions,
+      decide: deps.decide ?? opaDecision({ url: deps.opaUrl }),
+      registry: deps.metrics.registry,
+    }),
+    routes: [
+      ...workspaceRoutes(deps.workspaces, caller),
+      ...workspaceRoleRoutes(deps.workspaceRoles),
+      ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
+      ...adminRoutes(deps.workspaces, caller),
+      ...utilRoutes(deps.users, deps.serviceToken),
+    ],
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * Settings of the core backend: the kit's base settings plus its own. Seed names are kept
+ * (`URL_OPA`, `INDEX_USER_ACTIVITY_LOG`, `SUMMARIZE_TIMEOUT`, `DATABASE_CONNECT_TIMEOUT`, ...);
+ * the model server is the platform's `llm` dependency as the operator renders it for every
+ * service (`BASE_URL_LOCAL`, `MODEL_LOCAL`, `API_KEY_LOCAL`).
+ */
+import { baseSettings, httpUrl, optionalHttpUrl, optionalSetting } from '@pelita/kit';
+import { z } from 'zod';
+
+// PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
+const pem = z
+  .string()
+  .min(1)
+  .transform((value) => value.replace(/\\n/g, '\n'));
+const milliseconds = z.coerce.number().int().positive();
+
+/** 32 bytes for AES-256-GCM, as 64 hex digits or base64 (what `openssl rand -base64 32` prints). */
+const encryptionKey = z
+  .string()
+  .transform((value) =>
+    /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'),
+  )
+  .refine((key) => key.length === 32, 'must be 32 bytes: 64 hex digits or base64 of 32 bytes');
+
+export const settingsSchema = baseSettings.extend({
+  DATABASE_URL: z.string().min(1),
+  /** PostgreSQL schema of the core backend's tables: one database may hold several services. */
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier')
+    .default('core_backend'),
+  REDIS_URL: z.string().min(1),
+  REDIS_PASSWORD: optionalSetting,
+  /** The user service's ES256 public key (PEM): access tokens are verified with it. */
+  JWT_PUBLIC_KEY: pem,
+  URL_OPA: httpUrl.default('http://127.0.0.1:8181'),
+  /**
+   * The token the user service presents on `/utils/*` (its `CORE_BACKEND_TOKEN`); unset, those
+   * endpoints refuse every call (said at start).
+   */
+  SERVICE_TOKEN: optionalSetting,
+  /** Secrets of databases and APIs are stored encrypted with this key (AES-256-GCM). */
+  ENCRYPTION_KEY: encryptionKey,
+  OPENSEARCH_URL: httpUrl,
+  OPENSEARCH_USERNAME: optionalSetting,
+  OPENSEARCH_PASSWORD: optionalSetting,
+  /** Passages of every workspace (chunks, summaries, transcripts) for retrieval. */
+  KNOWLEDGE_INDEX: z.string().min(1).default('pelita-knowledge'),
+  INDEX_USER_ACTIVITY_LOG: z.string().min(1).default('user-activity-log'),
+  /** The install's OpenAI-compatible model server (the operator's `llm` dependency). */
+  BASE_URL_LOCAL: optionalHttpUrl,
+  MODEL_LOCAL: optionalSetting,
+  API_KEY_LOCAL: optionalSetting,
+  /** Embeddings model; unset: retrieval is BM25 only. */
+  EMBEDDINGS_MODEL: optionalSetting,
+  /** Server of `/embeddings`; unset: BASE_URL_LOCAL. */
+  EMBEDDINGS_BASE_URL: optionalHttpUrl,
+  /** Its key; unset: API_KEY_LOCAL. */
+  EMBEDDINGS_API_KEY: optionalSetting,
+  EMBEDDINGS_TIMEOUT_MS: milliseconds.default(60_000),
+  /** An app key's `last_used_at` is written at most this often (not a database write per call). */
+  APP_KEY_LAST_USED_INTERVAL_MS: milliseconds.default(60_000),
+});
+
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** Where embeddings come from, when a model is set and a server is known. */
+export function embeddingsSettings(settings: Settings) {
+  const baseUrl = settings.EMBEDDINGS_BASE_URL ?? settings.BASE_URL_LOCAL;
+  if (!settings.EMBEDDINGS_MODEL || !baseUrl) return undefined;
+  return {
+    baseUrl,
+    apiKey: settings.EMBEDDINGS_API_KEY ?? settings.API_KEY_LOCAL,
+    model: settings.EMBEDDINGS_MODEL,
+    timeoutMs: settings.EMBEDDINGS_TIMEOUT_MS,
+  };
+}

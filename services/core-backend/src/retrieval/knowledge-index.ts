@@ -1,0 +1,277 @@
+/**
+ * The knowledge index of an install: every passage a chat can be answered from (document chunks,
+ * document summaries, audio transcript chunks and summaries), one OpenSearch index for all
+ * workspaces, each passage tagged with its workspace and resource so every query is filtered
+ * to what the caller may use.
+ *
+ * Hybrid retrieval: a BM25 `match` query and, when embeddings are configured, a k-NN query on
+ * the passage vectors (lucene HNSW, cosine), each with the same filter, fused by reciprocal
+ * rank (RRF, k = 60): scores of the two never need to be put on one scale.
+ */
+import type { Client } from '@opensearch-project/opensearch';
+import type { ResourceType, Visible } from '../access/access-lists';
+import type { Embedder } from './embeddings';
+
+/** Resource types whose passages are indexed. */
+export type IndexedType = Extract<ResourceType, 'document' | 'audio'>;
+
+export interface Passage {
+  workspaceId: string;
+  resourceType: IndexedType;
+  resourceId: string;
+  /** `chunk` (document text), `summary`, `transcript` (audio). */
+  kind: 'chunk' | 'summary' | 'transcript';
+  /** Position among the resource's passages of this kind (from 0). */
+  position: number;
+  /** The document's or audio's name, searched with a boost. */
+  title: string;
+  text: string;
+  /** Free-form: pages of a chunk, speakers of a transcript segment. */
+  metadata?: Record<string, unknown>;
+}
+
+export interface Hit extends Passage {
+  id: string;
+  score: number;
+  /** Which of the two queries found it. */
+  matchedBy: Array<'bm25' | 'knn'>;
+}
+
+export interface SearchRequest {
+  workspaceId: string;
+  query: string;
+  /** What the caller may use, per type (see the access lists). */
+  visible: Record<IndexedType, Visible>;
+  /** Only these documents (the chosen topics); audios are left out when set. */
+  documents?: string[];
+  k: number;
+  mode: 'hybrid' | 'bm25';
+}
+
+const RRF_K = 60;
+/** Candidates each query contributes before fusion. */
+const CANDIDATES = 50;
+
+export interface KnowledgeIndexOptions {
+  search: Client;
+  index: string;
+  embedder: Embedder | undefined;
+}
+
+export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndexOptions) {
+  const passageId = (p: Passage) => `${p.resourceType}:${p.resourceId}:${p.kind}:${p.position}`;
+
+  async function removeWhere(filter: object[]): Promise<void> {
+    await search.deleteByQuery({
+      index,
+      refresh: true,
+      conflicts: 'proceed',
+      body: { query: { bool: { filter } } },
+    });
+  }
+
+  /** The filter every query carries: this workspace, and only what the caller may use. */
+  function accessFilter(request: SearchRequest): object[] | undefined {
+    const allowed = (type: IndexedType): object | undefined => {
+      let ids: Visible = request.visible[type];
+      if (type === 'document' && request.documents) {
+        const chosen = request.documents;
+        ids = ids === 'all' ? chosen : ids.filter((id) => chosen.includes(id));
+      } else if (type === 'audio' && request.documents) {
+        return undefined;
+      }
+      if (ids !== 'all' && ids.length === 0) return undefined;
+      return {
+        bool: {
+          filter: [
+            { term: { resource_type: type } },
+            ...(ids === 'all' ? [] : [{ terms: { resource_id: ids } }]),
+          ],
+        },
+      };
+    };
+    const types = (['document', 'audio'] as const)
+      .map(allowed)
+      .filter((clause) => clause !== undefined);
+    if (types.length === 0) return undefined;
+    return [
+      { term: { workspace_id: request.workspaceId } },
+      { bool: { should: types, minimum_should_match: 1 } },
+    ];
+  }
+
+  type Source = {
+    workspace_id: string;
+    resource_type: IndexedType;
+    resource_id: string;
+    kind: Passage['kind'];
+    position: number;
+    title: string;
+    text: string;
+    metadata?: Record<string, unknown>;
+  };
+  type SearchHit = { _id: string; _source: Source };
+
+  async function ranked(body: object): Promise<SearchHit[]> {
+    const answer = await search.search({
+      index,
+      body: { size: CANDIDATES, ...body, _source: { excludes: ['embedding'] } },
+    });
+    return (answer.body.hits.hits as unknown as SearchHit[]) ?? [];
+  }
+
+  return {
+    /** Creates the index when missing (vectors of the embedder's dimension when it has one). */
+    async ensureIndex(): Promise<void> {
+      const exists = await search.indices.exists({ index });
+      if (exists.body) return;
+      const dimension = embedder ? (await embedder.embed(['dimension probe']))[0]!.length : 0;
+      await search.indices
+        .create({
+          index,
+          body: {
+            settings: { index: { knn: dimension > 0 } },
+            mappings: {
+              properties: {
+                workspace_id: { type: 'keyword' },
+                resource_type: { type: 'keyword' },
+                resource_id: { type: 'keyword' },
+                kind: { type: 'keyword' },
+                position: { type: 'integer' },
+                title: { type: 'text' },
+                text: { type: 'text' },
+                metadata: { type: 'object', enabled: false },
+                ...(dimension > 0
+                  ? {
+                      embedding: {
+                        type: 'knn_vector',
+                        dimension,
+                        method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil' },
+                      },
+                    }
+                  : {}),
+              },
+            },
+          },
+        })
+        .catch((err: unknown) => {
+          // Another replica made it meanwhile.
+          if (!String(err).includes('resource_already_exists_exception')) throw err;
+        });
+    },
+
+    /**
+     * Replaces every passage of the given kinds of one resource by `passages` (all of that
+     * resource and kinds): a re-processed document leaves nothing of its old text behind.
+     */
+    async replace(
+      resource: { resourceType: IndexedType; resourceId: string },
+      kinds: Array<Passage['kind']>,
+      passages: Passage[],
+    ): Promise<void> {
+      await removeWhere([
+        { term: { resource_type: resource.resourceType } },
+        { term: { resource_id: resource.resourceId } },
+        { terms: { kind: kinds } },
+      ]);
+      if (passages.length === 0) return;
+      const vectors = embedder
+        ? await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`))
+        : [];
+      const body = passages.flatMap((p, i) => [
+        { index: { _index: index, _id: passageId(p) } },
+        {
+          workspace_id: p.workspaceId,
+          resource_type: p.resourceType,
+          resource_id: p.resourceId,
+          kind: p.kind,
+          position: p.position,
+          title: p.title,
+          text: p.text,
+          ...(p.metadata ? { metadata: p.metadata } : {}),
+          ...(vectors[i] ? { embedding: vectors[i] } : {}),
+        },
+      ]);
+      const answer = await search.bulk({ body, refresh: true });
+      if (answer.body.errors) {
+        const first = (answer.body.items as Array<Record<string, { error?: unknown }>>)
+          .map((item) => Object.values(item)[0]?.error)
+          .find(Boolean);
+        throw new Error(`indexing passages failed: ${JSON.stringify(first)}`);
+      }
+    },
+
+    /** Removes every passage of a resource. */
+    async remove(resourceType: IndexedType, resourceId: string): Promise<void> {
+      await removeWhere([
+        { term: { resource_type: resourceType } },
+        { term: { resource_id: resourceId } },
+      ]);
+    },
+
+    /** The k best passages the caller may use, best first. */
+    async search(request: SearchRequest): Promise<Hit[]> {
+      const filter = accessFilter(request);
+      if (!filter || request.query.trim() === '') return [];
+      const lists: Array<{ by: 'bm25' | 'knn'; hits: SearchHit[] }> = [
+        {
+          by: 'bm25',
+          hits: await ranked({
+            query: {
+              bool: {
+                filter,
+                must: {
+                  multi_match: { query: request.query, fields: ['text', 'title^2'] },
+                },
+              },
+            },
+          }),
+        },
+      ];
+      if (request.mode === 'hybrid' && embedder) {
+        const [vector] = await embedder.embed([request.query]);
+        lists.push({
+          by: 'knn',
+          hits: await ranked({
+            query: {
+              knn: { embedding: { vector, k: CANDIDATES, filter: { bool: { filter } } } },
+            },
+          }),
+        });
+      }
+      const fused = new Map<string, Hit>();
+      for (const { by, hits } of lists) {
+        hits.forEach((hit, rank) => {
+          const score = 1 / (RRF_K + rank + 1);
+          const known = fused.get(hit._id);
+          if (known) {
+            known.score += score;
+            known.matchedBy.push(by);
+            return;
+          }
+          const s = hit._source;
+          fused.set(hit._id, {
+            id: hit._id,
+            workspaceId: s.workspace_id,
+            resourceType: s.resource_type,
+            resourceId: s.resource_id,
+            kind: s.kind,
+            position: s.position,
+            title: s.title,
+            text: s.text,
+            ...(s.metadata ? { metadata: s.metadata } : {}),
+            score,
+            matchedBy: [by],
+          });
+        });
+      }
+      return [...fused.values()].sort((a, b) => b.score - a.score).slice(0, request.k);
+    },
+
+    async ping(): Promise<void> {
+      await search.ping();
+    },
+  };
+}
+
+export type KnowledgeIndex = ReturnType<typeof createKnowledgeIndex>;
