@@ -130,7 +130,8 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
         .create({
           index,
           body: {
-            settings: { index: { knn: dimension > 0 } },
+            // `index.knn` exists only with the k-NN plugin, needed only for vectors.
+            ...(dimension > 0 ? { settings: { index: { knn: true } } } : {}),
             mappings: {
               properties: {
                 workspace_id: { type: 'keyword' },
