@@ -74,6 +74,9 @@ export {
 // PostgreSQL schema migrations under a start-up advisory lock
 export { migrate, withStartupLock } from './postgres-migrations';
 
+// Text stored in PostgreSQL (no NUL characters)
+export { storedText } from './stored-text';
+
 // Errors
 export { errorMessage } from './error-message';
 export {

@@ -1,4 +1,5 @@
 /** Pieces shared by the resource schemas. */
+import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 
 export const Paging = z.object({
@@ -18,8 +19,8 @@ export function pageOf<T extends z.ZodType>(item: T) {
 }
 
 export const WorkspaceParams = z.object({ workspaceId: z.uuid() });
-export const Name = z.string().trim().min(1).max(200);
-export const Description = z.string().max(2000);
+export const Name = storedText().trim().min(1).max(200);
+export const Description = storedText().max(2000);
 /** ISO 8601 in UTC. */
 export const Timestamp = z.string();
 export const Deleted = z.object({ deleted: z.literal(true) });

@@ -40,7 +40,7 @@ export const toWorkspaceResponse = (w: Workspace): z.infer<typeof WorkspaceRespo
   updated_at: w.updatedAt.toISOString(),
 });
 
-export const RoleName = z
+const RoleName = z
   .string()
   .min(2)
   .max(40)

@@ -1,7 +1,7 @@
 /** What a workspace role may grant: each route of a workspace asks for one of these. */
 import { z } from 'zod';
 
-export const PERMISSIONS = [
+const PERMISSIONS = [
   /** Rename, settings, delete, app keys, prompts, models, integrations, iframes. */
   'workspace.manage',
   /** Add, change and remove members. */

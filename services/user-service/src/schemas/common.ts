@@ -1,4 +1,5 @@
 /** Pieces shared by the resource schemas. */
+import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 
 export const IntId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
@@ -20,6 +21,6 @@ export const Username = z
   .min(3)
   .max(64)
   .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, underscore and dash only');
-export const Name = z.string().trim().min(1).max(100);
-export const Label = z.string().max(200).default('');
+export const Name = storedText().trim().min(1).max(100);
+export const Label = storedText().max(200).default('');
 export const Deleted = z.object({ deleted: z.literal(true) });

@@ -1,4 +1,5 @@
 /** Role schemas and the role → response mapper. */
+import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { Role } from '../roles/role-repository';
 import type { FormatTimestamp } from '../timestamps';
@@ -6,7 +7,7 @@ import { Name, Timestamp } from './common';
 
 export const RoleBody = z.object({
   name: Name,
-  description: z.string().max(500).default(''),
+  description: storedText().max(500).default(''),
   level: z.number().int().min(1).max(1_000_000),
 });
 

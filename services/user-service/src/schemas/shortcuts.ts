@@ -10,7 +10,8 @@ const Shortcut = z.object({
     .string()
     .min(1)
     .max(500)
-    .regex(/^\/\S*$/, 'a path starting with /'),
+    // eslint-disable-next-line no-control-regex -- NUL cannot be stored (see the kit's storedText)
+    .regex(/^\/[^\s\u0000]*$/, 'a path starting with /, without spaces'),
 });
 export const ShortcutListBody = z.object({ shortcuts: z.array(Shortcut).max(100) });
 

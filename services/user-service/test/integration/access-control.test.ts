@@ -154,7 +154,17 @@ describe('access control through the API, decided by OPA', () => {
       path: '**',
       status: true,
     });
-    expect(grants.policies.user).toEqual([]);
+    // The built-in user role holds the core backend's workspace grants (migration 005).
+    expect(grants.policies.user).toContainEqual({
+      id: expect.any(Number),
+      name: 'read-workspace',
+      label: 'Read in a workspace',
+      method: 'GET',
+      path: '/api/workspaces/**',
+      status: true,
+    });
+    const userGrants = grants.policies.user as Array<{ path: string }>;
+    expect(userGrants.every((grant) => grant.path.startsWith('/api/workspace'))).toBe(true);
   });
 
   it('lets a user manage only roles and users below their own level', async () => {

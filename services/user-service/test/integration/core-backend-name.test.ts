@@ -1,7 +1,8 @@
 /**
- * After a user update the user name is copied to the core backend
- * (`PUT {CORE_BACKEND_URL}/utils/update-user-name/:id`). The core backend is not built yet, so
- * a recording server stands in for it; its first answer is a 503 to prove the retry.
+ * After a user is created or updated, the user name is copied to the core backend
+ * (`PUT {CORE_BACKEND_URL}/utils/update-user-name/:id`). A recording server stands in for it
+ * (the real one receives it in services/core-backend's tests); its first answer is a 503 to
+ * prove the retry.
  */
 import { waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
@@ -40,8 +41,15 @@ describe('user name copy to the core backend', () => {
     });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: string };
-    await platform.service.userNameCopy.idle(); // no copy in flight: none was started
-    expect(coreBackend.requests).toHaveLength(0); // creation is not an update
+    // A new user is copied too (the core backend can then add them to workspaces); the recorder
+    // fails its first call, so the copy arrives on the second attempt.
+    await platform.service.userNameCopy.idle();
+    expect(coreBackend.requests).toHaveLength(2);
+    expect(JSON.parse(coreBackend.requests[1]!.body)).toEqual({
+      username: 'before-rename',
+      full_name: 'Before',
+    });
+    coreBackend.requests.length = 0;
 
     const updated = await platform.request('PATCH', `/users/${id}`, {
       token: admin,
