@@ -14,8 +14,11 @@ import type { Express } from 'express';
 import type { AccessLists } from './access/access-lists';
 import type { AppKeys } from './app-keys/app-keys';
 import { callerOf } from './caller';
+import type { ChatStore } from './chats/chat-store';
 import { adminRoutes } from './routes/admin';
 import { appKeyRoutes } from './routes/app-keys';
+import { openApiHistoryRoutes } from './routes/open-api-history';
+import { roomRoutes } from './routes/rooms';
 import { utilRoutes } from './routes/utils';
 import { workspaceRoleRoutes } from './routes/workspace-roles';
 import { workspaceRoutes } from './routes/workspaces';
@@ -39,6 +42,7 @@ export interface AppDeps {
   access: AccessLists;
   workspaceRoles: WorkspaceRoles;
   appKeys: AppKeys;
+  chats: ChatStore;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -61,6 +65,8 @@ export function createApp(deps: AppDeps): Express {
       ...workspaceRoleRoutes(deps.workspaceRoles),
       ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
       ...adminRoutes(deps.workspaces, caller),
+      ...roomRoutes({ ...deps, callerOf: caller }),
+      ...openApiHistoryRoutes(deps.appKeys, deps.chats),
       ...utilRoutes(deps.users, deps.serviceToken),
     ],
   });

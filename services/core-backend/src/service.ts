@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
+import { createChatStore } from './chats/chat-store';
 import { embeddingsSettings, type Settings } from './config';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
@@ -62,6 +63,7 @@ export function createCoreBackend(
     workspaces,
     access,
     workspaceRoles: createWorkspaceRoles(pool),
+    chats: createChatStore(pool),
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),
