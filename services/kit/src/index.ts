@@ -93,6 +93,17 @@ export {
   type ErrorDetail,
 } from './errors';
 
+// Calls to OpenAI-compatible model servers: what failed, and the HTTP answer it becomes
+export {
+  ModelOutputError,
+  isModelFailure,
+  isAbort,
+  outcomeOf,
+  describeModelError,
+  toUpstreamHttpError,
+  type CallOutcome,
+} from './model-errors';
+
 // Logs and metrics
 export { createLogger, type Logger, type LoggerOptions } from './logger';
 export { redact, redactString, isSensitiveKey, REDACTED } from './redact';

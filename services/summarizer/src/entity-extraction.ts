@@ -6,7 +6,7 @@
 import type { Logger } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE, chunkBySentences } from './chunker';
 import { emptyEntities, mergeEntities, type NamedEntities } from './entities';
-import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from './model-errors';
+import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from '@pelita/kit';
 import type { ModelTasks } from './model-tasks';
 import type { EntitiesFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';

@@ -5,7 +5,7 @@
  */
 import { redactString, type Logger } from '@pelita/kit';
 import type { ModelClient, ModelInfo } from './llm-client';
-import { describeModelError } from './model-errors';
+import { describeModelError } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE } from './chunker';
 import { TOKENS_PER_WORD } from './token-estimate';
 

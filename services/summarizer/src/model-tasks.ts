@@ -14,7 +14,7 @@ import {
 } from './entities';
 import { parseModelJson } from './json-repair';
 import type { Completion, ModelClient } from './llm-client';
-import { ModelOutputError, outcomeOf } from './model-errors';
+import { ModelOutputError, outcomeOf } from '@pelita/kit';
 import { buildMessages, type ModelTask } from './prompts';
 import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
 import { estimateTokens } from './token-estimate';

@@ -2,15 +2,6 @@
 import { Counter, Histogram, type Registry } from 'prom-client';
 
 export type CallOperation = 'chunk' | 'reduce' | 'final' | 'entities' | 'models';
-export type CallOutcome =
-  | 'success'
-  | 'invalid_output'
-  | 'rate_limited'
-  | 'unavailable'
-  | 'upstream_error'
-  | 'timeout'
-  | 'unreachable'
-  | 'aborted';
 
 export interface SummarizerMetrics {
   llmCalls: Counter<'operation' | 'outcome'>;

@@ -14,7 +14,7 @@ import type { Logger } from '@pelita/kit';
 import { chunkBySentences, countWords, type Chunk } from './chunker';
 import { emptyEntities, mergeEntities, dedupeStrings, type NamedEntities } from './entities';
 import { extractEntitiesOf } from './entity-extraction';
-import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from './model-errors';
+import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from '@pelita/kit';
 import type { ModelTasks, SummaryAnswer } from './model-tasks';
 import type { ChunkSummary, SummaryFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';

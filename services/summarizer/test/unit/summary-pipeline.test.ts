@@ -5,7 +5,7 @@
 import { createLogger, createMetrics, HttpError } from '@pelita/kit';
 import { APIConnectionError } from 'openai';
 import { emptyEntities, type NamedEntities } from '../../src/entities';
-import { ModelOutputError } from '../../src/model-errors';
+import { ModelOutputError } from '@pelita/kit';
 import type { ModelTasks, SummaryAnswer } from '../../src/model-tasks';
 import { SummaryFileSchema } from '../../src/output-files';
 import { createSummarizerMetrics } from '../../src/summarizer-metrics';

@@ -1,9 +1,11 @@
 /**
- * What went wrong with a model call, and the HTTP answer it becomes when a request cannot be
- * served: transient trouble (unreachable, rate-limited, 503 from the model server) is 503, a
- * time-out 504, a bad answer or another error status from the model server 502.
+ * What went wrong with a call to an OpenAI-compatible model server (through the `openai`
+ * package), and the HTTP answer it becomes when a request cannot be served: transient trouble
+ * (unreachable, rate-limited, 503 from the model server) is 503, a time-out 504, a bad answer
+ * or another error status from the model server 502.
  */
-import { errorMessage, HttpError } from '@pelita/kit';
+import { errorMessage } from './error-message';
+import { HttpError } from './errors';
 import {
   APIConnectionError,
   APIConnectionTimeoutError,
@@ -11,7 +13,17 @@ import {
   APIUserAbortError,
   RateLimitError,
 } from 'openai';
-import type { CallOutcome } from './summarizer-metrics';
+
+/** How one model call ended (a label value of the services' model-call metrics). */
+export type CallOutcome =
+  | 'success'
+  | 'invalid_output'
+  | 'rate_limited'
+  | 'unavailable'
+  | 'unreachable'
+  | 'timeout'
+  | 'aborted'
+  | 'upstream_error';
 
 /** The model answered, three times, with nothing that parses as the JSON asked for. */
 export class ModelOutputError extends Error {
