@@ -14,9 +14,11 @@ import type { Express } from 'express';
 import type { AccessLists } from './access/access-lists';
 import type { AppKeys } from './app-keys/app-keys';
 import { callerOf } from './caller';
+import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
 import { adminRoutes } from './routes/admin';
 import { appKeyRoutes } from './routes/app-keys';
+import { chatRoutes } from './routes/chat';
 import { openApiHistoryRoutes } from './routes/open-api-history';
 import { roomRoutes } from './routes/rooms';
 import { utilRoutes } from './routes/utils';
@@ -43,6 +45,7 @@ export interface AppDeps {
   workspaceRoles: WorkspaceRoles;
   appKeys: AppKeys;
   chats: ChatStore;
+  answers: AnswerPipeline;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -66,6 +69,7 @@ export function createApp(deps: AppDeps): Express {
       ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
       ...adminRoutes(deps.workspaces, caller),
       ...roomRoutes({ ...deps, callerOf: caller }),
+      ...chatRoutes({ ...deps, callerOf: caller }),
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),
       ...utilRoutes(deps.users, deps.serviceToken),
     ],

@@ -51,6 +51,12 @@ export const settingsSchema = baseSettings.extend({
   BASE_URL_LOCAL: optionalHttpUrl,
   MODEL_LOCAL: optionalSetting,
   API_KEY_LOCAL: optionalSetting,
+  /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
+  MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
+  /** Time allowed for the model's first answer and between two streamed chunks. */
+  LLM_TIMEOUT_MS: milliseconds.default(120_000),
+  /** Retries of a model call that fails before answering (connection errors, 429, 5xx). */
+  LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
   /** Embeddings model; unset: retrieval is BM25 only. */
   EMBEDDINGS_MODEL: optionalSetting,
   /** Server of `/embeddings`; unset: BASE_URL_LOCAL. */
@@ -63,6 +69,16 @@ export const settingsSchema = baseSettings.extend({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** The install's model server, the fallback of every workspace (undefined when not configured). */
+export function installModel(settings: Settings) {
+  if (!settings.BASE_URL_LOCAL || !settings.MODEL_LOCAL) return undefined;
+  return {
+    baseUrl: settings.BASE_URL_LOCAL,
+    model: settings.MODEL_LOCAL,
+    apiKey: settings.API_KEY_LOCAL,
+  };
+}
 
 /** Where embeddings come from, when a model is set and a server is known. */
 export function embeddingsSettings(settings: Settings) {

@@ -8,8 +8,11 @@ import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
+import { createAnswerPipeline } from './chats/answer-pipeline';
 import { createChatStore } from './chats/chat-store';
-import { embeddingsSettings, type Settings } from './config';
+import { createModelClient } from './chats/model-client';
+import { installModelChoice } from './chats/model-choice';
+import { embeddingsSettings, installModel, type Settings } from './config';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
@@ -49,6 +52,20 @@ export function createCoreBackend(
   const users = createUserDirectory(pool);
   const workspaces = createWorkspaces(pool, users);
   const access = createAccessLists(pool);
+  const chats = createChatStore(pool);
+  const answers = createAnswerPipeline({
+    chats,
+    knowledge,
+    access,
+    models: createModelClient({
+      timeoutMs: settings.LLM_TIMEOUT_MS,
+      maxRetries: settings.LLM_MAX_RETRIES,
+    }),
+    resolveModel: installModelChoice(installModel(settings)),
+    systemPrompt: async () => undefined,
+    topicDocuments: async () => [],
+    maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
+  });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
   const app = createApp({
@@ -63,7 +80,8 @@ export function createCoreBackend(
     workspaces,
     access,
     workspaceRoles: createWorkspaceRoles(pool),
-    chats: createChatStore(pool),
+    chats,
+    answers,
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),

@@ -315,6 +315,25 @@ export function createChatStore(pool: pg.Pool) {
       });
     },
 
+    /** Removes the message and every later one (an edited question starts over from there). */
+    async truncateFrom(room: Room, id: string): Promise<void> {
+      await inTransaction(async (client) => {
+        const { rows } = await client.query<{ seq: string }>(
+          'select seq from chat_histories where id = $1 and room_id = $2',
+          [id, room.id],
+        );
+        if (!rows[0]) throw messageNotFound(id);
+        const { rowCount } = await client.query(
+          'delete from chat_histories where room_id = $1 and seq >= $2',
+          [room.id, rows[0].seq],
+        );
+        await client.query(
+          'update room_chats set message_count = message_count - $2, updated_at = now() where id = $1',
+          [room.id, rowCount ?? 0],
+        );
+      });
+    },
+
     /**
      * A page of the room's messages, newest first. The ids of the page come from the index alone
      * (`chat_histories_page`), then only those rows are read.

@@ -1,0 +1,196 @@
+/**
+ * One answer: the question is stored (`answering`), the passages the member may use are
+ * retrieved (narrowed to the room's sources), the prompt is the workspace's `persistent` system
+ * prompt, the passages and the room's last exchanges, and the model's answer streams back while
+ * it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
+ * failed mid-answer: what came is kept) or `failed`.
+ */
+import { toHttpError } from '@pelita/kit';
+import type { AccessLists } from '../access/access-lists';
+import type { Hit, KnowledgeIndex } from '../retrieval/knowledge-index';
+import type { WorkspaceSettings } from '../workspaces/workspace-settings';
+import type { Membership } from '../workspaces/workspaces';
+import type { ChatStore, KnowledgeSource, Message, Room } from './chat-store';
+import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
+
+/** The documents of the given topics the member may use (topics module). */
+export type TopicDocuments = (member: Membership, topicIds: string[]) => Promise<string[]>;
+/** The workspace's default system prompt of a type (`persistent`, `report`), if any. */
+export type SystemPrompt = (workspaceId: string, type: string) => Promise<string | undefined>;
+/** The model a room answers with: the room's, else the workspace's default, else the install's. */
+export type ResolveModel = (workspaceId: string, model: string | null) => Promise<ModelChoice>;
+
+export interface AnswerPipelineDeps {
+  chats: ChatStore;
+  knowledge: KnowledgeIndex;
+  access: AccessLists;
+  models: ModelClient;
+  resolveModel: ResolveModel;
+  systemPrompt: SystemPrompt;
+  topicDocuments: TopicDocuments;
+  /** MAXIMUM_CHAT_PER_ROOM: earlier exchanges sent with a question, unless the workspace says. */
+  maximumChatPerRoom: number;
+}
+
+export interface AnswerRequest {
+  member: Membership;
+  settings: WorkspaceSettings;
+  room: Room;
+  question: string;
+  /** Turns the caller sends itself before the question (the OpenAI-compatible endpoint). */
+  earlierTurns?: ChatTurn[];
+  signal?: AbortSignal;
+}
+
+export interface StartedAnswer {
+  message: Message;
+  sources: Hit[];
+  model: string;
+  /** The answer's text as it comes; ends with the stored message (or throws after storing it). */
+  deltas: AsyncIterable<string>;
+  /** The stored message once the answer ended, with token counts when the server gave them. */
+  finished(): Promise<{
+    message: Message;
+    usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
+  }>;
+}
+
+const INSTRUCTION =
+  'Answer the question from the context passages when they hold the answer, and say so when they do not. Do not make up facts.';
+
+export function createAnswerPipeline(deps: AnswerPipelineDeps) {
+  /** The passages the member may use, narrowed to the room's sources when it names any. */
+  async function retrieve(request: AnswerRequest): Promise<Hit[]> {
+    const { member, room, settings } = request;
+    const sources = room.knowledgeSources;
+    let documents: string[] | undefined;
+    if (sources.some((s) => s.type === 'topic' || s.type === 'document')) {
+      const topicIds = sources.filter((s) => s.type === 'topic').flatMap((s) => s.topic_id);
+      const named = sources.filter((s) => s.type === 'document').flatMap((s) => s.topic_id);
+      documents = [
+        ...new Set([
+          ...named,
+          ...(topicIds.length ? await deps.topicDocuments(member, topicIds) : []),
+        ]),
+      ];
+    }
+    return deps.knowledge.search({
+      workspaceId: member.workspaceId,
+      query: request.question,
+      visible: {
+        document: await deps.access.visible(member, 'document'),
+        audio: await deps.access.visible(member, 'audio'),
+      },
+      ...(documents ? { documents } : {}),
+      k: settings.top_k,
+      mode: settings.retrieval_mode,
+    });
+  }
+
+  async function prompt(request: AnswerRequest, passages: Hit[]): Promise<ChatTurn[]> {
+    const persistent = await deps.systemPrompt(request.member.workspaceId, 'persistent');
+    const context = passages.map((hit, i) => `[${i + 1}] ${hit.title}\n${hit.text}`).join('\n\n');
+    const system = [persistent, INSTRUCTION, context ? `Context passages:\n\n${context}` : '']
+      .filter(Boolean)
+      .join('\n\n');
+    const historyCount = request.settings.chat_history_count ?? deps.maximumChatPerRoom;
+    const history = await deps.chats.lastExchanges(request.room, historyCount);
+    return [
+      { role: 'system', content: system },
+      ...history.flatMap((m): ChatTurn[] => [
+        { role: 'user', content: m.chat },
+        { role: 'assistant', content: m.response },
+      ]),
+      ...(request.earlierTurns ?? []),
+      { role: 'user', content: request.question },
+    ];
+  }
+
+  return {
+    /**
+     * Stores the question, retrieves, and starts the model. Throws (an HttpError; the message is
+     * stored `failed`) when the model cannot start; a failure later ends `deltas` with the error.
+     */
+    async start(request: AnswerRequest): Promise<StartedAnswer> {
+      const sources = await retrieve(request);
+      const choice = await deps.resolveModel(request.member.workspaceId, request.room.model);
+      const detail = sourceDetail(request.room.knowledgeSources, sources);
+      const message = await deps.chats.addMessage(request.room, {
+        chat: request.question,
+        llm: choice.model,
+        knowledgeSourceDetail: detail,
+      });
+      let answer;
+      try {
+        const turns = await prompt(request, sources);
+        answer = await deps.models.stream(choice, turns, {
+          temperature: request.settings.temperature,
+          ...(request.signal ? { signal: request.signal } : {}),
+        });
+      } catch (err) {
+        const failure = toHttpError(err);
+        await deps.chats.finishMessage(message.id, {
+          response: '',
+          status: 'failed',
+          error: failure.message,
+        });
+        throw failure;
+      }
+      let settle: (value: Awaited<ReturnType<StartedAnswer['finished']>>) => void;
+      let fail: (err: unknown) => void;
+      const finished = new Promise<Awaited<ReturnType<StartedAnswer['finished']>>>(
+        (resolve, reject) => {
+          settle = resolve;
+          fail = reject;
+        },
+      );
+      // Nobody may be waiting on it when the stream is abandoned.
+      finished.catch(() => undefined);
+      const streamed = answer;
+      async function* deltas(): AsyncGenerator<string> {
+        let text = '';
+        try {
+          for await (const delta of streamed.deltas) {
+            text += delta;
+            yield delta;
+          }
+        } catch (err) {
+          const failure = toHttpError(err);
+          await deps.chats.finishMessage(message.id, {
+            response: text,
+            status: text ? 'partial' : 'failed',
+            error: failure.message,
+          });
+          fail(failure);
+          throw failure;
+        }
+        const stored = await deps.chats.finishMessage(message.id, {
+          response: text,
+          status: 'complete',
+        });
+        const usage = streamed.usage();
+        settle({ message: stored, ...(usage ? { usage } : {}) });
+      }
+      return { message, sources, model: choice.model, deltas: deltas(), finished: () => finished };
+    },
+  };
+}
+
+export type AnswerPipeline = ReturnType<typeof createAnswerPipeline>;
+
+/**
+ * The seed's `knowledge_source_detail`: the room's topics, and per type the resources whose
+ * passages the answer was given.
+ */
+function sourceDetail(roomSources: KnowledgeSource[], hits: Hit[]): KnowledgeSource[] {
+  const detail: KnowledgeSource[] = roomSources
+    .filter((source) => source.type === 'topic')
+    .map((source) => ({ type: 'topic', topic_id: source.topic_id }));
+  for (const type of ['document', 'audio'] as const) {
+    const ids = [
+      ...new Set(hits.filter((hit) => hit.resourceType === type).map((hit) => hit.resourceId)),
+    ];
+    if (ids.length > 0) detail.push({ type, topic_id: ids });
+  }
+  return detail;
+}

@@ -1,0 +1,91 @@
+/**
+ * Chat completions from an OpenAI-compatible model server through the `openai` package, streamed.
+ * One client per server and key. A failure before the first token is thrown as the kit's HTTP
+ * error for it (503 unreachable, 504 time-out, 502 anything else); after it, the stream ends
+ * with the error and the caller keeps what came.
+ */
+import { toUpstreamHttpError } from '@pelita/kit';
+import OpenAI from 'openai';
+
+export interface ModelChoice {
+  /** Model id sent to the server (the seed's record keeps it as `llm`). */
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+export interface ChatTurn {
+  role: 'system' | 'user' | 'assistant';
+  content: string;
+}
+
+export interface StreamedAnswer {
+  /** Text deltas as they come. */
+  deltas: AsyncIterable<string>;
+  /** Token counts, once the stream has ended (when the server reports them). */
+  usage(): { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+}
+
+export interface ModelClientOptions {
+  /** Time allowed for the model's first answer and between two chunks. */
+  timeoutMs: number;
+  maxRetries: number;
+}
+
+export function createModelClient(options: ModelClientOptions) {
+  const clients = new Map<string, OpenAI>();
+  const clientFor = (choice: ModelChoice) => {
+    const id = `${choice.baseUrl}\u0000${choice.apiKey ?? ''}`;
+    let client = clients.get(id);
+    if (!client) {
+      client = new OpenAI({
+        baseURL: choice.baseUrl,
+        // The package insists on a key; servers without authentication ignore it.
+        apiKey: choice.apiKey ?? 'unused',
+        timeout: options.timeoutMs,
+        maxRetries: options.maxRetries,
+      });
+      clients.set(id, client);
+    }
+    return client;
+  };
+
+  return {
+    /** Starts the answer; resolves once the server has accepted the request. */
+    async stream(
+      choice: ModelChoice,
+      turns: ChatTurn[],
+      settings: { temperature: number; signal?: AbortSignal },
+    ): Promise<StreamedAnswer> {
+      const stream = await clientFor(choice)
+        .chat.completions.create(
+          {
+            model: choice.model,
+            messages: turns,
+            temperature: settings.temperature,
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          settings.signal ? { signal: settings.signal } : {},
+        )
+        .catch((err: unknown) => {
+          throw toUpstreamHttpError(err, 'The model could not answer');
+        });
+      let usage: ReturnType<StreamedAnswer['usage']>;
+      async function* deltas(): AsyncGenerator<string> {
+        try {
+          for await (const chunk of stream) {
+            if (chunk.usage) usage = chunk.usage;
+            const text = chunk.choices[0]?.delta?.content;
+            if (text) yield text;
+          }
+        } catch (err) {
+          throw toUpstreamHttpError(err, 'The model failed while answering');
+        }
+      }
+      return { deltas: deltas(), usage: () => usage };
+    },
+  };
+}
+
+export type ModelClient = ReturnType<typeof createModelClient>;

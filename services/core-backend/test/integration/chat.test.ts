@@ -1,0 +1,179 @@
+/**
+ * Asking in a room against the LLM stand-in: the answer streams as server-sent events read
+ * incrementally, is stored as the seed's record, and a model that cannot answer gives a clear
+ * error with the question stored as failed.
+ */
+import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
+import { freePort } from '@pelita/testenv';
+import { readEvents } from './support/event-stream';
+import { expectJson, startCoreStack, type CoreStack, type TestUser } from './support/core-stack';
+
+const LONG_QUESTION = [
+  'The annual budget of the company is frozen every November after the board has reviewed all forecasts of the departments.',
+  'Each department head then receives the frozen figures and plans the next year with them in mind.',
+  'Changes after the freeze need the approval of the chief financial officer and a written reason.',
+  'What happens to the budget in November, and who may change it afterwards?',
+].join(' ');
+
+interface ChatRecord {
+  id: string;
+  chat: string;
+  response: string;
+  llm: string;
+  status: string;
+  error: string | null;
+}
+
+describe('chat in a room', () => {
+  let stub: LlmStub;
+  let stack: CoreStack;
+  let admin: TestUser;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    stub = await startLlmStub({ latencyMs: 0 });
+    stack = await startCoreStack({ BASE_URL_LOCAL: stub.url, MODEL_LOCAL: 'pelita-stub' });
+    admin = await stack.admin();
+    workspaceId = (
+      await expectJson<{ id: string }>(
+        stack.call('POST', '/api/workspaces', admin.token, { name: 'Chat' }),
+        201,
+      )
+    ).id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await stub?.close();
+  });
+
+  const newRoom = async () =>
+    (
+      await expectJson<{ id: string }>(
+        stack.call('POST', `/api/workspaces/${workspaceId}/rooms`, admin.token, {}),
+        201,
+      )
+    ).id;
+
+  it('streams the answer event by event and stores it', async () => {
+    const room = await newRoom();
+    const res = await stack.call(
+      'POST',
+      `/api/workspaces/${workspaceId}/rooms/${room}/messages`,
+      admin.token,
+      // The stand-in answers with the question's leading sentences, in 64-character chunks.
+      { chat: LONG_QUESTION },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = await readEvents(res);
+    expect(events[0]!.event).toBe('sources');
+    const tokens = events.filter((e) => e.event === 'token');
+    expect(tokens.length).toBeGreaterThan(1);
+    const done = events.at(-1)!;
+    expect(done.event).toBe('done');
+    const record = done.data as ChatRecord;
+    expect(record.response).toBe(tokens.map((t) => (t.data as { text: string }).text).join(''));
+    expect(record).toMatchObject({ status: 'complete', llm: 'pelita-stub', error: null });
+
+    const history = await expectJson<{ data: ChatRecord[]; total: number }>(
+      stack.call('GET', `/api/workspaces/${workspaceId}/rooms/${room}/messages`, admin.token),
+      200,
+    );
+    expect(history.total).toBe(1);
+    expect(history.data[0]).toMatchObject({ id: record.id, response: record.response });
+  });
+
+  it('sends the last exchanges of the room with the next question', async () => {
+    const room = await newRoom();
+    const ask = (chat: string) =>
+      stack
+        .call('POST', `/api/workspaces/${workspaceId}/rooms/${room}/messages`, admin.token, {
+          chat,
+        })
+        .then(readEvents);
+    await ask('First question about kettles.');
+    await ask('Second question about teapots.');
+    await ask('Third question about cups.');
+    stub.resetStats();
+    await ask('Fourth question.');
+    const call = stub.stats().calls.at(-1)!;
+    const text = JSON.stringify(call);
+    // MAXIMUM_CHAT_PER_ROOM (2): the two last exchanges go with the question, not the first.
+    expect(text).toContain('teapots');
+    expect(text).toContain('cups');
+    expect(text).not.toContain('kettles');
+  });
+
+  it('edits a question and asks again, dropping what came after it', async () => {
+    const room = await newRoom();
+    const messages = `/api/workspaces/${workspaceId}/rooms/${room}/messages`;
+    const first = (
+      await readEvents(
+        await stack.call('POST', messages, admin.token, { chat: 'Original question.' }),
+      )
+    ).at(-1)!.data as ChatRecord;
+    await readEvents(await stack.call('POST', messages, admin.token, { chat: 'A later one.' }));
+    const edited = (
+      await readEvents(
+        await stack.call('PUT', `${messages}/${first.id}`, admin.token, {
+          chat: 'Edited question.',
+        }),
+      )
+    ).at(-1)!.data as ChatRecord;
+    expect(edited.chat).toBe('Edited question.');
+    const history = await expectJson<{ data: ChatRecord[]; total: number }>(
+      stack.call('GET', messages, admin.token),
+      200,
+    );
+    expect(history.data.map((m) => m.chat)).toEqual(['Edited question.']);
+  });
+
+  it('answers 503 before any event when the model server is unreachable, and keeps the question as failed', async () => {
+    const closed = await freePort();
+    const down = await startCoreStack({
+      BASE_URL_LOCAL: `http://127.0.0.1:${closed}/v1`,
+      MODEL_LOCAL: 'pelita-stub',
+      LLM_MAX_RETRIES: '0',
+    });
+    try {
+      const boss = await down.admin();
+      const ws = await expectJson<{ id: string }>(
+        down.call('POST', '/api/workspaces', boss.token, { name: 'Down' }),
+        201,
+      );
+      const room = await expectJson<{ id: string }>(
+        down.call('POST', `/api/workspaces/${ws.id}/rooms`, boss.token, {}),
+        201,
+      );
+      const messages = `/api/workspaces/${ws.id}/rooms/${room.id}/messages`;
+      const refused = await expectJson<{ error: { code: string } }>(
+        down.call('POST', messages, boss.token, { chat: 'Anyone there?' }),
+        503,
+      );
+      expect(refused.error.code).toBe('llm_unreachable');
+      const history = await expectJson<{ data: ChatRecord[] }>(
+        down.call('GET', messages, boss.token),
+        200,
+      );
+      expect(history.data[0]).toMatchObject({ chat: 'Anyone there?', status: 'failed' });
+    } finally {
+      await down.stop();
+    }
+  });
+
+  it('answers 502 when the model server refuses the request', async () => {
+    const room = await newRoom();
+    stub.setFaults([{ match: /REFUSE-ME/, fault: { kind: 'status', status: 400 } }]);
+    try {
+      const refused = await expectJson<{ error: { code: string } }>(
+        stack.call('POST', `/api/workspaces/${workspaceId}/rooms/${room}/messages`, admin.token, {
+          chat: 'REFUSE-ME please',
+        }),
+        502,
+      );
+      expect(refused.error.code).toBe('llm_error');
+    } finally {
+      stub.setFaults([]);
+    }
+  });
+});
