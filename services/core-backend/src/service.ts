@@ -62,8 +62,8 @@ export function createCoreBackend(
       maxRetries: settings.LLM_MAX_RETRIES,
     }),
     resolveModel: installModelChoice(installModel(settings)),
-    systemPrompt: async () => undefined,
-    topicDocuments: async () => [],
+    systemPrompt: () => Promise.resolve(undefined),
+    topicDocuments: () => Promise.resolve([]),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');

@@ -8,14 +8,20 @@ import type { ResolveModel } from './answer-pipeline';
 export function installModelChoice(
   install: { baseUrl: string; model: string; apiKey: string | undefined } | undefined,
 ): ResolveModel {
-  return async (_workspaceId, model) => {
+  return (_workspaceId, model) => {
     if (!install) {
-      throw new HttpError(
-        503,
-        'model_not_configured',
-        'No model server is configured for this install (BASE_URL_LOCAL, MODEL_LOCAL)',
+      return Promise.reject(
+        new HttpError(
+          503,
+          'model_not_configured',
+          'No model server is configured for this install (BASE_URL_LOCAL, MODEL_LOCAL)',
+        ),
       );
     }
-    return { baseUrl: install.baseUrl, apiKey: install.apiKey, model: model ?? install.model };
+    return Promise.resolve({
+      baseUrl: install.baseUrl,
+      apiKey: install.apiKey,
+      model: model ?? install.model,
+    });
   };
 }
