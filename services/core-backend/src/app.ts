@@ -19,6 +19,7 @@ import type { ChatStore } from './chats/chat-store';
 import { adminRoutes } from './routes/admin';
 import { appKeyRoutes } from './routes/app-keys';
 import { chatRoutes } from './routes/chat';
+import { openApiChatRoutes, type WorkspaceModels } from './routes/open-api-chat';
 import { openApiHistoryRoutes } from './routes/open-api-history';
 import { roomRoutes } from './routes/rooms';
 import { utilRoutes } from './routes/utils';
@@ -46,6 +47,8 @@ export interface AppDeps {
   appKeys: AppKeys;
   chats: ChatStore;
   answers: AnswerPipeline;
+  /** The model ids a workspace offers on the open API. */
+  workspaceModels: WorkspaceModels;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -71,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
       ...roomRoutes({ ...deps, callerOf: caller }),
       ...chatRoutes({ ...deps, callerOf: caller }),
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),
+      ...openApiChatRoutes({ ...deps, models: deps.workspaceModels }),
       ...utilRoutes(deps.users, deps.serviceToken),
     ],
   });

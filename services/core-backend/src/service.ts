@@ -82,6 +82,10 @@ export function createCoreBackend(
     workspaceRoles: createWorkspaceRoles(pool),
     chats,
     answers,
+    workspaceModels: () => {
+      const model = installModel(settings)?.model;
+      return Promise.resolve(model ? [model] : []);
+    },
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),

@@ -106,19 +106,25 @@ export function createService(options: ServiceOptions): Express {
           res.status(route.successStatus ?? 200).json(result);
         }
       },
+      ...(route.errors ? [routeErrorHandler(route.errors.body)] : []),
     );
   }
 
   app.use(function notFound(req: Request) {
     throw new HttpError(404, 'not_found', `No route for ${req.method} ${req.path}`);
   });
-  app.use(function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
+  app.use(routeErrorHandler(errorBody));
+  return app;
+}
+
+/** Answers an error in the given body shape (a route's own, or the service's). */
+function routeErrorHandler(errorBody: (err: HttpError) => unknown) {
+  return function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
     const httpError = toHttpError(err);
     if (httpError.status >= 500) req.log.error({ err }, 'request failed');
     if (res.headersSent) return next(err);
     res.status(httpError.status).json(errorBody(httpError));
-  });
-  return app;
+  };
 }
 
 function mountDocs(app: Express, document: OpenApiDocument): void {

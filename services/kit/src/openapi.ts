@@ -64,6 +64,7 @@ function withKitResponses(
 ): RouteDefinition {
   const request = route.request ?? {};
   const responses = { ...route.responses };
+  errorSchema = route.errors?.schema ?? errorSchema;
   if (request.body || request.query || request.params || request.headers) {
     responses[400] ??= { description: 'Invalid request', schema: errorSchema };
   }

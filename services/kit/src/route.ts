@@ -4,6 +4,7 @@
  */
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
+import type { HttpError } from './errors';
 
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete' | 'head';
 
@@ -65,6 +66,11 @@ export interface RouteDefinition<
    * multipart parser that fills `req.body` with the form fields).
    */
   before?: RequestHandler[];
+  /**
+   * Shape of this route's error bodies, when its spec fixes one the service's other routes do not
+   * use (the OpenAI-compatible endpoints answer `{error: {message, type, param, code}}`).
+   */
+  errors?: { body: (err: HttpError) => unknown; schema: z.ZodType };
   /** Status sent when the handler returns a value instead of responding itself (200). */
   successStatus?: number;
   /**

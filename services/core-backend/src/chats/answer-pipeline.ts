@@ -37,7 +37,10 @@ export interface AnswerRequest {
   settings: WorkspaceSettings;
   room: Room;
   question: string;
-  /** Turns the caller sends itself before the question (the OpenAI-compatible endpoint). */
+  /**
+   * Turns the caller sends itself before the question (the OpenAI-compatible endpoint); when
+   * given, they replace the room's stored exchanges as the conversation so far.
+   */
   earlierTurns?: ChatTurn[];
   signal?: AbortSignal;
 }
@@ -93,7 +96,9 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
     const system = [persistent, INSTRUCTION, context ? `Context passages:\n\n${context}` : '']
       .filter(Boolean)
       .join('\n\n');
-    const historyCount = request.settings.chat_history_count ?? deps.maximumChatPerRoom;
+    const historyCount = request.earlierTurns?.length
+      ? 0
+      : (request.settings.chat_history_count ?? deps.maximumChatPerRoom);
     const history = await deps.chats.lastExchanges(request.room, historyCount);
     return [
       { role: 'system', content: system },
