@@ -1,5 +1,5 @@
 /**
- * The HTTP server of the stand-in: `/v1/models`, `/v1/chat/completions` (streaming and not),
+ * The HTTP server of the stand-in: `/v1/models`, `/v1/embeddings`, `/v1/chat/completions` (streaming and not),
  * and a control API under `/_stub/` (statistics, faults, options) for tests and benchmarks run
  * against a separate process.
  */
@@ -8,6 +8,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@pelita/kit';
 import { z } from 'zod';
+import { DEFAULT_DIMENSIONS, embed, toBase64 } from './embeddings';
+import { wordsOf } from './text-features';
 import {
   buildAnswer,
   promptOf,
@@ -71,6 +73,9 @@ export interface RecordedCall {
 export interface StubStats {
   chatCompletions: number;
   modelLists: number;
+  /** Calls of `/v1/embeddings` and the texts embedded in them. */
+  embeddingCalls: number;
+  embeddedTexts: number;
   inFlight: number;
   /** Highest number of chat completions in progress at the same time. */
   peakInFlight: number;
@@ -105,6 +110,14 @@ const OptionsPatchSchema = z
     includeUsage: z.boolean(),
   })
   .partial();
+
+const EmbeddingsRequestSchema = z.object({
+  model: z.string().min(1),
+  // Token arrays are refused: the stand-in embeds text.
+  input: z.union([z.string().min(1), z.array(z.string().min(1)).min(1).max(2048)]),
+  encoding_format: z.enum(['float', 'base64']).optional(),
+  dimensions: z.number().int().min(1).max(4096).optional(),
+});
 
 const ChatRequestSchema = z.object({
   model: z.string(),
@@ -148,6 +161,9 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
     ) {
       return chatCompletion(req, res);
     }
+    if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings')) {
+      return embeddings(req, res);
+    }
     if (path.startsWith('/_stub/')) return control(req, res, path);
     return sendError(res, 404, `No route ${req.method} ${path}`, 'NotFoundError');
   }
@@ -165,6 +181,44 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
 
   function authorised(req: IncomingMessage): boolean {
     return runtime.apiKey === undefined || req.headers.authorization === `Bearer ${runtime.apiKey}`;
+  }
+
+  /** OpenAI's embeddings API over {@link embed}; any model the stub serves may embed. */
+  async function embeddings(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    stats.embeddingCalls += 1;
+    const parsed = EmbeddingsRequestSchema.safeParse(await readJson(req).catch(() => undefined));
+    if (!parsed.success) {
+      return sendError(res, 400, 'Invalid embeddings request', 'BadRequestError');
+    }
+    if (!authorised(req)) return sendError(res, 401, 'Invalid API key', 'AuthenticationError');
+    const request = parsed.data;
+    if (!runtime.models.includes(request.model)) return modelNotFound(res, request.model);
+    const inputs = typeof request.input === 'string' ? [request.input] : request.input;
+    const faults = script.pick(inputs.join('\n'));
+    const statusFault = faults.find((fault) => fault.kind === 'status');
+    if (statusFault) {
+      return sendError(res, statusFault.status, `Scripted fault ${statusFault.status}`, 'APIError');
+    }
+    const delay = faults.reduce(
+      (sum, fault) => sum + (fault.kind === 'latency' ? fault.ms : 0),
+      runtime.latencyMs,
+    );
+    if (delay > 0 && !(await sleepUnlessClosed(delay, res))) return;
+    stats.embeddedTexts += inputs.length;
+    const tokens = inputs.reduce((sum, text) => sum + wordsOf(text).length, 0);
+    sendJson(res, 200, {
+      object: 'list',
+      data: inputs.map((text, index) => {
+        const vector = embed(text, request.dimensions ?? DEFAULT_DIMENSIONS);
+        return {
+          object: 'embedding',
+          index,
+          embedding: request.encoding_format === 'base64' ? toBase64(vector) : vector,
+        };
+      }),
+      model: request.model,
+      usage: { prompt_tokens: tokens, total_tokens: tokens },
+    });
   }
 
   async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -353,7 +407,15 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
 }
 
 function freshStats(inFlight = 0): StubStats {
-  return { chatCompletions: 0, modelLists: 0, inFlight, peakInFlight: inFlight, calls: [] };
+  return {
+    chatCompletions: 0,
+    modelLists: 0,
+    embeddingCalls: 0,
+    embeddedTexts: 0,
+    inFlight,
+    peakInFlight: inFlight,
+    calls: [],
+  };
 }
 
 function modelNotFound(res: ServerResponse, model: string): void {

@@ -43,6 +43,34 @@ describe('the LLM stand-in', () => {
     ]);
   });
 
+  it('embeds text through the openai client, as floats and as base64', async () => {
+    const floats = await client.embeddings.create({
+      model: 'pelita-stub',
+      input: ['the controller approves', 'the controller approves'],
+      encoding_format: 'float',
+    });
+    expect(floats.data.map((item) => item.index)).toEqual([0, 1]);
+    expect(floats.data[0]!.embedding).toHaveLength(64);
+    expect(floats.data[1]!.embedding).toEqual(floats.data[0]!.embedding);
+    expect(floats.usage.prompt_tokens).toBe(6);
+    // The client asks for base64 by default and decodes it.
+    const decoded = await client.embeddings.create({
+      model: 'pelita-stub',
+      input: 'the controller approves',
+      dimensions: 16,
+    });
+    expect(decoded.data[0]!.embedding).toHaveLength(16);
+    expect(stub.stats()).toMatchObject({ embeddingCalls: 2, embeddedTexts: 3 });
+    await expect(
+      client.embeddings.create({ model: 'pelita-stub', input: [] }),
+    ).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(client.embeddings.create({ model: 'nope', input: 'x' })).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+  });
+
   it('answers the JSON keys the instructions ask for, derived from the document, with usage', async () => {
     const completion = await ask(client);
     const answer = JSON.parse(completion.choices[0]?.message.content ?? '');
