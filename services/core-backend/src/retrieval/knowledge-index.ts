@@ -61,13 +61,23 @@ export interface KnowledgeIndexOptions {
 export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndexOptions) {
   const passageId = (p: Passage) => `${p.resourceType}:${p.resourceId}:${p.kind}:${p.position}`;
 
+  /**
+   * Deletes the passages matching `filter`, looked up and deleted by id (delete-by-query is a
+   * module some distributions lack), a batch at a time until none is left.
+   */
   async function removeWhere(filter: object[]): Promise<void> {
-    await search.deleteByQuery({
-      index,
-      refresh: true,
-      conflicts: 'proceed',
-      body: { query: { bool: { filter } } },
-    });
+    for (;;) {
+      const found = await search.search({
+        index,
+        body: { query: { bool: { filter } }, _source: false, size: 1000 },
+      });
+      const ids = found.body.hits.hits.map((hit) => hit._id).filter((id) => id !== undefined);
+      if (ids.length === 0) return;
+      await search.bulk({
+        body: ids.map((id) => ({ delete: { _index: index, _id: id } })),
+        refresh: true,
+      });
+    }
   }
 
   /** The filter every query carries: this workspace, and only what the caller may use. */

@@ -37,6 +37,43 @@ describe('test servers', () => {
     expect(health.number_of_nodes).toBe(1);
   });
 
+  it('OpenSearch: the k-NN plugin answers a lucene HNSW query with the nearest vector first', async () => {
+    const { OPENSEARCH_URL } = requireEnv('OPENSEARCH_URL');
+    const index = `${OPENSEARCH_URL}/testenv-knn-${process.pid}`;
+    const json = (method: string, url: string, body: unknown) =>
+      fetch(url, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const created = await json('PUT', index, {
+      settings: { index: { knn: true } },
+      mappings: {
+        properties: {
+          v: {
+            type: 'knn_vector',
+            dimension: 3,
+            method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil' },
+          },
+        },
+      },
+    });
+    try {
+      expect(created.status).toBe(200);
+      const vectors = { a: [1, 0, 0], b: [0, 1, 0], c: [0, 0, 1] };
+      for (const [id, v] of Object.entries(vectors)) {
+        await json('PUT', `${index}/_doc/${id}?refresh=true`, { v });
+      }
+      const found = await json('POST', `${index}/_search`, {
+        query: { knn: { v: { vector: [0.1, 0.9, 0.2], k: 2 } } },
+      });
+      const body = (await found.json()) as { hits: { hits: Array<{ _id: string }> } };
+      expect(body.hits.hits[0]?._id).toBe('b');
+    } finally {
+      await fetch(index, { method: 'DELETE' });
+    }
+  });
+
   it('MinIO: ready, and rejects anonymous listing', async () => {
     const { S3_ENDPOINT } = requireEnv('S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY');
     expect((await fetch(`${S3_ENDPOINT}/minio/health/ready`)).status).toBe(200);

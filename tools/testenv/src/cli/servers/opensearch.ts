@@ -1,5 +1,10 @@
 // OpenSearch from Maven Central's integ-test-zip: the minimal distribution (no security plugin,
 // plain HTTP, no bundled JDK: it runs on the system's Java 17). It refuses to run as root.
+// The k-NN plugin (also from Maven Central, the version matching the server) is installed into
+// it for vector fields; Pelita uses its `lucene` engine, pure Java, so the plugin's native
+// faiss/nmslib libraries (not in the Maven zip) are not needed. The plugin extends the
+// `lang-painless` module, which the integ-test-zip leaves out: it is put together from its
+// Maven Central jars (the module's jar and its dependencies, as the full distribution ships them).
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Settings } from '../../lib/settings';
@@ -27,9 +32,66 @@ const OPENSEARCH: MavenArtifact = {
   type: 'zip',
 };
 
-/** The unpacked distribution; its name carries the version, so a bump unpacks a new one. */
+const KNN_PLUGIN: MavenArtifact = {
+  groupId: 'org.opensearch.plugin',
+  artifactId: 'opensearch-knn',
+  version: `${OPENSEARCH.version}.0`,
+  type: 'zip',
+};
+
+const PAINLESS_VERSION = OPENSEARCH.version;
+/** `modules/lang-painless` of the full distribution: the module and what it depends on. */
+const PAINLESS_JARS: MavenArtifact[] = [
+  ['org.opensearch.plugin', 'lang-painless', PAINLESS_VERSION],
+  ['org.opensearch.plugin', 'opensearch-scripting-painless-spi', PAINLESS_VERSION],
+  ['org.antlr', 'antlr4-runtime', '4.13.1'],
+  ['org.ow2.asm', 'asm', '9.7'],
+  ['org.ow2.asm', 'asm-analysis', '9.7'],
+  ['org.ow2.asm', 'asm-commons', '9.7'],
+  ['org.ow2.asm', 'asm-tree', '9.7'],
+  ['org.ow2.asm', 'asm-util', '9.7'],
+].map(([groupId, artifactId, version]) => ({
+  groupId: groupId!,
+  artifactId: artifactId!,
+  version: version!,
+  type: 'jar',
+}));
+
+const PAINLESS_DESCRIPTOR = `description=An easy, safe and fast scripting language for OpenSearch
+version=${PAINLESS_VERSION}
+name=lang-painless
+classname=org.opensearch.painless.PainlessPlugin
+java.version=11
+opensearch.version=${OPENSEARCH.version}
+custom.foldername=
+extended.plugins=
+has.native.controller=false
+`;
+// The module's own policy: it compiles scripts into classes at run time.
+const PAINLESS_POLICY = `grant {
+  permission java.lang.RuntimePermission "createClassLoader";
+  permission java.lang.RuntimePermission "getClassLoader";
+};
+`;
+
+/** Puts `modules/lang-painless` into an unpacked distribution. */
+async function addPainless(distribution: string, downloads: string): Promise<void> {
+  const dir = path.join(distribution, 'modules', 'lang-painless');
+  fs.mkdirSync(dir, { recursive: true });
+  for (const jar of PAINLESS_JARS) {
+    const file = await fetchMavenArtifact(jar, downloads);
+    fs.renameSync(file, path.join(dir, path.basename(file)));
+  }
+  fs.writeFileSync(path.join(dir, 'plugin-descriptor.properties'), PAINLESS_DESCRIPTOR);
+  fs.writeFileSync(path.join(dir, 'plugin-security.policy'), PAINLESS_POLICY);
+}
+
+/**
+ * The unpacked distribution with its plugins; its name carries the versions, so a bump unpacks
+ * a new one.
+ */
 function home(settings: Settings): string {
-  return path.join(settings.cacheDir, `opensearch-${OPENSEARCH.version}`);
+  return path.join(settings.cacheDir, `opensearch-${OPENSEARCH.version}-knn`);
 }
 
 /** JAVA_HOME of the `java` on PATH (Debian links /usr/bin/java through alternatives). */
@@ -39,14 +101,24 @@ function javaHome(): string {
   return path.dirname(path.dirname(fs.realpathSync(java)));
 }
 
-/** Unpacks into a scratch dir and renames, so an interrupted unpack is redone. */
-async function unpack(settings: Settings, zip: string): Promise<void> {
+/**
+ * Unpacks into a scratch dir, installs the plugin there, and renames: an interrupted install is
+ * redone from the start.
+ */
+async function unpack(settings: Settings, zip: string, plugin: string, downloads: string) {
   const scratch = `${home(settings)}.unpack`;
   fs.rmSync(scratch, { recursive: true, force: true });
   await runChecked('unzip', ['-q', zip, '-d', scratch]);
   const [top] = fs.readdirSync(scratch);
   if (top === undefined) throw new Error(`${zip} is empty`);
-  fs.renameSync(path.join(scratch, top), home(settings));
+  const unpacked = path.join(scratch, top);
+  await addPainless(unpacked, downloads);
+  await runChecked(
+    path.join(unpacked, 'bin', 'opensearch-plugin'),
+    ['install', '--batch', `file://${plugin}`],
+    { env: { OPENSEARCH_JAVA_HOME: javaHome() } },
+  );
+  fs.renameSync(unpacked, home(settings));
   fs.rmSync(scratch, { recursive: true, force: true });
 }
 
@@ -104,10 +176,13 @@ export const opensearch: Server = {
         .map(([, pkg]) => pkg),
     );
     if (fs.existsSync(home(ctx))) return;
-    const zip = await fetchMavenArtifact(OPENSEARCH, path.join(ctx.cacheDir, 'downloads'));
-    await unpack(ctx, zip);
-    // Maven's local repository keeps a copy; this one was only needed for unzip.
+    const downloads = path.join(ctx.cacheDir, 'downloads');
+    const zip = await fetchMavenArtifact(OPENSEARCH, downloads);
+    const plugin = await fetchMavenArtifact(KNN_PLUGIN, downloads);
+    await unpack(ctx, zip, plugin, downloads);
+    // Maven's local repository keeps a copy; these were only needed for the install.
     fs.rmSync(zip);
+    fs.rmSync(plugin);
   },
 
   start(ctx) {
