@@ -13,6 +13,17 @@ import type { KeyObject } from 'node:crypto';
 import type { Express } from 'express';
 import type { AccessLists } from './access/access-lists';
 import type { AppKeys } from './app-keys/app-keys';
+import type pg from 'pg';
+import type { Documents } from './documents/documents';
+import type { Folders } from './documents/folders';
+import type { OcrOptions } from './documents/ocr-client';
+import type { KnowledgeIndex } from './retrieval/knowledge-index';
+import type { Topics } from './topics/topics';
+import { accessRoutes } from './routes/access';
+import { documentRoutes } from './routes/documents';
+import { folderRoutes } from './routes/folders';
+import { searchRoutes } from './routes/search';
+import { topicRoutes } from './routes/topics';
 import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
@@ -49,6 +60,16 @@ export interface AppDeps {
   answers: AnswerPipeline;
   /** The model ids a workspace offers on the open API. */
   workspaceModels: WorkspaceModels;
+  pool: pg.Pool;
+  knowledge: KnowledgeIndex;
+  documents: Documents;
+  folders: Folders;
+  topics: Topics;
+  documentRoutes: {
+    tempDir: string;
+    maxUploadBytes: number;
+    defaultProcessing: OcrOptions['processing'];
+  };
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -71,6 +92,13 @@ export function createApp(deps: AppDeps): Express {
       ...workspaceRoleRoutes(deps.workspaceRoles),
       ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
       ...adminRoutes(deps.workspaces, caller),
+      ...documentRoutes({ ...deps, ...deps.documentRoutes, callerOf: caller }),
+      ...folderRoutes({ ...deps, callerOf: caller }),
+      ...topicRoutes({ ...deps, callerOf: caller }),
+      ...searchRoutes({ ...deps, callerOf: caller }),
+      ...accessRoutes('document', 'documents', { ...deps, callerOf: caller }),
+      ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
+      ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),
       ...roomRoutes({ ...deps, callerOf: caller }),
       ...chatRoutes({ ...deps, callerOf: caller }),
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),

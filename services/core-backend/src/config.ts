@@ -1,10 +1,17 @@
 /**
  * Settings of the core backend: the kit's base settings plus its own. Seed names are kept
- * (`URL_OPA`, `INDEX_USER_ACTIVITY_LOG`, `SUMMARIZE_TIMEOUT`, `DATABASE_CONNECT_TIMEOUT`, ...);
+ * (`URL_OPA`, `INDEX_USER_ACTIVITY_LOG`, `INDEX_DOCUMENT_SUMMARIZE`, `MAXIMUM_CHAT_PER_ROOM`, ...);
  * the model server is the platform's `llm` dependency as the operator renders it for every
  * service (`BASE_URL_LOCAL`, `MODEL_LOCAL`, `API_KEY_LOCAL`).
  */
-import { baseSettings, httpUrl, optionalHttpUrl, optionalSetting } from '@pelita/kit';
+import { tmpdir } from 'node:os';
+import {
+  baseSettings,
+  booleanSetting,
+  httpUrl,
+  optionalHttpUrl,
+  optionalSetting,
+} from '@pelita/kit';
 import { z } from 'zod';
 
 // PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
@@ -51,6 +58,35 @@ export const settingsSchema = baseSettings.extend({
   BASE_URL_LOCAL: optionalHttpUrl,
   MODEL_LOCAL: optionalSetting,
   API_KEY_LOCAL: optionalSetting,
+  /** The ocr-service (task API); unset: documents cannot be added (503 `ocr_not_configured`). */
+  URL_OCR: optionalHttpUrl,
+  /** The engine documents go to unless the request names one. */
+  DEFAULT_OCR_PROCESSING: z.enum(['cloud', 'local']).default('local'),
+  /** Time allowed for one call to the ocr-service. */
+  OCR_REQUEST_TIMEOUT_MS: milliseconds.default(30_000),
+  /** How often documents in processing are followed. */
+  OCR_POLL_INTERVAL_MS: milliseconds.default(2000),
+  /** How long after a document is done its summary is still waited for. */
+  SUMMARY_WAIT_MS: milliseconds.default(600_000),
+  /** The ocr-service's indexes (same names and defaults as there; the seed's). */
+  INDEX_PDF_PARSING_RESULTS: z.string().min(1).default('pdf-parsing-results'),
+  INDEX_DOCUMENT_SUMMARIZE: z.string().min(1).default('summarize_document'),
+  INDEX_DOCUMENT_SUMMARIZE_CHUNK: z.string().min(1).default('summarize_document_chunk'),
+  /** Largest upload. */
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(100 * 1024 * 1024),
+  /** Uploads are received here. */
+  TEMP_DIR: z.string().default(tmpdir()),
+  /** Object storage: uploaded originals (re-processing) and the OCR's stored PDFs (deletion). */
+  S3_ENDPOINT: optionalHttpUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().min(1).default('pelita'),
+  S3_ACCESS_KEY: optionalSetting,
+  S3_SECRET_KEY: optionalSetting,
+  S3_FORCE_PATH_STYLE: booleanSetting.default(true),
   /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
   MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
   /** Time allowed for the model's first answer and between two streamed chunks. */
@@ -69,6 +105,24 @@ export const settingsSchema = baseSettings.extend({
 });
 
 export type Settings = z.infer<typeof settingsSchema>;
+
+/** S3 settings, when object storage is configured. */
+export function s3Settings(settings: Settings) {
+  if (!settings.S3_ENDPOINT && !settings.S3_ACCESS_KEY) return undefined;
+  return {
+    ...(settings.S3_ENDPOINT ? { endpoint: settings.S3_ENDPOINT } : {}),
+    region: settings.S3_REGION,
+    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
+    ...(settings.S3_ACCESS_KEY && settings.S3_SECRET_KEY
+      ? {
+          credentials: {
+            accessKeyId: settings.S3_ACCESS_KEY,
+            secretAccessKey: settings.S3_SECRET_KEY,
+          },
+        }
+      : {}),
+  };
+}
 
 /** The install's model server, the fallback of every workspace (undefined when not configured). */
 export function installModel(settings: Settings) {

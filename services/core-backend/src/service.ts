@@ -3,6 +3,7 @@
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
 import { createMetrics, type DecideAccess, type Logger, type Service } from '@pelita/kit';
+import { S3Client } from '@aws-sdk/client-s3';
 import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
@@ -12,7 +13,14 @@ import { createAnswerPipeline } from './chats/answer-pipeline';
 import { createChatStore } from './chats/chat-store';
 import { createModelClient } from './chats/model-client';
 import { installModelChoice } from './chats/model-choice';
-import { embeddingsSettings, installModel, type Settings } from './config';
+import { embeddingsSettings, installModel, s3Settings, type Settings } from './config';
+import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
+import { createDocuments } from './documents/documents';
+import { createFolders } from './documents/folders';
+import { createOcrArtifacts } from './documents/ocr-artifacts';
+import { createOcrClient } from './documents/ocr-client';
+import { createOriginals } from './documents/originals';
+import { createTopics } from './topics/topics';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
@@ -23,6 +31,8 @@ import { createWorkspaces } from './workspaces/workspaces';
 /** The kit's {@link Service}, plus what the integration tests reach into. */
 export interface CoreBackend extends Service {
   knowledge: KnowledgeIndex;
+  /** Unset without URL_OCR. */
+  follower: DocumentFollower | undefined;
 }
 
 export function createCoreBackend(
@@ -53,6 +63,44 @@ export function createCoreBackend(
   const workspaces = createWorkspaces(pool, users);
   const access = createAccessLists(pool);
   const chats = createChatStore(pool);
+  const s3Config = s3Settings(settings);
+  const s3 = s3Config && new S3Client(s3Config);
+  const originals = s3 && createOriginals(s3, settings.S3_BUCKET);
+  if (!originals) logger.warn('S3 is not configured: uploads are not kept, so not re-processed');
+  const ocr = settings.URL_OCR
+    ? createOcrClient(settings.URL_OCR, settings.OCR_REQUEST_TIMEOUT_MS)
+    : undefined;
+  if (!ocr) logger.warn('URL_OCR is not set: documents cannot be added');
+  const artifacts = createOcrArtifacts({
+    search,
+    indexes: {
+      results: settings.INDEX_PDF_PARSING_RESULTS,
+      summary: settings.INDEX_DOCUMENT_SUMMARIZE,
+      chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
+    },
+    s3,
+    bucket: settings.S3_BUCKET,
+  });
+  const documents = createDocuments({ pool, access, knowledge, ocr, artifacts, originals });
+  const topics = createTopics(pool, access);
+  const follower =
+    ocr &&
+    createDocumentFollower({
+      pool,
+      ocr,
+      artifacts,
+      knowledge,
+      logger,
+      registry: metrics.registry,
+      resultIndex: settings.INDEX_PDF_PARSING_RESULTS,
+      summaryIndexes: {
+        summary: settings.INDEX_DOCUMENT_SUMMARIZE,
+        chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
+      },
+      intervalMs: settings.OCR_POLL_INTERVAL_MS,
+      leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
+      summaryWaitMs: settings.SUMMARY_WAIT_MS,
+    });
   const answers = createAnswerPipeline({
     chats,
     knowledge,
@@ -63,7 +111,7 @@ export function createCoreBackend(
     }),
     resolveModel: installModelChoice(installModel(settings)),
     systemPrompt: () => Promise.resolve(undefined),
-    topicDocuments: () => Promise.resolve([]),
+    topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
@@ -82,6 +130,16 @@ export function createCoreBackend(
     workspaceRoles: createWorkspaceRoles(pool),
     chats,
     answers,
+    pool,
+    knowledge,
+    documents,
+    folders: createFolders(pool, access),
+    topics,
+    documentRoutes: {
+      tempDir: settings.TEMP_DIR,
+      maxUploadBytes: settings.MAX_UPLOAD_BYTES,
+      defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
+    },
     workspaceModels: () => {
       const model = installModel(settings)?.model;
       return Promise.resolve(model ? [model] : []);
@@ -97,15 +155,20 @@ export function createCoreBackend(
   return {
     app,
     knowledge,
+    follower,
     async start() {
       const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       await knowledge.ensureIndex();
+      await originals?.ensureBucket();
+      follower?.start();
     },
     async stop() {
+      await follower?.stop();
       await pool.end();
       redis.disconnect();
       await search.close();
+      s3?.destroy();
     },
   };
 }

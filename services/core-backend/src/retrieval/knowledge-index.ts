@@ -110,6 +110,17 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
     ];
   }
 
+  const toPassage = (s: Source): Passage => ({
+    workspaceId: s.workspace_id,
+    resourceType: s.resource_type,
+    resourceId: s.resource_id,
+    kind: s.kind,
+    position: s.position,
+    title: s.title,
+    text: s.text,
+    ...(s.metadata ? { metadata: s.metadata } : {}),
+  });
+
   type Source = {
     workspace_id: string;
     resource_type: IndexedType;
@@ -212,6 +223,41 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
       }
     },
 
+    /** The passages of one kind of a resource, in order (a page of them). */
+    async passagesOf(
+      resourceType: IndexedType,
+      resourceId: string,
+      kind: Passage['kind'],
+      paging: { page: number; limit: number },
+    ): Promise<{ rows: Passage[]; total: number }> {
+      const answer = await search.search({
+        index,
+        body: {
+          query: {
+            bool: {
+              filter: [
+                { term: { resource_type: resourceType } },
+                { term: { resource_id: resourceId } },
+                { term: { kind } },
+              ],
+            },
+          },
+          sort: [{ position: 'asc' }],
+          from: (paging.page - 1) * paging.limit,
+          size: paging.limit,
+          track_total_hits: true,
+          _source: { excludes: ['embedding'] },
+        },
+      });
+      const total = answer.body.hits.total;
+      return {
+        rows: (answer.body.hits.hits as unknown as SearchHit[]).map((hit) =>
+          toPassage(hit._source),
+        ),
+        total: typeof total === 'number' ? total : (total?.value ?? 0),
+      };
+    },
+
     /** Removes every passage of a resource. */
     async remove(resourceType: IndexedType, resourceId: string): Promise<void> {
       await removeWhere([
@@ -260,20 +306,7 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
             known.matchedBy.push(by);
             return;
           }
-          const s = hit._source;
-          fused.set(hit._id, {
-            id: hit._id,
-            workspaceId: s.workspace_id,
-            resourceType: s.resource_type,
-            resourceId: s.resource_id,
-            kind: s.kind,
-            position: s.position,
-            title: s.title,
-            text: s.text,
-            ...(s.metadata ? { metadata: s.metadata } : {}),
-            score,
-            matchedBy: [by],
-          });
+          fused.set(hit._id, { ...toPassage(hit._source), id: hit._id, score, matchedBy: [by] });
         });
       }
       return [...fused.values()].sort((a, b) => b.score - a.score).slice(0, request.k);

@@ -49,7 +49,10 @@ export async function startCoreStack(env: Record<string, string> = {}): Promise<
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const platform = await startPlatform({ CORE_BACKEND_URL: url, CORE_BACKEND_TOKEN: serviceToken });
-  const logger = createLogger({ name: 'core-backend', level: 'silent' });
+  const logger = createLogger({
+    name: 'core-backend',
+    level: process.env.CORE_TEST_LOG ?? 'silent',
+  });
   const settings = loadConfig(settingsSchema, {
     DATABASE_URL: platform.databaseUrl,
     REDIS_URL,

@@ -1,0 +1,256 @@
+/**
+ * Follows documents through OCR, from PostgreSQL: every interval it leases the documents still
+ * queued or processing (and finished ones whose summary may still come), asks the ocr-service for
+ * each task's status, and when a task is done collects its chunks and summary into the knowledge
+ * index. The lease (`lease_until`, taken with `for update skip locked`) lets several replicas share
+ * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
+ * lives only in memory, so a restart loses no document.
+ */
+import { errorMessage, type Logger } from '@pelita/kit';
+import { Counter, type Registry } from 'prom-client';
+import type pg from 'pg';
+import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
+import type { DocumentRecord } from './documents';
+import type { OcrArtifacts } from './ocr-artifacts';
+import type { OcrChunk, OcrClient } from './ocr-client';
+
+export interface DocumentFollowerOptions {
+  pool: pg.Pool;
+  ocr: OcrClient;
+  artifacts: OcrArtifacts;
+  knowledge: KnowledgeIndex;
+  logger: Logger;
+  registry: Registry;
+  resultIndex: string;
+  summaryIndexes: { summary: string; chunkSummary: string };
+  intervalMs: number;
+  /** How long one replica holds a document it follows. */
+  leaseMs: number;
+  /** How long after `done` a summary is still waited for. */
+  summaryWaitMs: number;
+  /** Documents followed per round. */
+  batch?: number;
+}
+
+export function createDocumentFollower(options: DocumentFollowerOptions) {
+  const { pool, ocr, logger } = options;
+  const transitions = new Counter({
+    name: 'core_documents_finished_total',
+    help: 'Documents whose processing ended, by state',
+    labelNames: ['state'] as const,
+    registers: [options.registry],
+  });
+  const pollFailures = new Counter({
+    name: 'core_document_poll_failures_total',
+    help: 'Rounds in which following a document failed (retried next round)',
+    registers: [options.registry],
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let round: Promise<void> = Promise.resolve();
+
+  async function lease(): Promise<DocumentRecord[]> {
+    const { rows } = await pool.query<DocumentRecord>(
+      `update documents set lease_until = now() + make_interval(secs => $1)
+       where id in (
+         select id from documents
+         where (state in ('queued', 'processing') or (state = 'done' and summary_state = 'pending'))
+           and (lease_until is null or lease_until < now())
+         order by updated_at limit $2 for update skip locked)
+       returning *`,
+      [options.leaseMs / 1000, options.batch ?? 20],
+    );
+    return rows;
+  }
+
+  async function update(id: string, taskId: string, fields: Record<string, unknown>) {
+    const names = Object.keys(fields);
+    const sets = names.map((name, i) => `${name} = $${i + 3}`);
+    // Only while the document still runs this task (a re-processing may have started meanwhile).
+    await pool.query(
+      `update documents set ${[...sets, 'lease_until = null', 'updated_at = now()'].join(', ')}
+       where id = $1 and task_id = $2`,
+      [id, taskId, ...names.map((name) => fields[name])],
+    );
+  }
+
+  async function collectChunks(document: DocumentRecord): Promise<void> {
+    const chunks = await ocr.chunks(document.task_id);
+    const passages: Passage[] = chunks.map((chunk, position) => ({
+      workspaceId: document.workspace_id,
+      resourceType: 'document',
+      resourceId: document.id,
+      kind: 'chunk',
+      position,
+      title: document.name,
+      text: chunkText(chunk),
+      metadata: { chunk_id: chunk.id, pages: pagesOf(chunk) },
+    }));
+    await options.knowledge.replace(
+      { resourceType: 'document', resourceId: document.id },
+      ['chunk'],
+      passages.filter((p) => p.text.trim() !== ''),
+    );
+    const pages = new Set(chunks.flatMap(pagesOf)).size;
+    await pool.query(
+      `insert into document_ocr_results (document_id, result_index, chunk_ids, pages, characters)
+       values ($1, $2, $3, $4, $5)
+       on conflict (document_id) do update set result_index = excluded.result_index,
+         chunk_ids = excluded.chunk_ids, pages = excluded.pages, characters = excluded.characters,
+         collected_at = now()`,
+      [
+        document.id,
+        options.resultIndex,
+        chunks.map((chunk) => chunk.id),
+        pages,
+        passages.reduce((sum, p) => sum + p.text.length, 0),
+      ],
+    );
+    await update(document.id, document.task_id, {
+      state: 'done',
+      stage: 'done',
+      progress_pct: 100,
+      pdf_url: chunks.find((chunk) => chunk.output_pdf_file)?.output_pdf_file ?? null,
+      finished_at: new Date(),
+    });
+    transitions.inc({ state: 'done' });
+  }
+
+  async function collectSummary(document: DocumentRecord): Promise<void> {
+    const summary = await options.artifacts.summary(document.task_id);
+    if (!summary) {
+      const waited = Date.now() - (document.finished_at?.getTime() ?? Date.now());
+      await update(document.id, document.task_id, {
+        ...(waited > options.summaryWaitMs ? { summary_state: 'none' } : {}),
+      });
+      return;
+    }
+    await options.knowledge.replace(
+      { resourceType: 'document', resourceId: document.id },
+      ['summary'],
+      [
+        {
+          workspaceId: document.workspace_id,
+          resourceType: 'document',
+          resourceId: document.id,
+          kind: 'summary',
+          position: 0,
+          title: document.name,
+          text: summary.summary,
+        },
+      ],
+    );
+    await pool.query(
+      `insert into document_summaries (document_id, summary, key_points, topics, named_entities,
+         summary_index, chunk_summary_index)
+       values ($1, $2, $3, $4, $5, $6, $7)
+       on conflict (document_id) do update set summary = excluded.summary,
+         key_points = excluded.key_points, topics = excluded.topics,
+         named_entities = excluded.named_entities, collected_at = now()`,
+      [
+        document.id,
+        summary.summary,
+        JSON.stringify(summary.keyPoints),
+        JSON.stringify(summary.topics),
+        JSON.stringify(summary.namedEntities),
+        options.summaryIndexes.summary,
+        options.summaryIndexes.chunkSummary,
+      ],
+    );
+    await update(document.id, document.task_id, { summary_state: 'done' });
+  }
+
+  async function follow(document: DocumentRecord): Promise<void> {
+    if (document.state === 'done') return collectSummary(document);
+    const status = await ocr.status(document.task_id);
+    if (!status) {
+      await update(document.id, document.task_id, {
+        state: 'failed',
+        error: 'The OCR service no longer knows this task',
+        error_code: 500,
+        summary_state: 'none',
+        finished_at: new Date(),
+      });
+      transitions.inc({ state: 'failed' });
+      return;
+    }
+    if (status.status === 'failed') {
+      await update(document.id, document.task_id, {
+        state: 'failed',
+        stage: status.stage,
+        error: status.error ?? 'OCR failed',
+        error_code: status.error_code ?? 500,
+        summary_state: 'none',
+        finished_at: new Date(),
+      });
+      transitions.inc({ state: 'failed' });
+      return;
+    }
+    if (status.status === 'done') {
+      await collectChunks(document);
+      return collectSummary({ ...document, state: 'done', finished_at: new Date() });
+    }
+    await update(document.id, document.task_id, {
+      state: status.status === 'pending' ? 'queued' : 'processing',
+      stage: status.stage,
+      progress_pct: status.progress_pct,
+    });
+  }
+
+  async function runRound(): Promise<void> {
+    let documents: DocumentRecord[];
+    try {
+      documents = await lease();
+    } catch (err) {
+      pollFailures.inc();
+      logger.warn({ err: errorMessage(err) }, 'could not lease documents to follow');
+      return;
+    }
+    for (const document of documents) {
+      try {
+        await follow(document);
+      } catch (err) {
+        pollFailures.inc();
+        logger.warn(
+          { document: document.id, err: errorMessage(err) },
+          'following a document failed; retried next round',
+        );
+        // Let the next round (of any replica) take it again.
+        await pool
+          .query('update documents set lease_until = null where id = $1', [document.id])
+          .catch(() => undefined);
+      }
+    }
+  }
+
+  return {
+    start(): void {
+      const tick = () => {
+        round = runRound().finally(() => {
+          if (timer) timer = setTimeout(tick, options.intervalMs);
+        });
+      };
+      timer = setTimeout(tick, 0);
+    },
+    /** Stops after the round under way. */
+    async stop(): Promise<void> {
+      const pending = timer;
+      timer = undefined;
+      clearTimeout(pending);
+      await round;
+    },
+    /** One round now (tests). */
+    runRound,
+  };
+}
+
+export type DocumentFollower = ReturnType<typeof createDocumentFollower>;
+
+function chunkText(chunk: OcrChunk): string {
+  const markdown = chunk.md_content_list.map((page) => page.markdown).join('\n\n');
+  if (markdown.trim()) return markdown;
+  return chunk.content_list.map((item) => item.content).join('\n');
+}
+
+function pagesOf(chunk: OcrChunk): number[] {
+  return [...new Set(chunk.content_list.map((item) => item.page))];
+}

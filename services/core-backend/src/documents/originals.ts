@@ -1,0 +1,53 @@
+/**
+ * Uploaded originals, kept in object storage (`core-documents/{document id}`) so a document can be
+ * processed again without asking for the file again. Off without S3 settings: re-processing an
+ * upload then answers 409.
+ */
+import { createReadStream, createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  PutObjectCommand,
+  type S3Client,
+} from '@aws-sdk/client-s3';
+
+export function createOriginals(s3: S3Client, bucket: string) {
+  const keyOf = (documentId: string) => `core-documents/${documentId}`;
+  return {
+    async ensureBucket(): Promise<void> {
+      try {
+        await s3.send(new HeadBucketCommand({ Bucket: bucket }));
+      } catch {
+        await s3.send(new CreateBucketCommand({ Bucket: bucket })).catch((err: unknown) => {
+          const code = (err as { name?: string }).name;
+          if (code !== 'BucketAlreadyOwnedByYou' && code !== 'BucketAlreadyExists') throw err;
+        });
+      }
+    },
+    async put(documentId: string, path: string, size: number): Promise<string> {
+      const key = keyOf(documentId);
+      await s3.send(
+        new PutObjectCommand({
+          Bucket: bucket,
+          Key: key,
+          Body: createReadStream(path),
+          ContentLength: size,
+        }),
+      );
+      return key;
+    },
+    async download(key: string, path: string): Promise<void> {
+      const object = await s3.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+      await pipeline(object.Body as Readable, createWriteStream(path));
+    },
+    async remove(key: string): Promise<void> {
+      await s3.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }));
+    },
+  };
+}
+
+export type Originals = ReturnType<typeof createOriginals>;

@@ -1,0 +1,113 @@
+/** /api/workspaces/:id/folders: the workspace's document folders. */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { CallerOf } from '../caller';
+import type { Folders } from '../documents/folders';
+import { Deleted, WorkspaceParams } from '../schemas/common';
+import {
+  FolderBody,
+  FolderList,
+  FolderParams,
+  FolderPatch,
+  FolderQuery,
+  FolderResponse,
+  toFolderResponse,
+} from '../schemas/documents';
+import type { Workspaces } from '../workspaces/workspaces';
+
+export function folderRoutes(deps: {
+  workspaces: Workspaces;
+  folders: Folders;
+  callerOf: CallerOf;
+}): RouteDefinition[] {
+  const { workspaces, folders } = deps;
+  const tags = ['folders'];
+  const one = { description: 'The folder', schema: FolderResponse };
+  const missing = { description: 'No such workspace or folder (or not shared with the caller)' };
+  const taken = { description: 'A folder of that name is already there, or a move into itself' };
+  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
+    workspaces.access(
+      workspaceId,
+      (await deps.callerOf(req)).id,
+      write ? 'knowledge.write' : 'knowledge.read',
+    );
+  const path = '/api/workspaces/:workspaceId/folders';
+  return [
+    defineRoute({
+      method: 'get',
+      path,
+      summary: 'Folders the caller may see, by name',
+      tags,
+      request: { params: WorkspaceParams, query: FolderQuery },
+      responses: { 200: { description: 'A page of folders', schema: FolderList }, 404: missing },
+      handler: async ({ params, query }, req) => {
+        const parentId =
+          query.parent_id === undefined
+            ? undefined
+            : query.parent_id === 'root'
+              ? null
+              : query.parent_id;
+        const { rows, total } = await folders.list(await member(req, params.workspaceId), {
+          page: query.page,
+          limit: query.limit,
+          ...(parentId !== undefined ? { parentId } : {}),
+        });
+        return { data: rows.map(toFolderResponse), total, page: query.page, limit: query.limit };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path,
+      summary: 'Create a folder (at the top, or in `parent_id`)',
+      tags,
+      successStatus: 201,
+      request: { params: WorkspaceParams, body: FolderBody },
+      responses: { 201: one, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) =>
+        toFolderResponse(
+          await folders.create(await member(req, params.workspaceId, true), {
+            name: body.name,
+            parentId: body.parent_id,
+          }),
+        ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${path}/:folderId`,
+      summary: 'One folder',
+      tags,
+      request: { params: FolderParams },
+      responses: { 200: one, 404: missing },
+      handler: async ({ params }, req) =>
+        toFolderResponse(
+          await folders.find(await member(req, params.workspaceId), params.folderId),
+        ),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${path}/:folderId`,
+      summary: 'Rename or move a folder',
+      tags,
+      request: { params: FolderParams, body: FolderPatch },
+      responses: { 200: one, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) =>
+        toFolderResponse(
+          await folders.update(await member(req, params.workspaceId, true), params.folderId, {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
+          }),
+        ),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${path}/:folderId`,
+      summary: 'Delete a folder and its sub-folders (their documents stay, outside any folder)',
+      tags,
+      request: { params: FolderParams },
+      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
+      handler: async ({ params }, req) => {
+        await folders.remove(await member(req, params.workspaceId, true), params.folderId);
+        return { deleted: true };
+      },
+    }),
+  ];
+}

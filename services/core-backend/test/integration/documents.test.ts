@@ -1,0 +1,295 @@
+/**
+ * A document's whole way through the platform: uploaded to the core backend, processed by the
+ * real OCR chain, followed to `done`, its chunks and summary searchable — for those it is shared
+ * with only — and removed completely on delete. Also: a restart mid-processing, re-processing,
+ * a refused URL, and the OCR service away.
+ */
+import { HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { requireEnv } from '@pelita/testenv';
+import { textPdf } from '../../../ocr-service/test/integration/support/documents';
+import { expectJson, type TestUser } from './support/core-stack';
+import { startDocumentStack, type DocumentStack } from './support/document-stack';
+
+interface Doc {
+  id: string;
+  state: string;
+  task_id: string;
+  error_code: number | null;
+  summary_state: string;
+  pdf_url: string | null;
+  name: string;
+}
+interface Hit {
+  id: string;
+  text: string;
+  kind: string;
+}
+
+const env = requireEnv(
+  'OPENSEARCH_URL',
+  'S3_ENDPOINT',
+  'S3_ACCESS_KEY',
+  'S3_SECRET_KEY',
+  'S3_REGION',
+);
+
+describe('documents through the OCR chain', () => {
+  let stack: DocumentStack;
+  let owner: TestUser;
+  let alice: TestUser;
+  let bob: TestUser;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    stack = await startDocumentStack();
+    owner = await stack.core.admin();
+    alice = await stack.core.user('alice');
+    bob = await stack.core.user('bob');
+    workspaceId = (
+      await expectJson<{ id: string }>(
+        stack.core.call('POST', '/api/workspaces', owner.token, { name: 'Docs' }),
+        201,
+      )
+    ).id;
+    for (const user of [alice, bob]) {
+      await expectJson(
+        stack.core.call('PUT', `/api/workspaces/${workspaceId}/users/${user.id}`, owner.token, {
+          role: 'editor',
+        }),
+        200,
+      );
+    }
+  }, 120_000);
+  afterAll(async () => {
+    await stack?.stop();
+  });
+
+  const call = (method: string, path: string, user: TestUser, body?: unknown) =>
+    stack.core.call(method, `/api/workspaces/${workspaceId}${path}`, user.token, body);
+
+  async function upload(
+    user: TestUser,
+    name: string,
+    pdf: Buffer,
+    fields: Record<string, string> = {},
+  ) {
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pdf)]), name);
+    for (const [key, value] of Object.entries(fields)) form.append(key, value);
+    const res = await fetch(`${stack.core.url}/api/workspaces/${workspaceId}/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${user.token}` },
+      body: form,
+    });
+    return expectJson<Doc>(res, 201);
+  }
+
+  async function waitFor(user: TestUser, id: string, done: (doc: Doc) => boolean) {
+    const deadline = Date.now() + 120_000;
+    for (;;) {
+      const doc = await expectJson<Doc>(call('GET', `/documents/${id}`, user), 200);
+      if (done(doc)) return doc;
+      if (Date.now() > deadline) throw new Error(`document ${id} stuck: ${JSON.stringify(doc)}`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+  const finished = (doc: Doc) =>
+    doc.state === 'failed' || (doc.state === 'done' && doc.summary_state !== 'pending');
+
+  const search = (user: TestUser, query: string) =>
+    expectJson<{ hits: Hit[] }>(call('POST', '/search', user, { query, k: 10 }), 200);
+
+  let shared: Doc;
+
+  it('ends an uploaded PDF as searchable chunks with a summary', async () => {
+    const pdf = await textPdf(
+      3,
+      (page) => `Quarterly flamingo census page ${page} counts pelicans.`,
+    );
+    const created = await upload(alice, 'census.pdf', pdf);
+    expect(created).toMatchObject({ name: 'census.pdf', task_id: created.id });
+    expect(['queued', 'processing']).toContain(created.state);
+
+    shared = await waitFor(alice, created.id, finished);
+    expect(shared).toMatchObject({ state: 'done', summary_state: 'done' });
+    expect(shared.pdf_url).toContain(`ocr-documents/${shared.task_id}.pdf`);
+
+    const results = await expectJson<{ pages: number; chunks: { data: Array<{ text: string }> } }>(
+      call('GET', `/documents/${shared.id}/ocr-results`, alice),
+      200,
+    );
+    expect(results.pages).toBe(3);
+    expect(results.chunks.data[0]!.text).toMatch(/flamingo/i);
+    const summary = await expectJson<{ summary: string }>(
+      call('GET', `/documents/${shared.id}/summary`, alice),
+      200,
+    );
+    expect(summary.summary.length).toBeGreaterThan(0);
+
+    const { hits } = await search(alice, 'flamingo census');
+    expect(hits.some((hit) => hit.id === shared.id && hit.kind === 'chunk')).toBe(true);
+    expect(hits.some((hit) => hit.id === shared.id && hit.kind === 'summary')).toBe(true);
+  });
+
+  it('never shows a document to a member it is not shared with, through any endpoint', async () => {
+    const list = await expectJson<{ data: Doc[] }>(call('GET', '/documents', bob), 200);
+    expect(list.data.map((d) => d.id)).not.toContain(shared.id);
+    for (const path of ['', '/ocr-results', '/summary', '/access']) {
+      await expectJson(call('GET', `/documents/${shared.id}${path}`, bob), 404);
+    }
+    await expectJson(call('PATCH', `/documents/${shared.id}`, bob, { name: 'mine' }), 404);
+    await expectJson(call('DELETE', `/documents/${shared.id}`, bob), 404);
+    expect((await search(bob, 'flamingo census')).hits).toEqual([]);
+
+    // A topic Bob makes cannot take it in either.
+    const topic = await expectJson<{ id: string }>(
+      call('POST', '/topics', bob, { name: 'Birds' }),
+      201,
+    );
+    await expectJson(
+      call('POST', `/topics/${topic.id}/documents`, bob, { document_ids: [shared.id] }),
+      400,
+    );
+
+    // Shared with Bob: now he finds it.
+    await expectJson(
+      call('PUT', `/documents/${shared.id}/access`, alice, { user_ids: [alice.id, bob.id] }),
+      200,
+    );
+    expect((await search(bob, 'flamingo census')).hits.some((hit) => hit.id === shared.id)).toBe(
+      true,
+    );
+    await expectJson(call('GET', `/documents/${shared.id}/summary`, bob), 200);
+  });
+
+  it('narrows search to the documents of the chosen topics', async () => {
+    const other = await waitFor(
+      alice,
+      (
+        await upload(
+          alice,
+          'walrus.pdf',
+          await textPdf(1, () => 'Walrus migration notes mention pelicans too.'),
+        )
+      ).id,
+      finished,
+    );
+    const topic = await expectJson<{ id: string }>(
+      call('POST', '/topics', alice, { name: 'Walruses' }),
+      201,
+    );
+    await expectJson(
+      call('POST', `/topics/${topic.id}/documents`, alice, { document_ids: [other.id] }),
+      200,
+    );
+    const all = await expectJson<{ hits: Hit[] }>(
+      call('POST', '/search', alice, { query: 'pelicans', k: 20 }),
+      200,
+    );
+    expect(new Set(all.hits.map((h) => h.id))).toEqual(new Set([shared.id, other.id]));
+    const narrowed = await expectJson<{ hits: Hit[] }>(
+      call('POST', '/search', alice, { query: 'pelicans', topic_ids: [topic.id], k: 20 }),
+      200,
+    );
+    expect(new Set(narrowed.hits.map((h) => h.id))).toEqual(new Set([other.id]));
+  });
+
+  it('loses no document when the core backend restarts mid-processing', async () => {
+    await stack.stopWorker();
+    const created = await upload(
+      alice,
+      'restart.pdf',
+      await textPdf(1, () => 'Capybara restart test.'),
+    );
+    await stack.core.restart();
+    await stack.startWorker();
+    const done = await waitFor(alice, created.id, finished);
+    expect(done.state).toBe('done');
+    expect((await search(alice, 'capybara')).hits.some((hit) => hit.id === created.id)).toBe(true);
+  });
+
+  it('re-processes a document as a new task, replacing its results', async () => {
+    const again = await expectJson<Doc>(
+      call('POST', `/documents/${shared.id}/reprocess`, alice, {}),
+      200,
+    );
+    expect(again.task_id).toBe(`${shared.id}-1`);
+    const done = await waitFor(alice, shared.id, finished);
+    expect(done).toMatchObject({ state: 'done', task_id: `${shared.id}-1` });
+    const chunks = (await search(alice, 'flamingo census')).hits.filter(
+      (hit) => hit.id === shared.id && hit.kind === 'chunk',
+    );
+    expect(chunks).toHaveLength(1);
+  });
+
+  it('deletes the document with its chunks, summaries, passages and stored files', async () => {
+    const doc = await expectJson<Doc>(call('GET', `/documents/${shared.id}`, alice), 200);
+    await expectJson(call('DELETE', `/documents/${shared.id}`, alice), 200);
+    await expectJson(call('GET', `/documents/${shared.id}`, alice), 404);
+    expect((await search(alice, 'flamingo census')).hits.filter((h) => h.id === shared.id)).toEqual(
+      [],
+    );
+
+    const chunks = await fetch(
+      `${env.OPENSEARCH_URL}/${stack.ocr.env.INDEX_PDF_PARSING_RESULTS}/_search?q=pdf_id:${doc.task_id}`,
+    );
+    expect(((await chunks.json()) as { hits: { total: { value: number } } }).hits.total.value).toBe(
+      0,
+    );
+    const summary = await fetch(
+      `${env.OPENSEARCH_URL}/${stack.ocr.env.INDEX_DOCUMENT_SUMMARIZE}/_doc/${doc.task_id}`,
+    );
+    expect(summary.status).toBe(404);
+    const s3 = new S3Client({
+      endpoint: env.S3_ENDPOINT,
+      region: env.S3_REGION,
+      forcePathStyle: true,
+      credentials: { accessKeyId: env.S3_ACCESS_KEY, secretAccessKey: env.S3_SECRET_KEY },
+    });
+    for (const key of [`ocr-documents/${doc.task_id}.pdf`, `core-documents/${doc.id}`]) {
+      await expect(
+        s3.send(new HeadObjectCommand({ Bucket: stack.ocr.env.S3_BUCKET, Key: key })),
+      ).rejects.toMatchObject({ name: 'NotFound' });
+    }
+    s3.destroy();
+  });
+
+  it('shows why a URL to a private address failed', async () => {
+    // The OCR worker of this stack allows 127.0.0.1 only; 10.0.0.1 is private.
+    const created = await expectJson<Doc>(
+      call('POST', '/documents/from-url', alice, { url: 'http://10.0.0.1/secret.pdf' }),
+      201,
+    );
+    const failed = await waitFor(alice, created.id, finished);
+    expect(failed).toMatchObject({ state: 'failed', error_code: 403 });
+  });
+
+  it('refuses an upload the OCR service will not read, leaving nothing behind', async () => {
+    const before = await expectJson<{ total: number }>(call('GET', '/documents', alice), 200);
+    const form = new FormData();
+    form.append('file', new Blob(['just text']), 'notes.xyz');
+    const res = await fetch(`${stack.core.url}/api/workspaces/${workspaceId}/documents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${alice.token}` },
+      body: form,
+    });
+    expect(res.status).toBe(415);
+    const after = await expectJson<{ total: number }>(call('GET', '/documents', alice), 200);
+    expect(after.total).toBe(before.total);
+  });
+
+  it('lets a viewer read but not add documents', async () => {
+    const carol = await stack.core.user('carol');
+    await expectJson(
+      stack.core.call('PUT', `/api/workspaces/${workspaceId}/users/${carol.id}`, owner.token, {
+        role: 'viewer',
+      }),
+      200,
+    );
+    await expectJson(call('GET', '/documents', carol), 200);
+    await expectJson(
+      call('POST', '/documents/from-url', carol, { url: 'https://example.org/a.pdf' }),
+      403,
+    );
+  });
+});
