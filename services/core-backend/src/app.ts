@@ -44,7 +44,7 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   /** The user service's public key: access tokens are verified with it. */
-  publicKey: KeyObject | string;
+  publicKey: () => KeyObject;
   /** Where live sessions are (the user service's Redis). */
   sessions: SessionLookup;
   opaUrl: string;

@@ -15,10 +15,7 @@ import {
 import { z } from 'zod';
 
 // PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
-const pem = z
-  .string()
-  .min(1)
-  .transform((value) => value.replace(/\\n/g, '\n'));
+const pem = optionalSetting.transform((value) => value?.replace(/\\n/g, '\n'));
 const milliseconds = z.coerce.number().int().positive();
 
 /** 32 bytes for AES-256-GCM, as 64 hex digits or base64 (what `openssl rand -base64 32` prints). */
@@ -38,8 +35,13 @@ export const settingsSchema = baseSettings.extend({
     .default('core_backend'),
   REDIS_URL: z.string().min(1),
   REDIS_PASSWORD: optionalSetting,
-  /** The user service's ES256 public key (PEM): access tokens are verified with it. */
+  /**
+   * The user service's ES256 public key (PEM): access tokens are verified with it. Unset: fetched
+   * from `URL_USER` at start.
+   */
   JWT_PUBLIC_KEY: pem,
+  /** The user service, whose public key is fetched when JWT_PUBLIC_KEY is unset. */
+  URL_USER: optionalHttpUrl,
   URL_OPA: httpUrl.default('http://127.0.0.1:8181'),
   /**
    * The token the user service presents on `/utils/*` (its `CORE_BACKEND_TOKEN`); unset, those

@@ -7,6 +7,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
+import { publicKeySource } from './auth/public-key';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import { createAnswerPipeline } from './chats/answer-pipeline';
@@ -58,6 +59,11 @@ export function createCoreBackend(
     search,
     index: settings.KNOWLEDGE_INDEX,
     embedder: embeddings && createEmbedder(embeddings),
+  });
+  const publicKey = publicKeySource({
+    pem: settings.JWT_PUBLIC_KEY,
+    userServiceUrl: settings.URL_USER,
+    logger,
   });
   const users = createUserDirectory(pool);
   const workspaces = createWorkspaces(pool, users);
@@ -119,7 +125,7 @@ export function createCoreBackend(
   const app = createApp({
     logger,
     metrics,
-    publicKey: settings.JWT_PUBLIC_KEY,
+    publicKey: () => publicKey.key(),
     sessions: redis,
     opaUrl: settings.URL_OPA,
     ...(options.decide ? { decide: options.decide } : {}),
@@ -161,6 +167,7 @@ export function createCoreBackend(
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       await knowledge.ensureIndex();
       await originals?.ensureBucket();
+      await publicKey.load();
       follower?.start();
     },
     async stop() {

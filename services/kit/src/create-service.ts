@@ -113,17 +113,27 @@ export function createService(options: ServiceOptions): Express {
   app.use(function notFound(req: Request) {
     throw new HttpError(404, 'not_found', `No route for ${req.method} ${req.path}`);
   });
-  app.use(routeErrorHandler(errorBody));
+  // Errors raised before a route runs (an unparsable JSON body) reach the service's handler; a
+  // route with its own error shape still answers in it (matched by method and literal path).
+  const ownShapes = documented.filter((route) => route.errors);
+  app.use(
+    routeErrorHandler((err, req) => {
+      const route = ownShapes.find(
+        (r) => r.method.toUpperCase() === req.method && r.path === req.path,
+      );
+      return (route?.errors?.body ?? errorBody)(err);
+    }),
+  );
   return app;
 }
 
 /** Answers an error in the given body shape (a route's own, or the service's). */
-function routeErrorHandler(errorBody: (err: HttpError) => unknown) {
+function routeErrorHandler(errorBody: (err: HttpError, req: Request) => unknown) {
   return function errorHandler(err: unknown, req: Request, res: Response, next: NextFunction) {
     const httpError = toHttpError(err);
     if (httpError.status >= 500) req.log.error({ err }, 'request failed');
     if (res.headersSent) return next(err);
-    res.status(httpError.status).json(errorBody(httpError));
+    res.status(httpError.status).json(errorBody(httpError, req));
   };
 }
 

@@ -2,14 +2,14 @@
  * GET and PUT `/api/workspaces/:workspaceId/<segment>/:id/access`: who may use one knowledge
  * resource. The same two routes for every resource type.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, storedText, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
 import type { AccessLists, ResourceType } from '../access/access-lists';
 import type { CallerOf } from '../caller';
 import type { Workspaces } from '../workspaces/workspaces';
 
 const Params = z.object({ workspaceId: z.uuid(), id: z.uuid() });
-const AccessList = z.object({ user_ids: z.array(z.string().min(1).max(128)).max(10_000) });
+const AccessList = z.object({ user_ids: z.array(storedText().min(1).max(128)).max(10_000) });
 
 export function accessRoutes(
   type: ResourceType,

@@ -7,7 +7,13 @@
  * chat message record) or `error` (`{code, message}`; the partial answer is stored as such).
  * A model that cannot start answers 502/503/504 as JSON before any event.
  */
-import { clientGoneSignal, defineRoute, toHttpError, type RouteDefinition } from '@pelita/kit';
+import {
+  clientGoneSignal,
+  defineRoute,
+  storedText,
+  toHttpError,
+  type RouteDefinition,
+} from '@pelita/kit';
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { CallerOf } from '../caller';
@@ -20,7 +26,7 @@ import type { Membership, Workspaces } from '../workspaces/workspaces';
 
 /** How long a question may be (characters). */
 const QUESTION_MAX = 20_000;
-const QuestionBody = z.object({ chat: z.string().trim().min(1).max(QUESTION_MAX) });
+const QuestionBody = z.object({ chat: storedText().trim().min(1).max(QUESTION_MAX) });
 
 const eventsDoc = {
   description:

@@ -13,6 +13,7 @@ import {
   clientGoneSignal,
   defineRoute,
   HttpError,
+  storedText,
   toHttpError,
   type RouteDefinition,
 } from '@pelita/kit';
@@ -50,8 +51,8 @@ function openAiError(err: HttpError): z.infer<typeof OpenAiError> {
 const errors = { body: openAiError, schema: OpenAiError };
 
 const Content = z.union([
-  z.string(),
-  z.array(z.object({ type: z.literal('text'), text: z.string() }).loose()),
+  storedText(),
+  z.array(z.object({ type: z.literal('text'), text: storedText() }).loose()),
 ]);
 const ChatCompletionBody = z
   .object({
@@ -101,7 +102,7 @@ const Completion = z.object({
     })
     .optional(),
 });
-const SessionHeaders = z.object({ 'x-session-id': z.string().min(1).max(200).optional() });
+const SessionHeaders = z.object({ 'x-session-id': storedText().min(1).max(200).optional() });
 
 /** The models of a workspace the open API offers (model management, else the install's). */
 export type WorkspaceModels = (workspaceId: string) => Promise<string[]>;
@@ -139,7 +140,10 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
       public: true,
       before: [guard],
       errors,
-      responses: { 200: { description: 'Models', schema: ModelList } },
+      responses: {
+        200: { description: 'Models', schema: ModelList },
+        403: { description: 'Invalid application key', schema: OpenAiError },
+      },
       handler: async (_input, _req, res) => {
         const key = appKeyOf(res.locals);
         const created = Math.floor(key.createdAt.getTime() / 1000);

@@ -25,7 +25,10 @@ export function searchRoutes(deps: {
         'Only passages of documents and audios the caller may use; with `topic_ids`, only documents of those topics. `k` defaults to the workspace setting `top_k`.',
       tags: ['retrieval'],
       request: { params: WorkspaceParams, body: SearchBody },
-      responses: { 200: { description: 'Hits, best first', schema: SearchResponse } },
+      responses: {
+        200: { description: 'Hits, best first', schema: SearchResponse },
+        404: { description: 'No such workspace (or not a member)' },
+      },
       handler: async ({ params, body }, req) => {
         const member = await deps.workspaces.access(
           params.workspaceId,

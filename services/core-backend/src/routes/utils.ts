@@ -2,14 +2,20 @@
  * /utils: called by other services, not users; guarded by the service token (SERVICE_TOKEN, the
  * user service's CORE_BACKEND_TOKEN) instead of a user's access token.
  */
-import { defineRoute, HttpError, requireServiceToken, type RouteDefinition } from '@pelita/kit';
+import {
+  defineRoute,
+  HttpError,
+  requireServiceToken,
+  storedText,
+  type RouteDefinition,
+} from '@pelita/kit';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { UserDirectory } from '../users/user-directory';
 
 const UserNameBody = z.object({
-  username: z.string().trim().min(1).max(128),
-  full_name: z.string().max(200).optional(),
+  username: storedText().trim().min(1).max(128),
+  full_name: storedText().max(200).optional(),
 });
 
 export function utilRoutes(
@@ -31,7 +37,7 @@ export function utilRoutes(
       public: true,
       before: [guard],
       request: {
-        params: z.object({ id: z.string().min(1).max(128) }),
+        params: z.object({ id: storedText().min(1).max(128) }),
         body: UserNameBody,
       },
       responses: {

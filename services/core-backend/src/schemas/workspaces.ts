@@ -1,4 +1,5 @@
 /** Request and response shapes of workspaces, members, workspace roles and app keys. */
+import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { AppKey } from '../app-keys/app-keys';
 import { Permission } from '../workspaces/permissions';
@@ -45,7 +46,10 @@ const RoleName = z
   .min(2)
   .max(40)
   .regex(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and dashes, starting with a letter');
-export const MemberParams = z.object({ workspaceId: z.uuid(), userId: z.string().min(1).max(128) });
+export const MemberParams = z.object({
+  workspaceId: z.uuid(),
+  userId: storedText().min(1).max(128),
+});
 export const MemberBody = z.object({ role: RoleName });
 export const MemberResponse = z.object({
   user_id: z.string(),

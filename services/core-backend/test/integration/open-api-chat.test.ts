@@ -155,6 +155,16 @@ describe('OpenAI-compatible endpoints', () => {
       status: 403,
       type: 'authentication_error',
     });
+    // Even a body that is not JSON at all is answered in OpenAI's shape.
+    const unparsable = await fetch(`${stack.url}/open-api/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: '{"model": ',
+    });
+    expect(unparsable.status).toBe(400);
+    expect(((await unparsable.json()) as { error: { type: string } }).error.type).toBe(
+      'invalid_request_error',
+    );
     const raw = await stack.call('POST', '/open-api/chat/completions', key, { model: 1 });
     expect(raw.status).toBe(400);
     const body = (await raw.json()) as { error: { type: string; message: string } };

@@ -262,6 +262,16 @@ describe('workspaces', () => {
     });
   });
 
+  it('learns the public key from the user service when JWT_PUBLIC_KEY is not set', async () => {
+    const keyless = await startCoreStack({ JWT_PUBLIC_KEY: '' });
+    try {
+      const boss = await keyless.admin();
+      await expectJson(keyless.call('GET', '/api/workspaces', boss.token), 200);
+    } finally {
+      await keyless.stop();
+    }
+  });
+
   describe('administrators', () => {
     it('list every workspace and can take one over; users cannot', async () => {
       const workspace = await createWorkspace('Orphan');

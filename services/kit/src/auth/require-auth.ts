@@ -21,7 +21,8 @@ export interface SessionLookup {
 }
 
 export interface RequireAuthOptions {
-  publicKey: KeyObject | string;
+  /** The key, or where to read it per request (a key learnt after start). */
+  publicKey: KeyObject | string | (() => KeyObject);
   sessions: SessionLookup;
   decide: DecideAccess;
   /** Registry for `authz_decision_duration_seconds`; none when omitted. */
@@ -36,7 +37,9 @@ declare module 'express-serve-static-core' {
 }
 
 export function requireAuth(options: RequireAuthOptions): RequestHandler {
-  const publicKey = toPublicKey(options.publicKey);
+  const fixed =
+    typeof options.publicKey === 'function' ? undefined : toPublicKey(options.publicKey);
+  const keyOf = typeof options.publicKey === 'function' ? options.publicKey : () => fixed!;
   const { sessions, decide } = options;
   const decisionDuration = options.registry && decisionHistogram(options.registry);
 
@@ -44,7 +47,7 @@ export function requireAuth(options: RequireAuthOptions): RequestHandler {
     const stopTimer = decisionDuration?.startTimer();
     let outcome = 'error';
     try {
-      const claims = verifyAccessToken(bearerToken(req), publicKey);
+      const claims = verifyAccessToken(bearerToken(req), keyOf());
       if ((await sessions.exists(sessionKey(claims.jti))) === 0) {
         throw new InvalidTokenError('session ended');
       }

@@ -59,6 +59,7 @@ export async function startCoreStack(env: Record<string, string> = {}): Promise<
     JWT_PUBLIC_KEY: platform.service.keys.publicKey
       .export({ type: 'spki', format: 'pem' })
       .toString(),
+    URL_USER: platform.url,
     URL_OPA: platform.opa.url,
     SERVICE_TOKEN: serviceToken,
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
