@@ -9,7 +9,8 @@
  * its `local` one.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage } from '@pelita/kit';
 import { currentSettings, envFilePath, kubectlApply, readEnvFile } from '@pelita/testenv';
@@ -57,10 +58,28 @@ function wiring(
     URL_SUMMARIZER: urlOf('summarizer'),
     // The local engine and the cloud stand-in listen on loopback.
     ALLOWED_TARGETS: '127.0.0.1',
+    // core-backend: the services it calls, retrieval with the stand-in's embeddings, its key
+    // for stored secrets (kept across runs, or what was stored could not be read again), and
+    // the token the user service copies user names with.
+    URL_OCR: urlOf('ocr-service'),
+    URL_DB_PROXY: urlOf('db-proxy'),
+    URL_HTTP_PROXY: urlOf('http-proxy'),
+    EMBEDDINGS_MODEL: 'pelita-stub',
+    ENCRYPTION_KEY: devEncryptionKey(stateDir),
+    CORE_BACKEND_URL: urlOf('core-backend'),
+    CORE_BACKEND_TOKEN: 'dev-core-backend-token',
+    SERVICE_TOKEN: 'dev-core-backend-token',
   };
   return Object.fromEntries(
     Object.entries(links).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/** A 32-byte key made on the first run and kept in the dev state directory. */
+function devEncryptionKey(stateDir: string): string {
+  const file = join(stateDir, 'encryption.key');
+  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+  return readFileSync(file, 'utf8').trim();
 }
 
 /**
