@@ -145,16 +145,27 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
   'core-backend': {
     ...plainService,
     image: 'core-backend',
-    built: false,
-    uses: ['postgres', 'redis', 'opensearch', 'llm', 'license'],
+    built: true,
+    uses: ['postgres', 'redis', 'opensearch', 's3', 'llm'],
+    // Tokens are the user service's (its Redis sessions, its key), decisions OPA's.
+    requires: {
+      dependencies: ['postgres', 'redis', 'opensearch'],
+      services: ['user-service', 'policy-sync'],
+    },
     links: {
       URL_USER: { service: 'user-service' },
       URL_OPA: { service: 'policy-sync', port: 'opa' },
-      URL_DB_PROXY: { service: 'db-proxy' },
-      URL_HTTP_PROXY: { service: 'http-proxy' },
       URL_OCR: { service: 'ocr-service' },
-      URL_SUMMARIZER: { service: 'summarizer' },
     },
+    // Migrations run before `/ready` answers; the budget covers a slow first start.
+    startupSeconds: 300,
+    // ENCRYPTION_KEY (stored secrets) and SERVICE_TOKEN (user-service's CORE_BACKEND_TOKEN) come
+    // from the platform Secret (`spec.platformSecretRef`), loaded into every pod.
+    settings: (install) => ({
+      // Installs sharing one OpenSearch must not share their knowledge.
+      KNOWLEDGE_INDEX: `pelita-${install.metadata.namespace}-${install.metadata.name}-knowledge`,
+      TEMP_DIR: '/tmp',
+    }),
   },
   // The task API and the worker are one image with one settings schema (services/ocr-service).
   'ocr-service': {

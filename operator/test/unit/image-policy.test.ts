@@ -10,6 +10,7 @@ describe('the registry allowlist', () => {
       'r.local/p/user-service:1.2.3',
       'r.local/p/policy-sync:1.2.3',
       expect.stringMatching(/^openpolicyagent\/opa:/),
+      'r.local/p/core-backend:1.2.3',
       // Once, though the API and the worker both run it.
       'r.local/p/ocr-service:1.2.3',
       'r.local/p/office-converter:1.2.3',
@@ -43,6 +44,7 @@ describe('the registry allowlist', () => {
       'ghcr.io/pelita-fork/user-service:1.2.3',
       'ghcr.io/pelita-fork/policy-sync:1.2.3',
       'evil.example/opa:1',
+      'ghcr.io/pelita-fork/core-backend:1.2.3',
       'ghcr.io/pelita-fork/ocr-service:1.2.3',
       'ghcr.io/pelita-fork/office-converter:1.2.3',
       'ghcr.io/pelita-fork/ocr-engine:1.2.3',

@@ -166,7 +166,7 @@ describe('the pod template', () => {
     });
   });
 
-  it('renders the services not built yet (license-service, core-backend) only when enabled', () => {
+  it('renders the services not built yet (license-service) only when enabled', () => {
     const kinds = (services: typeof allEnabled | undefined) =>
       renderDesired({ install: makeInstall(services ? { services } : {}), policies })
         .filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet')
@@ -176,6 +176,7 @@ describe('the pod template', () => {
       'db-proxy',
       'user-service',
       'policy-sync',
+      'core-backend',
       'ocr-service',
       'ocr-worker',
       'office-converter',

@@ -248,7 +248,11 @@ describe('renderers', () => {
     expect(configMap?.metadata?.name).toBe('acme-policy-sync-policies');
     expect(configMap?.data).toEqual({ 'authz.rego': 'package pelita.authz\n' });
     const disabled = makeInstall({
-      services: { 'policy-sync': { enabled: false }, 'user-service': { enabled: false } },
+      services: {
+        'policy-sync': { enabled: false },
+        'user-service': { enabled: false },
+        'core-backend': { enabled: false },
+      },
     });
     expect(renderPoliciesConfigMap(disabled, policies)).toBeNull();
   });

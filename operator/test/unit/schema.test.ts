@@ -42,7 +42,7 @@ describe('PlatformInstall spec schema', () => {
       services: { 'core-backend': { replicas: 4 }, 'db-proxy': { enabled: false } },
     });
     expect(spec.services['core-backend'].replicas).toBe(4);
-    expect(spec.services['core-backend'].enabled).toBe(false);
+    expect(spec.services['license-service'].enabled).toBe(false);
     expect(spec.services['db-proxy'].enabled).toBe(false);
   });
 
@@ -185,6 +185,7 @@ describe('PlatformInstall spec schema', () => {
         summarizer: { enabled: false },
         'ocr-service': { enabled: false },
         'ocr-worker': { enabled: false },
+        'core-backend': { enabled: false },
       },
     });
     expect(spec.services['http-proxy'].enabled).toBe(true);

@@ -4,6 +4,8 @@
  * name the service does not read fails (zod would drop it silently, so a rename would fall back
  * to a default), and so does a required setting the operator does not render.
  */
+import { randomBytes } from 'node:crypto';
+import { settingsSchema as coreBackend } from '@pelita/core-backend';
 import { settingsSchema as dbProxy } from '@pelita/db-proxy';
 import { settingsSchema as httpProxy } from '@pelita/http-proxy';
 import { settingsSchema as ocrEngine } from '@pelita/ocr-engine';
@@ -29,6 +31,12 @@ const SCHEMAS: Partial<Record<ServiceName, z.ZodType>> = {
   // One schema, two entry points: the API (`dist/main.js`) and the worker (`dist/worker.js`).
   'ocr-service': ocrService,
   'ocr-worker': ocrService,
+  'core-backend': coreBackend,
+};
+
+/** What the platform Secret (`spec.platformSecretRef`, loaded whole) must hold for a service. */
+const PLATFORM_SECRET: Partial<Record<ServiceName, Record<string, string>>> = {
+  'core-backend': { ENCRYPTION_KEY: randomBytes(32).toString('base64'), SERVICE_TOKEN: 'token' },
 };
 
 /** Read by libraries, not by the settings schema. */
@@ -94,6 +102,7 @@ function renderedEnvironment(service: ServiceName): Record<string, string> {
   const container = workload?.spec?.template.spec?.containers[0] as V1Container;
   const environment: Record<string, string> = {
     ...renderConfigMap(fullInstall, service)?.data,
+    ...PLATFORM_SECRET[service],
   };
   for (const entry of container.env ?? []) {
     const secret = entry.valueFrom?.secretKeyRef;

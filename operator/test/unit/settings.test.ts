@@ -11,7 +11,7 @@ function config(install: ReturnType<typeof makeInstall>, service: ServiceName) {
 
 describe('service settings', () => {
   it('sets an in-install URL only while its target runs', () => {
-    const off = makeInstall();
+    const off = makeInstall({ services: { 'core-backend': { enabled: false } } });
     expect(config(off, 'user-service')).not.toHaveProperty('CORE_BACKEND_URL');
     const on = makeInstall({ services: { 'core-backend': { enabled: true } } });
     expect(config(on, 'user-service')).toMatchObject({
@@ -19,18 +19,17 @@ describe('service settings', () => {
       POLICY_SYNC_URL: 'http://acme-policy-sync:3666',
       URL_OPA: 'http://acme-policy-sync:8181',
     });
-    // core-backend without policy-sync and user-service: neither OPA nor user URLs.
-    const alone = makeInstall({
-      services: {
-        'core-backend': { enabled: true },
-        'user-service': { enabled: false },
-        'policy-sync': { enabled: false },
-      },
+    // core-backend without the OCR services: no URL_OCR (documents are refused with a 503).
+    const noOcr = makeInstall({
+      services: { 'ocr-service': { enabled: false }, 'ocr-worker': { enabled: false } },
     });
-    const core = config(alone, 'core-backend');
-    expect(core).not.toHaveProperty('URL_OPA');
-    expect(core).not.toHaveProperty('URL_USER');
-    expect(core).toHaveProperty('URL_DB_PROXY', 'http://acme-db-proxy:3000');
+    const core = config(noOcr, 'core-backend');
+    expect(core).not.toHaveProperty('URL_OCR');
+    expect(core).toMatchObject({
+      URL_USER: 'http://acme-user-service:3000',
+      URL_OPA: 'http://acme-policy-sync:8181',
+      KNOWLEDGE_INDEX: 'pelita-tenant-acme-acme-knowledge',
+    });
   });
 
   it('takes LICENSE_API_URL from spec.license.apiUrl, also with the license service running', () => {
