@@ -24,6 +24,10 @@ import { documentRoutes } from './routes/documents';
 import { folderRoutes } from './routes/folders';
 import { searchRoutes } from './routes/search';
 import { topicRoutes } from './routes/topics';
+import { workspaceConfigRoutes } from './routes/workspace-config';
+import type { ModelClient } from './chats/model-client';
+import type { SystemPrompts } from './workspace-config/system-prompts';
+import type { WorkspaceModels as WorkspaceModelStore } from './workspace-config/workspace-models';
 import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
@@ -70,6 +74,9 @@ export interface AppDeps {
     maxUploadBytes: number;
     defaultProcessing: OcrOptions['processing'];
   };
+  systemPrompts: SystemPrompts;
+  workspaceModelStore: WorkspaceModelStore;
+  models: ModelClient;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -96,6 +103,7 @@ export function createApp(deps: AppDeps): Express {
       ...folderRoutes({ ...deps, callerOf: caller }),
       ...topicRoutes({ ...deps, callerOf: caller }),
       ...searchRoutes({ ...deps, callerOf: caller }),
+      ...workspaceConfigRoutes({ ...deps, callerOf: caller }),
       ...accessRoutes('document', 'documents', { ...deps, callerOf: caller }),
       ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),

@@ -6,6 +6,7 @@
  */
 import { tmpdir } from 'node:os';
 import {
+  allowedTargetsSetting,
   baseSettings,
   booleanSetting,
   httpUrl,
@@ -95,6 +96,11 @@ export const settingsSchema = baseSettings.extend({
   LLM_TIMEOUT_MS: milliseconds.default(120_000),
   /** Retries of a model call that fails before answering (connection errors, 429, 5xx). */
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  /**
+   * Non-public addresses a workspace's own model server (`base_url`) may be at: CIDR ranges,
+   * addresses or host names, comma-separated. Unset: public addresses only.
+   */
+  ALLOWED_TARGETS: allowedTargetsSetting,
   /** Embeddings model; unset: retrieval is BM25 only. */
   EMBEDDINGS_MODEL: optionalSetting,
   /** Server of `/embeddings`; unset: BASE_URL_LOCAL. */

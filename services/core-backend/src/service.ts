@@ -2,7 +2,13 @@
  * Puts the core backend together from its settings: pool, Redis, domain modules, app. `start`
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
-import { createMetrics, type DecideAccess, type Logger, type Service } from '@pelita/kit';
+import {
+  createMetrics,
+  createTargetPolicy,
+  type DecideAccess,
+  type Logger,
+  type Service,
+} from '@pelita/kit';
 import { S3Client } from '@aws-sdk/client-s3';
 import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
@@ -13,7 +19,6 @@ import { createApp } from './app';
 import { createAnswerPipeline } from './chats/answer-pipeline';
 import { createChatStore } from './chats/chat-store';
 import { createModelClient } from './chats/model-client';
-import { installModelChoice } from './chats/model-choice';
 import { embeddingsSettings, installModel, s3Settings, type Settings } from './config';
 import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
 import { createDocuments } from './documents/documents';
@@ -22,6 +27,9 @@ import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
+import { createSecretBox } from './crypto/secret-box';
+import { createSystemPrompts } from './workspace-config/system-prompts';
+import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
@@ -69,6 +77,14 @@ export function createCoreBackend(
   const workspaces = createWorkspaces(pool, users);
   const access = createAccessLists(pool);
   const chats = createChatStore(pool);
+  const secrets = createSecretBox(settings.ENCRYPTION_KEY);
+  const systemPrompts = createSystemPrompts(pool);
+  const workspaceModelStore = createWorkspaceModels(pool, secrets, installModel(settings));
+  const models = createModelClient({
+    timeoutMs: settings.LLM_TIMEOUT_MS,
+    maxRetries: settings.LLM_MAX_RETRIES,
+    targetPolicy: createTargetPolicy(settings.ALLOWED_TARGETS),
+  });
   const s3Config = s3Settings(settings);
   const s3 = s3Config && new S3Client(s3Config);
   const originals = s3 && createOriginals(s3, settings.S3_BUCKET);
@@ -111,12 +127,10 @@ export function createCoreBackend(
     chats,
     knowledge,
     access,
-    models: createModelClient({
-      timeoutMs: settings.LLM_TIMEOUT_MS,
-      maxRetries: settings.LLM_MAX_RETRIES,
-    }),
-    resolveModel: installModelChoice(installModel(settings)),
-    systemPrompt: () => Promise.resolve(undefined),
+    models,
+    resolveModel: (workspaceId, model) => workspaceModelStore.resolve(workspaceId, model),
+    systemPrompt: (workspaceId, type) =>
+      systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report'),
     topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
@@ -146,10 +160,10 @@ export function createCoreBackend(
       maxUploadBytes: settings.MAX_UPLOAD_BYTES,
       defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
     },
-    workspaceModels: () => {
-      const model = installModel(settings)?.model;
-      return Promise.resolve(model ? [model] : []);
-    },
+    workspaceModels: (workspaceId) => workspaceModelStore.ids(workspaceId),
+    systemPrompts,
+    workspaceModelStore,
+    models,
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),

@@ -4,14 +4,20 @@
  * error for it (503 unreachable, 504 time-out, 502 anything else); after it, the stream ends
  * with the error and the caller keeps what came.
  */
-import { toUpstreamHttpError } from '@pelita/kit';
+import { createGuardedLookup, toUpstreamHttpError, type TargetPolicy } from '@pelita/kit';
 import OpenAI from 'openai';
+import { Agent, fetch as guardedFetch } from 'undici';
 
 export interface ModelChoice {
   /** Model id sent to the server (the seed's record keeps it as `llm`). */
   model: string;
   baseUrl: string;
   apiKey: string | undefined;
+  /**
+   * A server a workspace manager named (not the install's): reached only through the SSRF guard,
+   * which checks the address actually connected to (public, or ALLOWED_TARGETS).
+   */
+  guarded?: boolean;
 }
 
 export interface ChatTurn {
@@ -30,12 +36,18 @@ export interface ModelClientOptions {
   /** Time allowed for the model's first answer and between two chunks. */
   timeoutMs: number;
   maxRetries: number;
+  /** Where guarded servers may be (ALLOWED_TARGETS). */
+  targetPolicy: TargetPolicy;
 }
 
 export function createModelClient(options: ModelClientOptions) {
   const clients = new Map<string, OpenAI>();
+  const guard = new Agent({ connect: { lookup: createGuardedLookup(options.targetPolicy) } });
+  const guardedOptions = { fetch: guardedFetch, fetchOptions: { dispatcher: guard } };
   const clientFor = (choice: ModelChoice) => {
-    const id = `${choice.baseUrl}\u0000${choice.apiKey ?? ''}`;
+    // An IP literal connects without a lookup: checked here.
+    if (choice.guarded) options.targetPolicy.checkUrl(new URL(choice.baseUrl));
+    const id = `${choice.guarded ? 'guarded' : 'install'}\u0000${choice.baseUrl}\u0000${choice.apiKey ?? ''}`;
     let client = clients.get(id);
     if (!client) {
       client = new OpenAI({
@@ -44,6 +56,8 @@ export function createModelClient(options: ModelClientOptions) {
         apiKey: choice.apiKey ?? 'unused',
         timeout: options.timeoutMs,
         maxRetries: options.maxRetries,
+        // undici's own fetch with its Agent (the global fetch's types differ, not its use).
+        ...(choice.guarded ? (guardedOptions as object) : {}),
       });
       clients.set(id, client);
     }
@@ -51,6 +65,17 @@ export function createModelClient(options: ModelClientOptions) {
   };
 
   return {
+    /** The ids the model's server lists (a check that a workspace model exists there). */
+    async listModels(choice: ModelChoice): Promise<string[]> {
+      const client = clientFor(choice);
+      try {
+        const page = await client.models.list();
+        return page.data.map((model) => model.id);
+      } catch (err) {
+        throw toUpstreamHttpError(err, 'The model server could not list its models');
+      }
+    },
+
     /** Starts the answer; resolves once the server has accepted the request. */
     async stream(
       choice: ModelChoice,

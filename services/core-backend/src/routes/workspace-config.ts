@@ -1,0 +1,199 @@
+/**
+ * /api/workspaces/:id/system-prompts and /models: read by members, changed with
+ * `workspace.manage`.
+ */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { CallerOf } from '../caller';
+import type { ModelClient } from '../chats/model-client';
+import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
+import {
+  ModelBody,
+  ModelCheck,
+  ModelList,
+  ModelParams,
+  ModelPatch,
+  ModelResponse,
+  PromptBody,
+  PromptList,
+  PromptParams,
+  PromptPatch,
+  PromptQuery,
+  PromptResponse,
+  toModelResponse,
+  toPromptResponse,
+} from '../schemas/workspace-config';
+import type { SystemPrompts } from '../workspace-config/system-prompts';
+import type { WorkspaceModels } from '../workspace-config/workspace-models';
+import type { Workspaces } from '../workspaces/workspaces';
+
+export function workspaceConfigRoutes(deps: {
+  workspaces: Workspaces;
+  systemPrompts: SystemPrompts;
+  workspaceModelStore: WorkspaceModels;
+  models: ModelClient;
+  callerOf: CallerOf;
+}): RouteDefinition[] {
+  const { workspaces, systemPrompts: prompts, workspaceModelStore: store } = deps;
+  const missing = { description: 'No such workspace or item (or not a member)' };
+  const manage = { description: 'Needs workspace.manage' };
+  const taken = { description: 'Name or model taken' };
+  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, change = false) =>
+    workspaces.access(
+      workspaceId,
+      (await deps.callerOf(req)).id,
+      change ? 'workspace.manage' : undefined,
+    );
+  const prompt = { description: 'The system prompt', schema: PromptResponse };
+  const model = { description: 'The model', schema: ModelResponse };
+  const promptsPath = '/api/workspaces/:workspaceId/system-prompts';
+  const modelsPath = '/api/workspaces/:workspaceId/models';
+  return [
+    defineRoute({
+      method: 'get',
+      path: promptsPath,
+      summary: 'System prompts of the workspace (`type` filter)',
+      tags: ['system prompts'],
+      request: { params: WorkspaceParams, query: PromptQuery },
+      responses: { 200: { description: 'A page of prompts', schema: PromptList }, 404: missing },
+      handler: async ({ params, query }, req) => {
+        await member(req, params.workspaceId);
+        const { rows, total } = await prompts.list(params.workspaceId, query);
+        return { data: rows.map(toPromptResponse), total, page: query.page, limit: query.limit };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: promptsPath,
+      summary: 'Add a system prompt; `is_default` makes it the one of its type',
+      tags: ['system prompts'],
+      successStatus: 201,
+      request: { params: WorkspaceParams, body: PromptBody },
+      responses: { 201: prompt, 403: manage, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) => {
+        const caller = await member(req, params.workspaceId, true);
+        return toPromptResponse(await prompts.create(params.workspaceId, caller.userId, body));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${promptsPath}/:promptId`,
+      summary: 'One system prompt',
+      tags: ['system prompts'],
+      request: { params: PromptParams },
+      responses: { 200: prompt, 404: missing },
+      handler: async ({ params }, req) => {
+        await member(req, params.workspaceId);
+        return toPromptResponse(await prompts.find(params.workspaceId, params.promptId));
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${promptsPath}/:promptId`,
+      summary: 'Change a system prompt',
+      tags: ['system prompts'],
+      request: { params: PromptParams, body: PromptPatch },
+      responses: { 200: prompt, 403: manage, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) => {
+        await member(req, params.workspaceId, true);
+        return toPromptResponse(await prompts.update(params.workspaceId, params.promptId, body));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${promptsPath}/:promptId`,
+      summary: 'Delete a system prompt',
+      tags: ['system prompts'],
+      request: { params: PromptParams },
+      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
+      handler: async ({ params }, req) => {
+        await member(req, params.workspaceId, true);
+        await prompts.remove(params.workspaceId, params.promptId);
+        return { deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: modelsPath,
+      summary: 'Models the workspace may use, the default first',
+      tags: ['models'],
+      request: { params: WorkspaceParams, query: Paging },
+      responses: { 200: { description: 'A page of models', schema: ModelList }, 404: missing },
+      handler: async ({ params, query }, req) => {
+        await member(req, params.workspaceId);
+        const { rows, total } = await store.list(params.workspaceId, query);
+        return { data: rows.map(toModelResponse), total, ...query };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: modelsPath,
+      summary: 'Add a model (the first becomes the default)',
+      tags: ['models'],
+      successStatus: 201,
+      request: { params: WorkspaceParams, body: ModelBody },
+      responses: { 201: model, 403: manage, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) => {
+        const caller = await member(req, params.workspaceId, true);
+        return toModelResponse(await store.create(params.workspaceId, caller.userId, body));
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${modelsPath}/:modelId`,
+      summary: 'One model',
+      tags: ['models'],
+      request: { params: ModelParams },
+      responses: { 200: model, 404: missing },
+      handler: async ({ params }, req) => {
+        await member(req, params.workspaceId);
+        return toModelResponse(await store.find(params.workspaceId, params.modelId));
+      },
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${modelsPath}/:modelId`,
+      summary: 'Change a model; `is_default: true` moves the default to it',
+      tags: ['models'],
+      request: { params: ModelParams, body: ModelPatch },
+      responses: { 200: model, 403: manage, 404: missing, 409: taken },
+      handler: async ({ params, body }, req) => {
+        await member(req, params.workspaceId, true);
+        return toModelResponse(await store.update(params.workspaceId, params.modelId, body));
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${modelsPath}/:modelId`,
+      summary: 'Remove a model (a removed default passes to the oldest left)',
+      tags: ['models'],
+      request: { params: ModelParams },
+      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
+      handler: async ({ params }, req) => {
+        await member(req, params.workspaceId, true);
+        await store.remove(params.workspaceId, params.modelId);
+        return { deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${modelsPath}/:modelId/check`,
+      summary: "Ask the model's server whether it serves the model",
+      tags: ['models'],
+      request: { params: ModelParams },
+      responses: {
+        200: { description: 'What the server lists', schema: ModelCheck },
+        403: { description: 'Needs workspace.manage, or the server is at a forbidden address' },
+        404: missing,
+        502: { description: 'The server answered with an error' },
+        503: { description: 'The server is unreachable' },
+        504: { description: 'The server did not answer in time' },
+      },
+      handler: async ({ params }, req) => {
+        await member(req, params.workspaceId, true);
+        const row = await store.find(params.workspaceId, params.modelId);
+        const listed = await deps.models.listModels(store.choiceOf(row));
+        return { available: listed.includes(row.model), server_models: listed };
+      },
+    }),
+  ];
+}

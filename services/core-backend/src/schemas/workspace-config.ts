@@ -1,0 +1,82 @@
+/** Shapes of system prompts and workspace models. */
+import { storedText } from '@pelita/kit';
+import { z } from 'zod';
+import type { SystemPrompt } from '../workspace-config/system-prompts';
+import type { WorkspaceModel } from '../workspace-config/workspace-models';
+import { Name, pageOf, Paging, Timestamp } from './common';
+
+const PromptType = z.enum(['persistent', 'report', 'custom']);
+export const PromptParams = z.object({ workspaceId: z.uuid(), promptId: z.uuid() });
+export const PromptQuery = Paging.extend({ type: PromptType.optional() });
+export const PromptBody = z.object({
+  name: Name,
+  type: PromptType,
+  content: storedText().min(1).max(20_000),
+  is_default: z.boolean().default(false),
+});
+export const PromptPatch = PromptBody.partial();
+export const PromptResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: PromptType,
+  content: z.string(),
+  is_default: z.boolean(),
+  created_by: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const PromptList = pageOf(PromptResponse);
+export const toPromptResponse = (p: SystemPrompt): z.infer<typeof PromptResponse> => ({
+  id: p.id,
+  name: p.name,
+  type: p.type,
+  content: p.content,
+  is_default: p.is_default,
+  created_by: p.created_by,
+  created_at: p.created_at.toISOString(),
+  updated_at: p.updated_at.toISOString(),
+});
+
+export const ModelParams = z.object({ workspaceId: z.uuid(), modelId: z.uuid() });
+export const ModelBody = z.object({
+  name: Name,
+  model: storedText().trim().min(1).max(200),
+  /** The workspace's own OpenAI-compatible server (http/https, ending before `/chat`); null: the install's. */
+  base_url: z
+    .url({ protocol: /^https?$/ })
+    .max(2000)
+    .transform((url) => url.replace(/\/+$/, ''))
+    .nullable()
+    .default(null),
+  /** Write-only: stored sealed, never returned (`has_api_key`). null removes it. */
+  api_key: storedText().min(1).max(4000).nullable().optional(),
+  context_window: z.number().int().min(512).max(10_000_000).nullable().default(null),
+  is_default: z.boolean().default(false),
+});
+export const ModelPatch = ModelBody.partial();
+export const ModelResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  model: z.string(),
+  base_url: z.string().nullable(),
+  has_api_key: z.boolean(),
+  context_window: z.number().int().nullable(),
+  is_default: z.boolean(),
+  created_by: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const ModelList = pageOf(ModelResponse);
+export const ModelCheck = z.object({ available: z.boolean(), server_models: z.array(z.string()) });
+export const toModelResponse = (m: WorkspaceModel): z.infer<typeof ModelResponse> => ({
+  id: m.id,
+  name: m.name,
+  model: m.model,
+  base_url: m.base_url,
+  has_api_key: m.api_key_sealed !== null,
+  context_window: m.context_window,
+  is_default: m.is_default,
+  created_by: m.created_by,
+  created_at: m.created_at.toISOString(),
+  updated_at: m.updated_at.toISOString(),
+});
