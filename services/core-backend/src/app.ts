@@ -25,6 +25,8 @@ import { folderRoutes } from './routes/folders';
 import { searchRoutes } from './routes/search';
 import { topicRoutes } from './routes/topics';
 import { workspaceConfigRoutes } from './routes/workspace-config';
+import { reportRoutes } from './routes/reports';
+import type { Reports } from './chats/reports';
 import type { ModelClient } from './chats/model-client';
 import type { SystemPrompts } from './workspace-config/system-prompts';
 import type { WorkspaceModels as WorkspaceModelStore } from './workspace-config/workspace-models';
@@ -75,6 +77,7 @@ export interface AppDeps {
     defaultProcessing: OcrOptions['processing'];
   };
   systemPrompts: SystemPrompts;
+  reports: Reports;
   workspaceModelStore: WorkspaceModelStore;
   models: ModelClient;
   readiness: Record<string, ReadinessCheck>;
@@ -109,6 +112,7 @@ export function createApp(deps: AppDeps): Express {
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),
       ...roomRoutes({ ...deps, callerOf: caller }),
       ...chatRoutes({ ...deps, callerOf: caller }),
+      ...reportRoutes({ ...deps, callerOf: caller }),
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),
       ...openApiChatRoutes({ ...deps, models: deps.workspaceModels }),
       ...utilRoutes(deps.users, deps.serviceToken),

@@ -92,6 +92,8 @@ export const settingsSchema = baseSettings.extend({
   S3_FORCE_PATH_STYLE: booleanSetting.default(true),
   /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
   MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
+  /** Most characters of material a report is made from (the seed's setting). */
+  MAX_CHAR_GENERATE_REPORT: z.coerce.number().int().positive().default(100_000),
   /** Time allowed for the model's first answer and between two streamed chunks. */
   LLM_TIMEOUT_MS: milliseconds.default(120_000),
   /** Retries of a model call that fails before answering (connection errors, 429, 5xx). */

@@ -16,8 +16,13 @@ import { createAccessLists } from './access/access-lists';
 import { publicKeySource } from './auth/public-key';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
-import { createAnswerPipeline } from './chats/answer-pipeline';
+import {
+  createAnswerPipeline,
+  type ResolveModel,
+  type SystemPrompt,
+} from './chats/answer-pipeline';
 import { createChatStore } from './chats/chat-store';
+import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
 import { embeddingsSettings, installModel, s3Settings, type Settings } from './config';
 import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
@@ -80,6 +85,10 @@ export function createCoreBackend(
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
   const systemPrompts = createSystemPrompts(pool);
   const workspaceModelStore = createWorkspaceModels(pool, secrets, installModel(settings));
+  const resolveModel: ResolveModel = (workspaceId, model) =>
+    workspaceModelStore.resolve(workspaceId, model);
+  const systemPrompt: SystemPrompt = (workspaceId, type) =>
+    systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report');
   const models = createModelClient({
     timeoutMs: settings.LLM_TIMEOUT_MS,
     maxRetries: settings.LLM_MAX_RETRIES,
@@ -128,9 +137,8 @@ export function createCoreBackend(
     knowledge,
     access,
     models,
-    resolveModel: (workspaceId, model) => workspaceModelStore.resolve(workspaceId, model),
-    systemPrompt: (workspaceId, type) =>
-      systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report'),
+    resolveModel,
+    systemPrompt,
     topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
@@ -161,6 +169,15 @@ export function createCoreBackend(
       defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
     },
     workspaceModels: (workspaceId) => workspaceModelStore.ids(workspaceId),
+    reports: createReports({
+      chats,
+      knowledge,
+      models,
+      resolveModel,
+      systemPrompt,
+      maxCharacters: settings.MAX_CHAR_GENERATE_REPORT,
+      temperature: 0.2,
+    }),
     systemPrompts,
     workspaceModelStore,
     models,

@@ -54,10 +54,11 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
        where id in (
          select id from documents
          where (state in ('queued', 'processing') or (state = 'done' and summary_state = 'pending'))
+           and (submitted_at is not null or created_at < now() - make_interval(secs => $3))
            and (lease_until is null or lease_until < now())
          order by updated_at limit $2 for update skip locked)
        returning *`,
-      [options.leaseMs / 1000, options.batch ?? 20],
+      [options.leaseMs / 1000, options.batch ?? 20, options.leaseMs / 1000],
     );
     return rows;
   }
@@ -161,6 +162,18 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
 
   async function follow(document: DocumentRecord): Promise<void> {
     if (document.state === 'done') return collectSummary(document);
+    if (!document.submitted_at) {
+      // Its replica stopped between recording the document and handing it over.
+      await update(document.id, document.task_id, {
+        state: 'failed',
+        error: 'The document was never handed to the OCR service (interrupted); add it again',
+        error_code: 500,
+        summary_state: 'none',
+        finished_at: new Date(),
+      });
+      transitions.inc({ state: 'failed' });
+      return;
+    }
     const status = await ocr.status(document.task_id);
     if (!status) {
       await update(document.id, document.task_id, {

@@ -39,6 +39,7 @@ export interface DocumentRecord {
   error_code: number | null;
   pdf_url: string | null;
   summary_state: 'pending' | 'done' | 'none';
+  submitted_at: Date | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -127,9 +128,10 @@ export function createDocuments(deps: DocumentsDeps) {
     }
     try {
       const { originalKey } = await send(id);
-      if (originalKey) {
-        await pool.query('update documents set original_key = $2 where id = $1', [id, originalKey]);
-      }
+      await pool.query(
+        'update documents set original_key = $2, submitted_at = now(), updated_at = now() where id = $1',
+        [id, originalKey ?? null],
+      );
     } catch (err) {
       await pool.query('delete from documents where id = $1', [id]);
       await access.forget('document', id);
@@ -243,7 +245,7 @@ export function createDocuments(deps: DocumentsDeps) {
         `update documents set task_id = $2, attempt = $3, processing = $4, type_ocr = $5,
            state = 'queued', stage = 'pending', progress_pct = 0, error = null, error_code = null,
            pdf_url = null, summary_state = 'pending', finished_at = null, lease_until = null,
-           updated_at = now()
+           submitted_at = now(), updated_at = now()
          where id = $1`,
         [id, taskId, attempt, chosen.processing, chosen.typeOcr],
       );

@@ -32,7 +32,11 @@ describe('chat in a room', () => {
 
   beforeAll(async () => {
     stub = await startLlmStub({ latencyMs: 0 });
-    stack = await startCoreStack({ BASE_URL_LOCAL: stub.url, MODEL_LOCAL: 'pelita-stub' });
+    stack = await startCoreStack({
+      BASE_URL_LOCAL: stub.url,
+      MODEL_LOCAL: 'pelita-stub',
+      MAX_CHAR_GENERATE_REPORT: '300',
+    });
     admin = await stack.admin();
     workspaceId = (
       await expectJson<{ id: string }>(
@@ -102,6 +106,22 @@ describe('chat in a room', () => {
     expect(text).toContain('teapots');
     expect(text).toContain('cups');
     expect(text).not.toContain('kettles');
+  });
+
+  it('reports on a room with the report prompt, its material cut at MAX_CHAR_GENERATE_REPORT', async () => {
+    const room = await newRoom();
+    const messages = `/api/workspaces/${workspaceId}/rooms/${room}/messages`;
+    await readEvents(await stack.call('POST', messages, admin.token, { chat: LONG_QUESTION }));
+    stub.resetStats();
+    const report = await expectJson<{ report: string; truncated: boolean; characters: number }>(
+      stack.call('POST', `/api/workspaces/${workspaceId}/rooms/${room}/report`, admin.token),
+      200,
+    );
+    expect(report.report.length).toBeGreaterThan(0);
+    expect(report).toMatchObject({ truncated: true, characters: 300 });
+    const sent = JSON.stringify(stub.stats().calls.at(-1));
+    expect(sent).toContain('structured report');
+    expect(sent).toContain('Question: The annual budget');
   });
 
   it('edits a question and asks again, dropping what came after it', async () => {

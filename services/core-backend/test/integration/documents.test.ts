@@ -12,6 +12,7 @@ import { startDocumentStack, type DocumentStack } from './support/document-stack
 
 interface Doc {
   id: string;
+  error: string | null;
   state: string;
   task_id: string;
   error_code: number | null;
@@ -93,6 +94,11 @@ describe('documents through the OCR chain', () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+  /** The document, which must have ended `done` (the whole record in the failure message). */
+  const expectDone = (doc: Doc) => {
+    if (doc.state !== 'done') throw new Error(`not done: ${JSON.stringify(doc)}`);
+    return doc;
+  };
   const finished = (doc: Doc) =>
     doc.state === 'failed' || (doc.state === 'done' && doc.summary_state !== 'pending');
 
@@ -110,8 +116,8 @@ describe('documents through the OCR chain', () => {
     expect(created).toMatchObject({ name: 'census.pdf', task_id: created.id });
     expect(['queued', 'processing']).toContain(created.state);
 
-    shared = await waitFor(alice, created.id, finished);
-    expect(shared).toMatchObject({ state: 'done', summary_state: 'done' });
+    shared = expectDone(await waitFor(alice, created.id, finished));
+    expect(shared.summary_state).toBe('done');
     expect(shared.pdf_url).toContain(`ocr-documents/${shared.task_id}.pdf`);
 
     const results = await expectJson<{ pages: number; chunks: { data: Array<{ text: string }> } }>(
@@ -194,6 +200,20 @@ describe('documents through the OCR chain', () => {
     expect(new Set(narrowed.hits.map((h) => h.id))).toEqual(new Set([other.id]));
   });
 
+  it("reports on a topic's documents", async () => {
+    const topics = await expectJson<{ data: Array<{ id: string; name: string }> }>(
+      call('GET', '/topics', alice),
+      200,
+    );
+    const walruses = topics.data.find((t) => t.name === 'Walruses')!;
+    const report = await expectJson<{ report: string; characters: number; truncated: boolean }>(
+      call('POST', `/topics/${walruses.id}/report`, alice),
+      200,
+    );
+    expect(report.report.length).toBeGreaterThan(0);
+    expect(report.truncated).toBe(false);
+  });
+
   it('loses no document when the core backend restarts mid-processing', async () => {
     await stack.stopWorker();
     const created = await upload(
@@ -204,7 +224,7 @@ describe('documents through the OCR chain', () => {
     await stack.core.restart();
     await stack.startWorker();
     const done = await waitFor(alice, created.id, finished);
-    expect(done.state).toBe('done');
+    expectDone(done);
     expect((await search(alice, 'capybara')).hits.some((hit) => hit.id === created.id)).toBe(true);
   });
 
@@ -214,8 +234,8 @@ describe('documents through the OCR chain', () => {
       200,
     );
     expect(again.task_id).toBe(`${shared.id}-1`);
-    const done = await waitFor(alice, shared.id, finished);
-    expect(done).toMatchObject({ state: 'done', task_id: `${shared.id}-1` });
+    const done = expectDone(await waitFor(alice, shared.id, finished));
+    expect(done.task_id).toBe(`${shared.id}-1`);
     const chunks = (await search(alice, 'flamingo census')).hits.filter(
       (hit) => hit.id === shared.id && hit.kind === 'chunk',
     );

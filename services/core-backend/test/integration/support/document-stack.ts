@@ -38,6 +38,10 @@ export async function startDocumentStack(env: Record<string, string> = {}): Prom
     S3_REGION: ocr.env.S3_REGION!,
     S3_BUCKET: ocr.env.S3_BUCKET!,
     TEMP_DIR: ocr.dir,
+    // The stand-in answers chat and reports, and embeds passages: retrieval is hybrid here.
+    BASE_URL_LOCAL: ocr.llm.url,
+    MODEL_LOCAL: 'pelita-stub',
+    EMBEDDINGS_MODEL: 'pelita-stub',
     ...env,
   });
   return {

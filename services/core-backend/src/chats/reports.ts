@@ -1,0 +1,88 @@
+/**
+ * Reports: the workspace's default `report` system prompt (or a built-in one) applied by the
+ * model to a room's conversation or a topic's documents, the input cut at
+ * `MAX_CHAR_GENERATE_REPORT` characters (the seed's limit; the answer says when it was cut).
+ */
+import type { KnowledgeIndex } from '../retrieval/knowledge-index';
+import type { Membership } from '../workspaces/workspaces';
+import type { ResolveModel, SystemPrompt } from './answer-pipeline';
+import type { ChatStore, Room } from './chat-store';
+import type { ModelClient } from './model-client';
+
+const DEFAULT_REPORT_PROMPT =
+  'Write a structured report of the material below: a short summary, the key points as a list, and any open questions. Use only what the material says.';
+
+export interface Report {
+  report: string;
+  model: string;
+  /** Characters of material given to the model, and whether more had to be left out. */
+  characters: number;
+  truncated: boolean;
+}
+
+export interface ReportDeps {
+  chats: ChatStore;
+  knowledge: KnowledgeIndex;
+  models: ModelClient;
+  resolveModel: ResolveModel;
+  systemPrompt: SystemPrompt;
+  maxCharacters: number;
+  temperature: number;
+}
+
+export function createReports(deps: ReportDeps) {
+  async function write(
+    workspaceId: string,
+    material: string,
+    signal?: AbortSignal,
+  ): Promise<Report> {
+    const truncated = material.length > deps.maxCharacters;
+    const input = truncated ? material.slice(0, deps.maxCharacters) : material;
+    const prompt = (await deps.systemPrompt(workspaceId, 'report')) ?? DEFAULT_REPORT_PROMPT;
+    const choice = await deps.resolveModel(workspaceId, null);
+    const answer = await deps.models.stream(
+      choice,
+      [
+        { role: 'system', content: prompt },
+        { role: 'user', content: `<document>\n${input}\n</document>` },
+      ],
+      { temperature: deps.temperature, ...(signal ? { signal } : {}) },
+    );
+    let report = '';
+    for await (const delta of answer.deltas) report += delta;
+    return { report, model: choice.model, characters: input.length, truncated };
+  }
+
+  return {
+    /** A report of a room's conversation, oldest first. */
+    async ofRoom(room: Room, signal?: AbortSignal): Promise<Report> {
+      const messages = await deps.chats.lastExchanges(room, 10_000);
+      const material = messages
+        .map((m) => `Question: ${m.chat}\nAnswer: ${m.response}`)
+        .join('\n\n');
+      return write(room.workspaceId, material, signal);
+    },
+    /** A report of the given documents' text (those of a topic the member may use), in order. */
+    async ofDocuments(
+      member: Membership,
+      documents: Array<{ id: string; name: string }>,
+      signal?: AbortSignal,
+    ) {
+      const parts: string[] = [];
+      let length = 0;
+      for (const document of documents) {
+        if (length > deps.maxCharacters) break;
+        const passages = await deps.knowledge.passagesOf('document', document.id, 'chunk', {
+          page: 1,
+          limit: 10_000,
+        });
+        const text = `# ${document.name}\n\n${passages.rows.map((p) => p.text).join('\n\n')}`;
+        parts.push(text);
+        length += text.length;
+      }
+      return write(member.workspaceId, parts.join('\n\n'), signal);
+    },
+  };
+}
+
+export type Reports = ReturnType<typeof createReports>;
