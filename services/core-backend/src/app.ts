@@ -26,6 +26,9 @@ import { searchRoutes } from './routes/search';
 import { topicRoutes } from './routes/topics';
 import { workspaceConfigRoutes } from './routes/workspace-config';
 import { reportRoutes } from './routes/reports';
+import { sourceRoutes } from './routes/sources';
+import type { Apis } from './sources/apis';
+import type { Databases } from './sources/databases';
 import type { Reports } from './chats/reports';
 import type { ModelClient } from './chats/model-client';
 import type { SystemPrompts } from './workspace-config/system-prompts';
@@ -78,6 +81,8 @@ export interface AppDeps {
   };
   systemPrompts: SystemPrompts;
   reports: Reports;
+  databases: Databases;
+  apis: Apis;
   workspaceModelStore: WorkspaceModelStore;
   models: ModelClient;
   readiness: Record<string, ReadinessCheck>;
@@ -110,6 +115,9 @@ export function createApp(deps: AppDeps): Express {
       ...accessRoutes('document', 'documents', { ...deps, callerOf: caller }),
       ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),
+      ...sourceRoutes({ ...deps, callerOf: caller }),
+      ...accessRoutes('database', 'databases', { ...deps, callerOf: caller }),
+      ...accessRoutes('api', 'apis', { ...deps, callerOf: caller }),
       ...roomRoutes({ ...deps, callerOf: caller }),
       ...chatRoutes({ ...deps, callerOf: caller }),
       ...reportRoutes({ ...deps, callerOf: caller }),

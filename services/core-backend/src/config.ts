@@ -92,6 +92,15 @@ export const settingsSchema = baseSettings.extend({
   S3_FORCE_PATH_STYLE: booleanSetting.default(true),
   /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
   MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
+  /** db-proxy, for testing databases and listing their tables; unset: those answer 503. */
+  URL_DB_PROXY: optionalHttpUrl,
+  /** Time-out of db-proxy calls (the seed's setting and default). */
+  DATABASE_CONNECT_TIMEOUT: milliseconds.default(86_400_000),
+  /** http-proxy, for trying API endpoints; unset: that answers 503. */
+  URL_HTTP_PROXY: optionalHttpUrl,
+  /** Sent as `Authorization: Bearer` to http-proxy (its PROXY_SERVICE_TOKEN). */
+  HTTP_PROXY_TOKEN: optionalSetting,
+  HTTP_PROXY_TIMEOUT_MS: milliseconds.default(60_000),
   /** Most characters of material a report is made from (the seed's setting). */
   MAX_CHAR_GENERATE_REPORT: z.coerce.number().int().positive().default(100_000),
   /** Time allowed for the model's first answer and between two streamed chunks. */

@@ -32,6 +32,9 @@ import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
+import { createApis } from './sources/apis';
+import { createDatabases } from './sources/databases';
+import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
 import { createSecretBox } from './crypto/secret-box';
 import { createSystemPrompts } from './workspace-config/system-prompts';
 import { createWorkspaceModels } from './workspace-config/workspace-models';
@@ -181,6 +184,26 @@ export function createCoreBackend(
     systemPrompts,
     workspaceModelStore,
     models,
+    databases: createDatabases({
+      pool,
+      access,
+      box: secrets,
+      dbProxy: settings.URL_DB_PROXY
+        ? createDbProxyClient(settings.URL_DB_PROXY, settings.DATABASE_CONNECT_TIMEOUT)
+        : undefined,
+    }),
+    apis: createApis({
+      pool,
+      access,
+      box: secrets,
+      httpProxy: settings.URL_HTTP_PROXY
+        ? createHttpProxyClient(
+            settings.URL_HTTP_PROXY,
+            settings.HTTP_PROXY_TOKEN,
+            settings.HTTP_PROXY_TIMEOUT_MS,
+          )
+        : undefined,
+    }),
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),

@@ -73,8 +73,9 @@ export function createAccessLists(pool: pg.Pool) {
       values.push(type, member.userId);
       const typeRef = `$${values.length - 1}`;
       const userRef = `$${values.length}`;
-      return `exists (select 1 from resource_access a where a.resource_type = ${typeRef}
-        and a.resource_id = ${alias}.id and a.user_id = ${userRef})`;
+      // `listed` cannot be the caller's alias (theirs would be shadowed).
+      return `exists (select 1 from resource_access listed where listed.resource_type = ${typeRef}
+        and listed.resource_id = ${alias}.id and listed.user_id = ${userRef})`;
     },
 
     canUse: usable,

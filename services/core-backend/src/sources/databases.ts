@@ -1,0 +1,174 @@
+/**
+ * Databases of a workspace (text-to-SQL sources): connection settings with the password sealed;
+ * "test connection" and the schema go through db-proxy. Every read goes through the access lists.
+ */
+import { randomUUID } from 'node:crypto';
+import { conflict, HttpError } from '@pelita/kit';
+import type pg from 'pg';
+import type { AccessLists } from '../access/access-lists';
+import type { SecretBox } from '../crypto/secret-box';
+import { isUniqueViolation } from '../db/database';
+import type { Paging } from '../schemas/common';
+import type { Membership } from '../workspaces/workspaces';
+import type { DatabaseTarget, DbProxyClient } from './proxy-clients';
+
+export interface DatabaseRecord {
+  id: string;
+  workspace_id: string;
+  name: string;
+  description: string;
+  engine: DatabaseTarget['engine'];
+  host: string;
+  port: number;
+  database_name: string;
+  username: string;
+  password_sealed: string | null;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface DatabaseInput {
+  name: string;
+  description: string;
+  engine: DatabaseTarget['engine'];
+  host: string;
+  port: number;
+  database_name: string;
+  username: string;
+  /** A string sets it, null removes it, undefined keeps it. */
+  password?: string | null;
+}
+
+const taken = (err: unknown) => {
+  throw isUniqueViolation(err) ? conflict('A database of that name exists') : err;
+};
+
+export function createDatabases(deps: {
+  pool: pg.Pool;
+  access: AccessLists;
+  box: SecretBox;
+  dbProxy: DbProxyClient | undefined;
+}) {
+  const { pool, access, box } = deps;
+  async function find(member: Membership, id: string): Promise<DatabaseRecord> {
+    await access.requireVisible(member, 'database', id);
+    const { rows } = await pool.query<DatabaseRecord>('select * from databases where id = $1', [
+      id,
+    ]);
+    if (!rows[0])
+      throw new HttpError(404, 'database_not_found', `The database ${id} does not exist`);
+    return rows[0];
+  }
+  const proxy = () => {
+    if (!deps.dbProxy)
+      throw new HttpError(
+        503,
+        'db_proxy_not_configured',
+        'No db-proxy is configured (URL_DB_PROXY)',
+      );
+    return deps.dbProxy;
+  };
+  const targetOf = (row: DatabaseRecord): DatabaseTarget => ({
+    engine: row.engine,
+    host: row.host,
+    port: row.port,
+    database: row.database_name,
+    username: row.username,
+    password: row.password_sealed ? box.open(row.password_sealed) : '',
+  });
+
+  return {
+    find,
+    async list(member: Membership, paging: Paging) {
+      const values: unknown[] = [member.workspaceId];
+      const where = `d.workspace_id = $1 and ${access.visibleSql(member, 'database', 'd', values)}`;
+      const { rows: count } = await pool.query<{ n: number }>(
+        `select count(*)::int as n from databases d where ${where}`,
+        values,
+      );
+      values.push(paging.limit, (paging.page - 1) * paging.limit);
+      const { rows } = await pool.query<DatabaseRecord>(
+        `select d.* from databases d where ${where} order by d.name limit $${values.length - 1} offset $${values.length}`,
+        values,
+      );
+      return { rows, total: count[0]?.n ?? 0 };
+    },
+    async create(member: Membership, input: DatabaseInput) {
+      const id = randomUUID();
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        await client
+          .query(
+            `insert into databases (id, workspace_id, name, description, engine, host, port,
+               database_name, username, password_sealed, created_by)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [
+              id,
+              member.workspaceId,
+              input.name,
+              input.description,
+              input.engine,
+              input.host,
+              input.port,
+              input.database_name,
+              input.username,
+              input.password ? box.seal(input.password) : null,
+              member.userId,
+            ],
+          )
+          .catch(taken);
+        await access.grantCreator(member, 'database', id, client);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback');
+        throw err;
+      } finally {
+        client.release();
+      }
+      return find(member, id);
+    },
+    async update(member: Membership, id: string, changes: Partial<DatabaseInput>) {
+      const before = await find(member, id);
+      const merged = { ...before, ...changes };
+      const sealed =
+        changes.password === undefined
+          ? before.password_sealed
+          : changes.password === null
+            ? null
+            : box.seal(changes.password);
+      await pool
+        .query(
+          `update databases set name = $2, description = $3, engine = $4, host = $5, port = $6,
+             database_name = $7, username = $8, password_sealed = $9, updated_at = now() where id = $1`,
+          [
+            id,
+            merged.name,
+            merged.description,
+            merged.engine,
+            merged.host,
+            merged.port,
+            merged.database_name,
+            merged.username,
+            sealed,
+          ],
+        )
+        .catch(taken);
+      return find(member, id);
+    },
+    async remove(member: Membership, id: string) {
+      await find(member, id);
+      await pool.query('delete from databases where id = $1', [id]);
+      await access.forget('database', id);
+    },
+    async test(member: Membership, id: string) {
+      return proxy().check(targetOf(await find(member, id)));
+    },
+    async tables(member: Membership, id: string) {
+      return proxy().tables(targetOf(await find(member, id)));
+    },
+  };
+}
+
+export type Databases = ReturnType<typeof createDatabases>;
