@@ -169,16 +169,18 @@ describe('documents through the OCR chain', () => {
   });
 
   it('narrows search to the documents of the chosen topics', async () => {
-    const other = await waitFor(
-      alice,
-      (
-        await upload(
-          alice,
-          'walrus.pdf',
-          await textPdf(1, () => 'Walrus migration notes mention pelicans too.'),
-        )
-      ).id,
-      finished,
+    const other = expectDone(
+      await waitFor(
+        alice,
+        (
+          await upload(
+            alice,
+            'walrus.pdf',
+            await textPdf(1, () => 'Walrus migration notes mention pelicans too.'),
+          )
+        ).id,
+        finished,
+      ),
     );
     const topic = await expectJson<{ id: string }>(
       call('POST', '/topics', alice, { name: 'Walruses' }),
