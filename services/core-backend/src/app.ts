@@ -27,6 +27,8 @@ import { topicRoutes } from './routes/topics';
 import { workspaceConfigRoutes } from './routes/workspace-config';
 import { reportRoutes } from './routes/reports';
 import { sourceRoutes } from './routes/sources';
+import { dashboardRoutes } from './routes/dashboard';
+import type { Dashboard } from './dashboard/dashboard';
 import type { Apis } from './sources/apis';
 import type { Databases } from './sources/databases';
 import type { Reports } from './chats/reports';
@@ -81,6 +83,7 @@ export interface AppDeps {
   };
   systemPrompts: SystemPrompts;
   reports: Reports;
+  dashboard: Dashboard;
   databases: Databases;
   apis: Apis;
   workspaceModelStore: WorkspaceModelStore;
@@ -116,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
       ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),
       ...sourceRoutes({ ...deps, callerOf: caller }),
+      ...dashboardRoutes({ ...deps, callerOf: caller }),
       ...accessRoutes('database', 'databases', { ...deps, callerOf: caller }),
       ...accessRoutes('api', 'apis', { ...deps, callerOf: caller }),
       ...roomRoutes({ ...deps, callerOf: caller }),

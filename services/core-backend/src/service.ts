@@ -32,6 +32,7 @@ import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
+import { createDashboard } from './dashboard/dashboard';
 import { createApis } from './sources/apis';
 import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
@@ -183,6 +184,7 @@ export function createCoreBackend(
     }),
     systemPrompts,
     workspaceModelStore,
+    dashboard: createDashboard(pool),
     models,
     databases: createDatabases({
       pool,

@@ -49,7 +49,14 @@ export const ModelBody = z.object({
     .nullable()
     .default(null),
   /** Write-only: stored sealed, never returned (`has_api_key`). null removes it. */
-  api_key: storedText().min(1).max(4000).nullable().optional(),
+  // Sent as an HTTP header: visible ASCII only (anything else could never be sent).
+  api_key: z
+    .string()
+    .min(1)
+    .max(4000)
+    .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)')
+    .nullable()
+    .optional(),
   context_window: z.number().int().min(512).max(10_000_000).nullable().default(null),
   is_default: z.boolean().default(false),
 });

@@ -124,6 +124,30 @@ describe('chat in a room', () => {
     expect(sent).toContain('Question: The annual budget');
   });
 
+  it('counts messages per day and reactions on the dashboard', async () => {
+    const room = await newRoom();
+    const messages = `/api/workspaces/${workspaceId}/rooms/${room}/messages`;
+    const record = (
+      await readEvents(await stack.call('POST', messages, admin.token, { chat: 'Count me.' }))
+    ).at(-1)!.data as ChatRecord;
+    await expectJson(
+      stack.call('PUT', `${messages}/${record.id}/reaction`, admin.token, { reaction: 'like' }),
+      200,
+    );
+    const dashboard = await expectJson<{
+      messages_per_day: Array<{ day: string; messages: number }>;
+      reactions: { likes: number; dislikes: number };
+      counts: { messages: number; rooms: number };
+    }>(stack.call('GET', `/api/workspaces/${workspaceId}/dashboard?days=7`, admin.token), 200);
+    expect(dashboard.messages_per_day).toHaveLength(7);
+    expect(dashboard.messages_per_day.at(-1)).toEqual({
+      day: new Date().toISOString().slice(0, 10),
+      messages: dashboard.counts.messages,
+    });
+    expect(dashboard.reactions.likes).toBeGreaterThanOrEqual(1);
+    expect(dashboard.counts.rooms).toBeGreaterThanOrEqual(1);
+  });
+
   it('edits a question and asks again, dropping what came after it', async () => {
     const room = await newRoom();
     const messages = `/api/workspaces/${workspaceId}/rooms/${room}/messages`;

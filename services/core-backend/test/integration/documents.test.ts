@@ -202,6 +202,29 @@ describe('documents through the OCR chain', () => {
     expect(new Set(narrowed.hits.map((h) => h.id))).toEqual(new Set([other.id]));
   });
 
+  it('answers from the documents and shows them as the most used sources', async () => {
+    const room = await expectJson<{ id: string }>(call('POST', '/rooms', alice, {}), 201);
+    const res = await call('POST', `/rooms/${room.id}/messages`, alice, {
+      chat: 'What does the flamingo census count?',
+    });
+    const text = await res.text();
+    const done = JSON.parse(text.split('event: done\ndata: ')[1]!.split('\n')[0]!) as {
+      knowledge_source_detail: Array<{ type: string; topic_id: string[] }>;
+    };
+    expect(done.knowledge_source_detail).toContainEqual({
+      type: 'document',
+      topic_id: expect.arrayContaining([shared.id]),
+    });
+    const dashboard = await expectJson<{
+      documents: { done: number };
+      top_sources: Array<{ type: string; id: string; name: string }>;
+    }>(stack.core.call('GET', `/api/workspaces/${workspaceId}/dashboard`, owner.token), 200);
+    expect(dashboard.documents.done).toBeGreaterThanOrEqual(2);
+    expect(dashboard.top_sources).toContainEqual(
+      expect.objectContaining({ type: 'document', id: shared.id, name: 'census.pdf' }),
+    );
+  });
+
   it("reports on a topic's documents", async () => {
     const topics = await expectJson<{ data: Array<{ id: string; name: string }> }>(
       call('GET', '/topics', alice),

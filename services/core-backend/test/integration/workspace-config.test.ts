@@ -131,6 +131,16 @@ describe('system prompts and models', () => {
     }
   });
 
+  it('refuses a model key that could never travel in a header (found by schemathesis)', async () => {
+    const refused = await call('POST', '/models', owner, {
+      name: 'Unsendable',
+      model: 'pelita-stub',
+      api_key: 'sk-clé-secrète',
+    });
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(await refused.json())).toContain('api_key');
+  });
+
   it('checks a model on its server, and refuses a server at a private address', async () => {
     const models = await expectJson<{ data: Model[] }>(call('GET', '/models', owner), 200);
     const standIn = models.data.find((m) => m.model === 'pelita-stub')!;
