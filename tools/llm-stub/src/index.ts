@@ -4,8 +4,11 @@ export {
   type LlmStub,
   type LlmStubOptions,
   type RecordedCall,
+  type RecordedTranscription,
   type StubStats,
 } from './stub-server';
 export { type Fault, type FaultInput, type FaultRule, ruleFromJson } from './faults';
 export type { AnswerKey, SummaryMode } from './answer';
 export { ENTITY_KEYS, type EntityKey } from './text-features';
+export { makeWav } from './wav';
+export type { Transcript, TranscriptSegment } from './transcription';

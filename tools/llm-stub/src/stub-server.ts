@@ -1,5 +1,6 @@
 /**
- * The HTTP server of the stand-in: `/v1/models`, `/v1/embeddings`, `/v1/chat/completions` (streaming and not),
+ * The HTTP server of the stand-in: `/v1/models`, `/v1/embeddings`, `/v1/audio/transcriptions`,
+ * `/v1/chat/completions` (streaming and not),
  * and a control API under `/_stub/` (statistics, faults, options) for tests and benchmarks run
  * against a separate process.
  */
@@ -10,6 +11,7 @@ import { errorMessage } from '@pelita/kit';
 import { z } from 'zod';
 import { DEFAULT_DIMENSIONS, embed, toBase64 } from './embeddings';
 import { wordsOf } from './text-features';
+import { transcribe } from './transcription';
 import {
   buildAnswer,
   promptOf,
@@ -70,12 +72,24 @@ export interface RecordedCall {
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
 }
 
+/** One `/v1/audio/transcriptions` call: what was asked. */
+export interface RecordedTranscription {
+  model: string;
+  fileName: string;
+  bytes: number;
+  responseFormat: string;
+  diarize: boolean;
+  suppressNumerals: boolean;
+  status: number;
+}
+
 export interface StubStats {
   chatCompletions: number;
   modelLists: number;
   /** Calls of `/v1/embeddings` and the texts embedded in them. */
   embeddingCalls: number;
   embeddedTexts: number;
+  transcriptions: RecordedTranscription[];
   inFlight: number;
   /** Highest number of chat completions in progress at the same time. */
   peakInFlight: number;
@@ -164,6 +178,12 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
     if (req.method === 'POST' && (path === '/v1/embeddings' || path === '/embeddings')) {
       return embeddings(req, res);
     }
+    if (
+      req.method === 'POST' &&
+      (path === '/v1/audio/transcriptions' || path === '/audio/transcriptions')
+    ) {
+      return transcription(req, res);
+    }
     if (path.startsWith('/_stub/')) return control(req, res, path);
     return sendError(res, 404, `No route ${req.method} ${path}`, 'NotFoundError');
   }
@@ -219,6 +239,77 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       model: request.model,
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
+  }
+
+  /**
+   * OpenAI's transcription API (multipart `file`, `model`, `response_format` json | text |
+   * verbose_json, `language`) with the diarising servers' `diarize` and `suppress_numerals`
+   * fields; see `transcription.ts` for what a file "says".
+   */
+  async function transcription(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const form = await readForm(req).catch(() => undefined);
+    const file = form?.get('file');
+    const field = (name: string) => {
+      const value = form?.get(name);
+      return typeof value === 'string' ? value : undefined;
+    };
+    const call: RecordedTranscription = {
+      model: field('model') ?? '',
+      fileName: typeof file === 'object' && file ? file.name : '',
+      bytes: typeof file === 'object' && file ? file.size : 0,
+      responseFormat: field('response_format') ?? 'json',
+      diarize: field('diarize') === 'true',
+      suppressNumerals: field('suppress_numerals') === 'true',
+      status: 0,
+    };
+    stats.transcriptions.push(call);
+    const refuse = (status: number, message: string, type: string) => {
+      call.status = status;
+      sendError(res, status, message, type);
+    };
+    if (!form || typeof file !== 'object' || !file || !call.model) {
+      return refuse(400, 'A multipart form with `file` and `model` is required', 'BadRequestError');
+    }
+    if (!authorised(req)) return refuse(401, 'Invalid API key', 'AuthenticationError');
+    if (!runtime.models.includes(call.model)) {
+      call.status = 404;
+      return modelNotFound(res, call.model);
+    }
+    const extension = /\.([a-z0-9]+)$/i.exec(call.fileName)?.[1]?.toLowerCase() ?? '';
+    if (!AUDIO_EXTENSIONS.includes(extension) || file.size === 0) {
+      return refuse(
+        400,
+        `Invalid file format. Supported formats: ${JSON.stringify(AUDIO_EXTENSIONS)}`,
+        'BadRequestError',
+      );
+    }
+    if (!['json', 'text', 'verbose_json'].includes(call.responseFormat)) {
+      return refuse(400, `Unsupported response_format ${call.responseFormat}`, 'BadRequestError');
+    }
+    const faults = script.pick(call.fileName);
+    const statusFault = faults.find((fault) => fault.kind === 'status');
+    if (statusFault) {
+      return refuse(statusFault.status, `Scripted fault ${statusFault.status}`, 'APIError');
+    }
+    const delay = faults.reduce(
+      (sum, fault) => sum + (fault.kind === 'latency' ? fault.ms : 0),
+      runtime.latencyMs,
+    );
+    if (delay > 0 && !(await sleepUnlessClosed(delay, res))) return;
+    const language = field('language');
+    const transcript = transcribe(Buffer.from(await file.arrayBuffer()), {
+      diarize: call.diarize,
+      suppressNumerals: call.suppressNumerals,
+      ...(language ? { language } : {}),
+    });
+    call.status = 200;
+    if (call.responseFormat === 'text') {
+      res.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
+      res.end(transcript.text);
+      return;
+    }
+    if (call.responseFormat === 'json') return sendJson(res, 200, { text: transcript.text });
+    sendJson(res, 200, { task: 'transcribe', ...transcript });
   }
 
   async function chatCompletion(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -412,6 +503,7 @@ function freshStats(inFlight = 0): StubStats {
     modelLists: 0,
     embeddingCalls: 0,
     embeddedTexts: 0,
+    transcriptions: [],
     inFlight,
     peakInFlight: inFlight,
     calls: [],
@@ -447,7 +539,21 @@ function sendError(
   sendJson(res, status, { error: { message, type, param: null, code: status } }, headers);
 }
 
+const AUDIO_EXTENSIONS = ['flac', 'm4a', 'mp3', 'mp4', 'mpeg', 'mpga', 'oga', 'ogg', 'wav', 'webm'];
+
+/** A multipart form, parsed by the fetch API's own parser. */
+async function readForm(req: IncomingMessage): Promise<FormData> {
+  const body = await readBody(req);
+  return new Response(body, {
+    headers: { 'content-type': req.headers['content-type'] ?? '' },
+  }).formData();
+}
+
 async function readJson(req: IncomingMessage): Promise<unknown> {
+  return JSON.parse((await readBody(req)).toString('utf8')) as unknown;
+}
+
+async function readBody(req: IncomingMessage): Promise<Buffer> {
   const parts: Buffer[] = [];
   let size = 0;
   for await (const part of req as AsyncIterable<Buffer>) {
@@ -455,7 +561,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     if (size > MAX_BODY_BYTES) throw new Error('request body too large');
     parts.push(part);
   }
-  return JSON.parse(Buffer.concat(parts).toString('utf8')) as unknown;
+  return Buffer.concat(parts);
 }
 
 /** Waits `ms`; resolves false when the client went away meanwhile. */

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import OpenAI, { APIConnectionError, InternalServerError, NotFoundError } from 'openai';
-import { startLlmStub, type LlmStub } from '../../src';
+import OpenAI, { APIConnectionError, InternalServerError, NotFoundError, toFile } from 'openai';
+import { makeWav, startLlmStub, type LlmStub } from '../../src';
 
 const SYSTEM = 'Return JSON: {"summary": "...", "key_points": [], "named_entities": {}}';
 const DOCUMENT =
@@ -69,6 +69,57 @@ describe('the LLM stand-in', () => {
     await expect(client.embeddings.create({ model: 'nope', input: 'x' })).rejects.toBeInstanceOf(
       NotFoundError,
     );
+  });
+
+  it('transcribes a WAV file through the openai client: its script, speakers, timings, settings', async () => {
+    const wav = makeWav({
+      seconds: 12.5,
+      script: 'Ana: We ship 3 releases a year.\nBen: Only 2 this year.\nAna: Agreed.',
+    });
+    const file = await toFile(wav, 'meeting.wav');
+    // Fields beyond OpenAI's own (diarising servers') travel in the same form.
+    const extra = { diarize: true, suppress_numerals: true } as object;
+    const verbose = await client.audio.transcriptions.create({
+      file,
+      model: 'pelita-stub',
+      response_format: 'verbose_json',
+      ...extra,
+    });
+    expect(verbose).toMatchObject({
+      language: 'en',
+      duration: 12.5,
+      text: 'We ship three releases a year. Only two this year. Agreed.',
+    });
+    const segments = (verbose as unknown as { segments: Array<Record<string, unknown>> }).segments;
+    expect(segments.map((s) => s.speaker)).toEqual(['SPEAKER_00', 'SPEAKER_01', 'SPEAKER_00']);
+    expect(segments[1]).toMatchObject({ start: segments[0]!.end, text: 'Only two this year.' });
+    expect(stub.stats().transcriptions).toEqual([
+      expect.objectContaining({
+        model: 'pelita-stub',
+        fileName: 'meeting.wav',
+        bytes: wav.length,
+        diarize: true,
+        suppressNumerals: true,
+        status: 200,
+      }),
+    ]);
+
+    // Without a script: words drawn from the bytes, the same every time; no speakers unasked.
+    const silent = await toFile(makeWav({ seconds: 2 }), 'quiet.wav');
+    const first = await client.audio.transcriptions.create({ file: silent, model: 'pelita-stub' });
+    const again = await client.audio.transcriptions.create({ file: silent, model: 'pelita-stub' });
+    expect(first.text.split(' ').length).toBeGreaterThan(10);
+    expect(again.text).toBe(first.text);
+
+    await expect(
+      client.audio.transcriptions.create({
+        file: await toFile(Buffer.from('not audio'), 'notes.txt'),
+        model: 'pelita-stub',
+      }),
+    ).rejects.toMatchObject({ status: 400 });
+    await expect(
+      client.audio.transcriptions.create({ file: silent, model: 'nope' }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('answers the JSON keys the instructions ask for, derived from the document, with usage', async () => {
