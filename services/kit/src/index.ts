@@ -134,3 +134,12 @@ export {
   sessionKey,
   verifyAccessToken,
 } from './auth/access-token';
+
+// The summarizer service's client (ocr-service documents, core-backend transcripts).
+export {
+  createSummarizerClient,
+  SummarizerError,
+  type SummarizerClient,
+  type SummarizerClientOptions,
+  type SummaryFile,
+} from './summarizer-client';

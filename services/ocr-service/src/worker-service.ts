@@ -17,12 +17,22 @@ import type { OcrEngine } from './engines/engine';
 import { createLocalEngine } from './engines/local-engine';
 import { createOcrMetrics, type OcrMetrics } from './ocr-metrics';
 import { connectRedis, openSharedState, queueOptions } from './shared-state';
-import { createSummarizerClient } from './summaries/summarizer-client';
+import { createSummarizerClient } from '@pelita/kit';
 import { runTask } from './worker/run-task';
 import { startWorkerLoop, type WorkerLoop } from './worker/worker-loop';
 
-/** The seed's summarise call: 10 s to connect, 600 s to read, 3 retries. */
-const SUMMARIZER_CALL = { connectTimeoutMs: 10_000, readTimeoutMs: 600_000, retries: 3 };
+/**
+ * The seed's summarise call: the chunks as a JSON text file with `chunk_size=10000`,
+ * `target_context=128000`, `enable_ner=true`; 10 s to connect, 600 s to read, 3 retries.
+ */
+const SUMMARIZER_CALL = {
+  connectTimeoutMs: 10_000,
+  readTimeoutMs: 600_000,
+  retries: 3,
+  chunkSize: 10_000,
+  targetContext: 128_000,
+  enableNer: true,
+};
 
 function createEngines(settings: Settings, metrics: OcrMetrics) {
   const engines: Partial<Record<'cloud' | 'local', OcrEngine>> = {};

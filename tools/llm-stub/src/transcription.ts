@@ -132,7 +132,18 @@ function generatedTurns(audio: Buffer): Turn[] {
   return turns;
 }
 
-const DIGIT_WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine'];
+const DIGIT_WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+];
 
 function spellDigits(text: string): string {
   return text.replace(/\d+/g, (digits) =>

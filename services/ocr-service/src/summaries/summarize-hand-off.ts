@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { errorMessage, type Logger } from '@pelita/kit';
 import type { ChunkDocument } from '../results/chunks';
-import type { SummarizerClient } from './summarizer-client';
+import type { SummarizerClient } from '@pelita/kit';
 import type { SummaryIndex } from './summary-index';
 
 export interface HandOffDeps {

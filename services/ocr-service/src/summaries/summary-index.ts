@@ -4,7 +4,7 @@
  * each, bulk inserted). Deterministic ids: a task summarised twice overwrites, never doubles.
  */
 import type { Client } from '@opensearch-project/opensearch';
-import type { SummaryFile } from './summarizer-client';
+import type { SummaryFile } from '@pelita/kit';
 
 export interface SummaryIndexNames {
   document: string;

@@ -20,7 +20,7 @@ import type { StatusStore } from '../status/status-store';
 import { STAGES, timestampWithoutZone, type Stage, type TaskRecord } from '../status/task-record';
 import { documentPdfKey, type DocumentStore } from '../storage/document-store';
 import { summarizeDocument } from '../summaries/summarize-hand-off';
-import type { SummarizerClient } from '../summaries/summarizer-client';
+import type { SummarizerClient } from '@pelita/kit';
 import type { SummaryIndex } from '../summaries/summary-index';
 import { hasLocalFile, type TaskJob } from '../tasks/task-job';
 import { TaskError, taskFailure } from './task-failure';

@@ -17,7 +17,7 @@ import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
 import { createSummarizerService, settingsSchema } from '@pelita/summarizer';
 import { requireEnv } from '@pelita/testenv';
 import { chunkDocuments } from '../../src/results/chunks';
-import { createSummarizerClient } from '../../src/summaries/summarizer-client';
+import { createSummarizerClient } from '@pelita/kit';
 import { summarizeDocument } from '../../src/summaries/summarize-hand-off';
 import { createSummaryIndex, type SummaryIndex } from '../../src/summaries/summary-index';
 
@@ -122,6 +122,9 @@ describe('summarise hand-off', () => {
       readTimeoutMs: 600_000,
       retries: 3,
       backoffMs: 50,
+      chunkSize: 10_000,
+      targetContext: 128_000,
+      enableNer: true,
     });
   const get = async (index: string, id: string) => {
     const res = await fetch(`${OPENSEARCH_URL}/${index}/_doc/${encodeURIComponent(id)}`);

@@ -1,8 +1,9 @@
 /**
- * The seed's summarise call: the chunks as a JSON text file in the multipart field `file`, with
- * `chunk_size=10000`, `target_context=128000`, `enable_ner=true`, to `{url}/summarize`; retried 3
- * times with backoff on 500, 502, 503 and 504; 10 s to connect, 600 s to read. node:http rather
- * than fetch, because the seed's two time limits are separate.
+ * A call of the summarizer service (services/summarizer): a text file in the multipart field
+ * `file` with `chunk_size`, `target_context` and `enable_ner`, to `{url}/summarize`; retried with
+ * backoff on 500, 502, 503 and 504. The ocr-service and the core backend each send it what their
+ * part of the seed says. node:http rather than fetch, because the time to connect and the time
+ * to answer are limited separately.
  */
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
@@ -17,6 +18,10 @@ export interface SummarizerClientOptions {
   retries: number;
   /** First back-off; doubled before each further retry. */
   backoffMs: number;
+  /** Words per chunk, the reduction target in words, and named-entity recognition. */
+  chunkSize: number;
+  targetContext: number;
+  enableNer: boolean;
 }
 
 /** The parts of the summarizer's result file used here (see services/summarizer). */
@@ -42,7 +47,7 @@ export interface SummaryFile {
 
 const RETRIED = new Set([500, 502, 503, 504]);
 
-class SummarizerError extends Error {
+export class SummarizerError extends Error {
   constructor(
     message: string,
     readonly status?: number,
@@ -53,8 +58,8 @@ class SummarizerError extends Error {
 }
 
 export interface SummarizerClient {
-  /** Sends the JSON text file at `path` (its name is the upload's). */
-  summarize(path: string): Promise<SummaryFile>;
+  /** Sends the text file at `path` (its name is the upload's), or text given as it is. */
+  summarize(file: string | { name: string; text: string }): Promise<SummaryFile>;
 }
 
 export function createSummarizerClient(options: SummarizerClientOptions): SummarizerClient {
@@ -101,16 +106,20 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
   }
 
   return {
-    async summarize(path) {
+    async summarize(file) {
       const form = new FormData();
-      form.append(
-        'file',
-        new Blob([await readFile(path)], { type: 'application/json' }),
-        basename(path),
-      );
-      form.append('chunk_size', '10000');
-      form.append('target_context', '128000');
-      form.append('enable_ner', 'true');
+      if (typeof file === 'string') {
+        form.append(
+          'file',
+          new Blob([await readFile(file)], { type: 'text/plain' }),
+          basename(file),
+        );
+      } else {
+        form.append('file', new Blob([file.text], { type: 'text/plain' }), file.name);
+      }
+      form.append('chunk_size', String(options.chunkSize));
+      form.append('target_context', String(options.targetContext));
+      form.append('enable_ner', String(options.enableNer));
       // The encoded form and its boundary, sent with node:http.
       const encoded = new Request('http://form.invalid', { method: 'POST', body: form });
       const contentType = encoded.headers.get('content-type') ?? 'multipart/form-data';
