@@ -156,6 +156,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_USER: { service: 'user-service' },
       URL_OPA: { service: 'policy-sync', port: 'opa' },
       URL_OCR: { service: 'ocr-service' },
+      // Audio transcripts are summarised (documents are, by the OCR worker).
+      URL_SUMMARIZER: { service: 'summarizer' },
     },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,

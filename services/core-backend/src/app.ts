@@ -14,12 +14,14 @@ import type { Express } from 'express';
 import type { AccessLists } from './access/access-lists';
 import type { AppKeys } from './app-keys/app-keys';
 import type pg from 'pg';
+import type { Audios } from './audios/audios';
 import type { Documents } from './documents/documents';
 import type { Folders } from './documents/folders';
 import type { OcrOptions } from './documents/ocr-client';
 import type { KnowledgeIndex } from './retrieval/knowledge-index';
 import type { Topics } from './topics/topics';
 import { accessRoutes } from './routes/access';
+import { audioRoutes } from './routes/audios';
 import { documentRoutes } from './routes/documents';
 import { folderRoutes } from './routes/folders';
 import { searchRoutes } from './routes/search';
@@ -76,6 +78,7 @@ export interface AppDeps {
   documents: Documents;
   folders: Folders;
   topics: Topics;
+  audios: Audios;
   documentRoutes: {
     tempDir: string;
     maxUploadBytes: number;
@@ -111,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
       ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
       ...adminRoutes(deps.workspaces, caller),
       ...documentRoutes({ ...deps, ...deps.documentRoutes, callerOf: caller }),
+      ...audioRoutes({ ...deps, ...deps.documentRoutes, callerOf: caller }),
       ...folderRoutes({ ...deps, callerOf: caller }),
       ...topicRoutes({ ...deps, callerOf: caller }),
       ...searchRoutes({ ...deps, callerOf: caller }),
@@ -118,6 +122,7 @@ export function createApp(deps: AppDeps): Express {
       ...accessRoutes('document', 'documents', { ...deps, callerOf: caller }),
       ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),
+      ...accessRoutes('audio', 'audios', { ...deps, callerOf: caller }),
       ...sourceRoutes({ ...deps, callerOf: caller }),
       ...dashboardRoutes({ ...deps, callerOf: caller }),
       ...accessRoutes('database', 'databases', { ...deps, callerOf: caller }),

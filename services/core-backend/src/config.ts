@@ -119,6 +119,31 @@ export const settingsSchema = baseSettings.extend({
   /** Its key; unset: API_KEY_LOCAL. */
   EMBEDDINGS_API_KEY: optionalSetting,
   EMBEDDINGS_TIMEOUT_MS: milliseconds.default(60_000),
+  /**
+   * Speech-to-text: an OpenAI-compatible `/audio/transcriptions` server (unset: BASE_URL_LOCAL;
+   * neither: audios cannot be added, 503), its key, and the seed's settings.
+   */
+  STT_BASE_URL: optionalHttpUrl,
+  STT_API_KEY: optionalSetting,
+  STT_MODEL: z.string().min(1).default('turbo'),
+  STT_DIARIZE: booleanSetting.default(true),
+  STT_SUPPRESS_NUMERALS: booleanSetting.default(false),
+  /** Spoken language hint (ISO-639-1); unset: the server detects it. */
+  STT_LANGUAGE: optionalSetting,
+  STT_TIMEOUT_MS: milliseconds.default(3_600_000),
+  /** Words per indexed transcript chunk (a speaker's turn is split only when longer). */
+  TRANSCRIPT_CHUNK_WORDS: z.coerce.number().int().min(20).max(5000).default(200),
+  /** How often audios waiting for transcription or summary are looked for. */
+  AUDIO_POLL_INTERVAL_MS: milliseconds.default(2000),
+  /** Attempts of a transcription or summary that fails for a passing reason (5xx, time-out). */
+  AUDIO_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  /** The summarizer, for transcripts; unset: audios get no summary (said at start). */
+  URL_SUMMARIZER: optionalHttpUrl,
+  /** The seed's core-backend summarise settings. */
+  SUMMARIZE_TIMEOUT: milliseconds.default(86_400_000),
+  SUMMARIZE_NER: booleanSetting.default(true),
+  SUMMARIZE_CHUNK_SIZE: z.coerce.number().int().positive().default(1000),
+  SUMMARIZE_TARGET_CONTEXT: z.coerce.number().int().positive().default(128_000),
   /** An app key's `last_used_at` is written at most this often (not a database write per call). */
   APP_KEY_LAST_USED_INTERVAL_MS: milliseconds.default(60_000),
 });
@@ -150,6 +175,21 @@ export function installModel(settings: Settings) {
     baseUrl: settings.BASE_URL_LOCAL,
     model: settings.MODEL_LOCAL,
     apiKey: settings.API_KEY_LOCAL,
+  };
+}
+
+/** The speech-to-text server, when one is known. */
+export function sttSettings(settings: Settings) {
+  const baseUrl = settings.STT_BASE_URL ?? settings.BASE_URL_LOCAL;
+  if (!baseUrl) return undefined;
+  return {
+    baseUrl,
+    apiKey: settings.STT_API_KEY ?? settings.API_KEY_LOCAL,
+    model: settings.STT_MODEL,
+    diarize: settings.STT_DIARIZE,
+    suppressNumerals: settings.STT_SUPPRESS_NUMERALS,
+    language: settings.STT_LANGUAGE,
+    timeoutMs: settings.STT_TIMEOUT_MS,
   };
 }
 

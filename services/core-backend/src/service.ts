@@ -4,6 +4,7 @@
  */
 import {
   createMetrics,
+  createSummarizerClient,
   createTargetPolicy,
   type DecideAccess,
   type Logger,
@@ -24,7 +25,10 @@ import {
 import { createChatStore } from './chats/chat-store';
 import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
-import { embeddingsSettings, installModel, s3Settings, type Settings } from './config';
+import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
+import { createAudios } from './audios/audios';
+import { createSpeechToText } from './audios/speech-to-text';
+import { embeddingsSettings, installModel, s3Settings, sttSettings, type Settings } from './config';
 import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
 import { createDocuments } from './documents/documents';
 import { createFolders } from './documents/folders';
@@ -51,6 +55,8 @@ export interface CoreBackend extends Service {
   knowledge: KnowledgeIndex;
   /** Unset without URL_OCR. */
   follower: DocumentFollower | undefined;
+  /** Unset without S3 or a speech-to-text server. */
+  audioWorker: AudioWorker | undefined;
 }
 
 export function createCoreBackend(
@@ -116,6 +122,52 @@ export function createCoreBackend(
     s3,
     bucket: settings.S3_BUCKET,
   });
+  const stt = sttSettings(settings);
+  const speechToText = stt && createSpeechToText(stt);
+  const audioOriginals = s3 && createOriginals(s3, settings.S3_BUCKET, 'core-audios');
+  if (!speechToText || !audioOriginals) {
+    logger.warn('audios cannot be added: they need S3_* and STT_BASE_URL (or BASE_URL_LOCAL)');
+  } else if (!settings.URL_SUMMARIZER) {
+    logger.warn('URL_SUMMARIZER is not set: audio transcripts are not summarised');
+  }
+  const audios = createAudios({
+    pool,
+    access,
+    knowledge,
+    intake:
+      speechToText && audioOriginals
+        ? { originals: audioOriginals, sttDefaults: () => speechToText.defaults() }
+        : undefined,
+    originals: audioOriginals,
+  });
+  const audioWorker =
+    speechToText &&
+    audioOriginals &&
+    createAudioWorker({
+      pool,
+      originals: audioOriginals,
+      speechToText,
+      summarizer: settings.URL_SUMMARIZER
+        ? createSummarizerClient({
+            baseUrl: settings.URL_SUMMARIZER,
+            connectTimeoutMs: 10_000,
+            readTimeoutMs: settings.SUMMARIZE_TIMEOUT,
+            // Attempts are counted by the audio worker (AUDIO_MAX_ATTEMPTS).
+            retries: 0,
+            backoffMs: 0,
+            chunkSize: settings.SUMMARIZE_CHUNK_SIZE,
+            targetContext: settings.SUMMARIZE_TARGET_CONTEXT,
+            enableNer: settings.SUMMARIZE_NER,
+          })
+        : undefined,
+      knowledge,
+      logger,
+      registry: metrics.registry,
+      tempDir: settings.TEMP_DIR,
+      chunkWords: settings.TRANSCRIPT_CHUNK_WORDS,
+      intervalMs: settings.AUDIO_POLL_INTERVAL_MS,
+      maxAttempts: settings.AUDIO_MAX_ATTEMPTS,
+    });
   const documents = createDocuments({ pool, access, knowledge, ocr, artifacts, originals });
   const topics = createTopics(pool, access);
   const follower =
@@ -167,6 +219,7 @@ export function createCoreBackend(
     documents,
     folders: createFolders(pool, access),
     topics,
+    audios,
     documentRoutes: {
       tempDir: settings.TEMP_DIR,
       maxUploadBytes: settings.MAX_UPLOAD_BYTES,
@@ -218,16 +271,19 @@ export function createCoreBackend(
     app,
     knowledge,
     follower,
+    audioWorker,
     async start() {
       const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       await knowledge.ensureIndex();
       await originals?.ensureBucket();
+      await audioOriginals?.ensureBucket();
       await publicKey.load();
       follower?.start();
+      audioWorker?.start();
     },
     async stop() {
-      await follower?.stop();
+      await Promise.all([follower?.stop(), audioWorker?.stop()]);
       await pool.end();
       redis.disconnect();
       await search.close();

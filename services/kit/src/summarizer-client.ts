@@ -58,8 +58,14 @@ export class SummarizerError extends Error {
 }
 
 export interface SummarizerClient {
-  /** Sends the text file at `path` (its name is the upload's), or text given as it is. */
-  summarize(file: string | { name: string; text: string }): Promise<SummaryFile>;
+  /**
+   * Sends the text file at `path` (its name is the upload's), or text given as it is; `signal`
+   * gives up (the caller is stopping).
+   */
+  summarize(
+    file: string | { name: string; text: string },
+    signal?: AbortSignal,
+  ): Promise<SummaryFile>;
 }
 
 export function createSummarizerClient(options: SummarizerClientOptions): SummarizerClient {
@@ -68,12 +74,14 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
   async function postOnce(
     body: Buffer,
     contentType: string,
+    signal: AbortSignal | undefined,
   ): Promise<{ status: number; body: Buffer }> {
     const send = url.protocol === 'https:' ? requestTls : request;
     return new Promise((resolve, reject) => {
       const req = send(url, {
         method: 'POST',
         headers: { 'content-type': contentType, 'content-length': body.length },
+        ...(signal ? { signal } : {}),
       });
       const connectTimer = setTimeout(
         () =>
@@ -106,7 +114,7 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
   }
 
   return {
-    async summarize(file) {
+    async summarize(file, signal) {
       const form = new FormData();
       if (typeof file === 'string') {
         form.append(
@@ -126,7 +134,7 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
       const body = Buffer.from(await encoded.arrayBuffer());
 
       for (let attempt = 0; ; attempt += 1) {
-        const answer = await postOnce(body, contentType);
+        const answer = await postOnce(body, contentType, signal);
         if (answer.status === 200) return JSON.parse(answer.body.toString('utf8')) as SummaryFile;
         if (!RETRIED.has(answer.status) || attempt >= options.retries) {
           throw new SummarizerError(
@@ -134,7 +142,7 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
             answer.status,
           );
         }
-        await sleep(options.backoffMs * 2 ** attempt);
+        await sleep(options.backoffMs * 2 ** attempt, undefined, signal ? { signal } : {});
       }
     },
   };

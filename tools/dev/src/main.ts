@@ -58,7 +58,8 @@ function wiring(
     URL_SUMMARIZER: urlOf('summarizer'),
     // The local engine and the cloud stand-in listen on loopback.
     ALLOWED_TARGETS: '127.0.0.1',
-    // core-backend: the services it calls, retrieval with the stand-in's embeddings, its key
+    // core-backend: the services it calls (speech-to-text is the stand-in at BASE_URL_LOCAL,
+    // transcripts are summarised at URL_SUMMARIZER), retrieval with the stand-in's embeddings, its key
     // for stored secrets (kept across runs, or what was stored could not be read again), and
     // the token the user service copies user names with.
     URL_OCR: urlOf('ocr-service'),
@@ -124,7 +125,14 @@ function main(): void {
   const stub = join(root, 'tools', 'llm-stub', 'dist', 'main.js');
   const llmUrl = `http://127.0.0.1:${basePort}`;
   if (existsSync(stub)) {
-    children.push(start('llm-stub', stub, { ...process.env, PORT: String(basePort) }));
+    children.push(
+      // `turbo`: the core backend's speech-to-text model (the seed's), transcribed by the stand-in.
+      start('llm-stub', stub, {
+        LLM_STUB_MODELS: 'pelita-stub,turbo',
+        ...process.env,
+        PORT: String(basePort),
+      }),
+    );
     say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
   }
 

@@ -1,7 +1,8 @@
 /**
- * Uploaded originals, kept in object storage (`core-documents/{document id}`) so a document can be
- * processed again without asking for the file again. Off without S3 settings: re-processing an
- * upload then answers 409.
+ * Uploaded originals, kept in object storage (`{prefix}/{id}`: `core-documents/` for documents,
+ * `core-audios/` for recordings) so they can be processed again without asking for the file
+ * again. Documents work without S3 settings (re-processing an upload then answers 409); audios
+ * need it (the worker transcribes from the stored recording).
  */
 import { createReadStream, createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
@@ -15,8 +16,8 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 
-export function createOriginals(s3: S3Client, bucket: string) {
-  const keyOf = (documentId: string) => `core-documents/${documentId}`;
+export function createOriginals(s3: S3Client, bucket: string, prefix = 'core-documents') {
+  const keyOf = (id: string) => `${prefix}/${id}`;
   return {
     async ensureBucket(): Promise<void> {
       try {
@@ -28,8 +29,8 @@ export function createOriginals(s3: S3Client, bucket: string) {
         });
       }
     },
-    async put(documentId: string, path: string, size: number): Promise<string> {
-      const key = keyOf(documentId);
+    async put(id: string, path: string, size: number): Promise<string> {
+      const key = keyOf(id);
       await s3.send(
         new PutObjectCommand({
           Bucket: bucket,
