@@ -1,6 +1,8 @@
 /** createApp(deps): the kit's service with every route, guarded by token + session + OPA. No I/O at build. */
 import {
   createService,
+  withActivityLog,
+  type ActivityLog,
   opaDecision,
   requireAuth,
   type DecideAccess,
@@ -55,6 +57,8 @@ import type { Workspaces } from './workspaces/workspaces';
 
 export interface AppDeps {
   logger: Logger;
+  /** One entry per user action in INDEX_USER_ACTIVITY_LOG (the user service's shape). */
+  activityLog: ActivityLog;
   metrics: Metrics;
   /** The user service's public key: access tokens are verified with it. */
   publicKey: () => KeyObject;
@@ -108,7 +112,7 @@ export function createApp(deps: AppDeps): Express {
       decide: deps.decide ?? opaDecision({ url: deps.opaUrl }),
       registry: deps.metrics.registry,
     }),
-    routes: [
+    routes: withActivityLog(deps.activityLog, [
       ...workspaceRoutes(deps.workspaces, caller),
       ...workspaceRoleRoutes(deps.workspaceRoles),
       ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
@@ -133,6 +137,6 @@ export function createApp(deps: AppDeps): Express {
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),
       ...openApiChatRoutes({ ...deps, models: deps.workspaceModels }),
       ...utilRoutes(deps.users, deps.serviceToken),
-    ],
+    ]),
   });
 }

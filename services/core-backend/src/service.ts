@@ -3,9 +3,12 @@
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
 import {
+  createActivityLog,
+  createActivityRepository,
   createMetrics,
   createSummarizerClient,
   createTargetPolicy,
+  type ActivityRepository,
   type DecideAccess,
   type Logger,
   type Service,
@@ -53,6 +56,8 @@ import { createWorkspaces } from './workspaces/workspaces';
 /** The kit's {@link Service}, plus what the integration tests reach into. */
 export interface CoreBackend extends Service {
   knowledge: KnowledgeIndex;
+  /** The activity log's index (tests refresh it to read their writes). */
+  activity: ActivityRepository;
   /** Unset without URL_OCR. */
   follower: DocumentFollower | undefined;
   /** Unset without S3 or a speech-to-text server. */
@@ -76,6 +81,13 @@ export function createCoreBackend(
       ? { auth: { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD } }
       : {}),
   });
+  const activity = createActivityRepository(
+    settings.OPENSEARCH_URL,
+    settings.INDEX_USER_ACTIVITY_LOG,
+    settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
+      ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
+      : undefined,
+  );
   const embeddings = embeddingsSettings(settings);
   if (!embeddings) logger.warn('EMBEDDINGS_MODEL is not set: retrieval is BM25 only');
   const knowledge = createKnowledgeIndex({
@@ -202,6 +214,13 @@ export function createCoreBackend(
 
   const app = createApp({
     logger,
+    activityLog: createActivityLog({
+      repository: activity,
+      logger,
+      registry: metrics.registry,
+      // Calls with an app key or the service token are a program's, not a user's action.
+      ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils)\//.test(route.path),
+    }),
     metrics,
     publicKey: () => publicKey.key(),
     sessions: redis,
@@ -270,12 +289,14 @@ export function createCoreBackend(
   return {
     app,
     knowledge,
+    activity,
     follower,
     audioWorker,
     async start() {
       const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
       await knowledge.ensureIndex();
+      await activity.ensureIndex();
       await originals?.ensureBucket();
       await audioOriginals?.ensureBucket();
       await publicKey.load();
@@ -287,6 +308,7 @@ export function createCoreBackend(
       await pool.end();
       redis.disconnect();
       await search.close();
+      await activity.close();
       s3?.destroy();
     },
   };

@@ -143,3 +143,16 @@ export {
   type SummarizerClientOptions,
   type SummaryFile,
 } from './summarizer-client';
+export {
+  createActivityLog,
+  withActivityLog,
+  type ActivityLog,
+  type ActivityLogOptions,
+  type ActivityUser,
+} from './activity-log/activity-log';
+export {
+  createActivityRepository,
+  type ActivityEntry,
+  type ActivityQuery,
+  type ActivityRepository,
+} from './activity-log/activity-repository';

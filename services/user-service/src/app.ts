@@ -1,7 +1,8 @@
 /** createApp(deps): the kit's service with every route, guarded by token + session + OPA. No I/O at build. */
 import {
+  withActivityLog,
+  type ActivityLog,
   createService,
-  type RouteDefinition,
   opaDecision,
   requireAuth,
   type DecideAccess,
@@ -11,7 +12,6 @@ import {
 } from '@pelita/kit';
 import type { Express, Request } from 'express';
 import type { Redis } from 'ioredis';
-import type { ActivityLog } from './activity/activity-log';
 import type { ActivitySearch } from './activity/activity-search';
 import { loadActor, type FindUser } from './actor';
 import type { Features } from './access/features';
@@ -91,12 +91,4 @@ export function createApp(deps: AppDeps): Express {
   // trusted proxies' X-Forwarded-For.
   app.set('trust proxy', deps.trustProxy);
   return app;
-}
-
-/** Puts the activity recorder in front of every route that is a user action. */
-function withActivityLog(log: ActivityLog, routes: RouteDefinition[]): RouteDefinition[] {
-  return routes.map((route) => {
-    const recorder = log.recorderFor(route);
-    return recorder ? { ...route, before: [recorder, ...(route.before ?? [])] } : route;
-  });
 }

@@ -5,6 +5,9 @@
  */
 import { join } from 'node:path';
 import {
+  createActivityLog,
+  createActivityRepository,
+  type ActivityRepository,
   createMetrics,
   migrate,
   withStartupLock,
@@ -19,9 +22,7 @@ import { createFeatures } from './access/features';
 import { createPolicies } from './access/policies';
 import { createPolicyData } from './access/policy-data';
 import { createPolicyDataRepository } from './access/policy-data-repository';
-import { createActivityLog } from './activity/activity-log';
 import { createActivitySearch } from './activity/activity-search';
-import { createActivityRepository, type ActivityRepository } from './activity/activity-repository';
 import { createApp } from './app';
 import { createAuthMetrics } from './auth/auth-metrics';
 import { createLoginLimiter } from './auth/login-limiter';
@@ -204,7 +205,13 @@ export function createUserService(
     time: timestampFormatter(settings.APP_TIMEZONE),
     photos: createProfilePhotos(photoStore, userRepository, logger),
     photoMaxBytes: settings.PHOTO_MAX_BYTES,
-    activityLog: createActivityLog(activity, logger, metrics.registry),
+    activityLog: createActivityLog({
+      repository: activity,
+      logger,
+      registry: metrics.registry,
+      // Calls with an app key are a program's, not a user's action.
+      ignore: (route) => route.path.startsWith('/open-api/'),
+    }),
     activitySearch: createActivitySearch(activity),
     readiness: {
       postgres: () => pool.query('select 1'),

@@ -1,6 +1,6 @@
 /** Reading the activity log (`GET /activity-logs`): newest first, within OpenSearch's paging window. */
 import { HttpError, badRequest } from '@pelita/kit';
-import type { ActivityEntry, ActivityQuery, ActivityRepository } from './activity-repository';
+import type { ActivityEntry, ActivityQuery, ActivityRepository } from '@pelita/kit';
 
 /** OpenSearch's default `index.max_result_window`: from + size beyond it is refused. */
 const MAX_WINDOW = 10_000;

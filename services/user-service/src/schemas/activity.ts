@@ -1,6 +1,6 @@
 /** Activity log query and response schemas. */
 import { z } from 'zod';
-import type { ActivityEntry, ActivityQuery } from '../activity/activity-repository';
+import type { ActivityEntry, ActivityQuery } from '@pelita/kit';
 import type { FormatTimestamp } from '../timestamps';
 import { Paging, Timestamp } from './common';
 

@@ -43,12 +43,20 @@ export interface CoreStack {
   stop(): Promise<void>;
 }
 
-export async function startCoreStack(env: Record<string, string> = {}): Promise<CoreStack> {
+/** `env`: the core backend's settings; `platformEnv`: the user service's. */
+export async function startCoreStack(
+  env: Record<string, string> = {},
+  platformEnv: Record<string, string> = {},
+): Promise<CoreStack> {
   const { REDIS_URL, OPENSEARCH_URL } = requireEnv('REDIS_URL', 'OPENSEARCH_URL');
   const serviceToken = randomBytes(24).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const platform = await startPlatform({ CORE_BACKEND_URL: url, CORE_BACKEND_TOKEN: serviceToken });
+  const platform = await startPlatform({
+    ...platformEnv,
+    CORE_BACKEND_URL: url,
+    CORE_BACKEND_TOKEN: serviceToken,
+  });
   const logger = createLogger({
     name: 'core-backend',
     level: process.env.CORE_TEST_LOG ?? 'silent',

@@ -1,6 +1,6 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import { Client, type Types } from '@opensearch-project/opensearch';
-import { errorMessage } from '@pelita/kit';
+import { errorMessage } from '../error-message';
 
 export interface ActivityEntry {
   userId: string | null;

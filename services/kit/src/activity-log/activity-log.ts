@@ -1,11 +1,13 @@
 /**
- * Records each user action (every request that changes something, plus login and logout) in
- * the activity log, after the answer is sent. A failed write is logged and counted, never
- * turned into an error for the user.
+ * Records each user action (every request that changes something, plus what a service marks,
+ * such as login) in the activity log shared by the user service and the core backend, after the
+ * answer is sent. A failed write is logged and counted, never turned into an error for the user.
  */
-import { errorMessage, type Logger, type RouteDefinition } from '@pelita/kit';
 import type { Request, RequestHandler } from 'express';
 import { Counter, type Registry } from 'prom-client';
+import { errorMessage } from '../error-message';
+import type { Logger } from '../logger';
+import type { RouteDefinition } from '../route';
 import type { ActivityRepository } from './activity-repository';
 
 /** Set by a public route that learns who acted (login) so the entry names them. */
@@ -27,20 +29,30 @@ export interface ActivityLog {
 
 const READS = new Set(['get', 'head']);
 
-export function createActivityLog(
-  repository: ActivityRepository | undefined,
-  logger: Logger,
-  registry: Registry,
-): ActivityLog {
+export interface ActivityLogOptions {
+  /** Unset: nothing is recorded (no OpenSearch configured). */
+  repository: ActivityRepository | undefined;
+  logger: Logger;
+  registry: Registry;
+  /** Routes that are not a user's action (calls by programs with app or service keys). */
+  ignore?: (route: RouteDefinition) => boolean;
+}
+
+export function createActivityLog({
+  repository,
+  logger,
+  registry,
+  ignore = () => false,
+}: ActivityLogOptions): ActivityLog {
   const writes = new Counter({
-    name: 'user_service_activity_log_writes_total',
+    name: 'activity_log_writes_total',
     help: 'Entries written to the user activity log, by outcome',
     labelNames: ['outcome'] as const,
     registers: [registry],
   });
   return {
     recorderFor(route) {
-      if (!repository || READS.has(route.method) || route.path.startsWith('/open-api/')) {
+      if (!repository || READS.has(route.method) || ignore(route)) {
         return undefined;
       }
       const action = `${route.method.toUpperCase()} ${route.path}`;
@@ -73,4 +85,12 @@ export function createActivityLog(
       };
     },
   };
+}
+
+/** Puts the activity recorder in front of every route that is a user action. */
+export function withActivityLog(log: ActivityLog, routes: RouteDefinition[]): RouteDefinition[] {
+  return routes.map((route) => {
+    const recorder = log.recorderFor(route);
+    return recorder ? { ...route, before: [recorder, ...(route.before ?? [])] } : route;
+  });
 }
