@@ -24,6 +24,9 @@ import type { KnowledgeIndex } from './retrieval/knowledge-index';
 import type { Topics } from './topics/topics';
 import { accessRoutes } from './routes/access';
 import { audioRoutes } from './routes/audios';
+import { integrationRoutes } from './routes/integrations';
+import type { Iframes } from './workspace-config/iframes';
+import type { Integrations } from './workspace-config/integrations';
 import { documentRoutes } from './routes/documents';
 import { folderRoutes } from './routes/folders';
 import { searchRoutes } from './routes/search';
@@ -89,6 +92,8 @@ export interface AppDeps {
     defaultProcessing: OcrOptions['processing'];
   };
   systemPrompts: SystemPrompts;
+  integrations: Integrations;
+  iframes: Iframes;
   reports: Reports;
   dashboard: Dashboard;
   databases: Databases;
@@ -123,6 +128,7 @@ export function createApp(deps: AppDeps): Express {
       ...topicRoutes({ ...deps, callerOf: caller }),
       ...searchRoutes({ ...deps, callerOf: caller }),
       ...workspaceConfigRoutes({ ...deps, callerOf: caller }),
+      ...integrationRoutes({ ...deps, callerOf: caller }),
       ...accessRoutes('document', 'documents', { ...deps, callerOf: caller }),
       ...accessRoutes('folder', 'folders', { ...deps, callerOf: caller }),
       ...accessRoutes('topic', 'topics', { ...deps, callerOf: caller }),

@@ -144,6 +144,8 @@ export const settingsSchema = baseSettings.extend({
   SUMMARIZE_NER: booleanSetting.default(true),
   SUMMARIZE_CHUNK_SIZE: z.coerce.number().int().positive().default(1000),
   SUMMARIZE_TARGET_CONTEXT: z.coerce.number().int().positive().default(128_000),
+  /** Calls to a workspace integration's messaging bridge (the seed's). */
+  WHATSAPP_TIMEOUT: milliseconds.default(86_400_000),
   /** An app key's `last_used_at` is written at most this often (not a database write per call). */
   APP_KEY_LAST_USED_INTERVAL_MS: milliseconds.default(60_000),
 });

@@ -44,6 +44,9 @@ import { createApis } from './sources/apis';
 import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
 import { createSecretBox } from './crypto/secret-box';
+import { createIframes } from './workspace-config/iframes';
+import { createIntegrations } from './workspace-config/integrations';
+import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
 import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
@@ -111,10 +114,11 @@ export function createCoreBackend(
     workspaceModelStore.resolve(workspaceId, model);
   const systemPrompt: SystemPrompt = (workspaceId, type) =>
     systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report');
+  const targetPolicy = createTargetPolicy(settings.ALLOWED_TARGETS);
   const models = createModelClient({
     timeoutMs: settings.LLM_TIMEOUT_MS,
     maxRetries: settings.LLM_MAX_RETRIES,
-    targetPolicy: createTargetPolicy(settings.ALLOWED_TARGETS),
+    targetPolicy,
   });
   const s3Config = s3Settings(settings);
   const s3 = s3Config && new S3Client(s3Config);
@@ -255,6 +259,12 @@ export function createCoreBackend(
       temperature: 0.2,
     }),
     systemPrompts,
+    integrations: createIntegrations(
+      pool,
+      secrets,
+      createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
+    ),
+    iframes: createIframes(pool),
     workspaceModelStore,
     dashboard: createDashboard(pool),
     models,

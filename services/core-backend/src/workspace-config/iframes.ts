@@ -1,0 +1,169 @@
+/**
+ * Workspace iframes: the embeddable chat widget's configuration — which sites may embed it
+ * (allowed origins), the app key its chats are made with, and how it looks. The browser is
+ * only ever given the iframe's id: the app key stays on the server (a key in a page would be
+ * anyone's). `publicConfig` is what the widget loads, for an allowed origin only.
+ */
+import { randomUUID } from 'node:crypto';
+import { badRequest, conflict, HttpError } from '@pelita/kit';
+import type pg from 'pg';
+import { isUniqueViolation } from '../db/database';
+import type { Paging } from '../schemas/common';
+
+export interface IframeTheme {
+  title: string;
+  greeting: string;
+  primary_color: string;
+  position: 'bottom-right' | 'bottom-left';
+  dark_mode: boolean;
+}
+
+export interface Iframe {
+  id: string;
+  workspace_id: string;
+  name: string;
+  allowed_origins: string[];
+  app_key_id: string;
+  /** The app key's prefix, to recognise it in the list of keys. */
+  app_key_prefix: string;
+  /** False once its app key is revoked: the widget then refuses to load. */
+  app_key_active: boolean;
+  theme: IframeTheme;
+  enabled: boolean;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface IframeInput {
+  name: string;
+  allowed_origins: string[];
+  app_key_id: string;
+  theme: IframeTheme;
+  enabled: boolean;
+}
+
+const SELECT = `select f.*, k.prefix as app_key_prefix, k.revoked_at is null as app_key_active
+  from workspace_iframes f join app_keys k on k.id = f.app_key_id`;
+
+const notFound = (id: string) =>
+  new HttpError(404, 'iframe_not_found', `The iframe ${id} does not exist`);
+const taken = (err: unknown) => {
+  throw isUniqueViolation(err) ? conflict('The workspace has an iframe of that name') : err;
+};
+
+export function createIframes(pool: pg.Pool) {
+  async function find(workspaceId: string, id: string): Promise<Iframe> {
+    const { rows } = await pool.query<Iframe>(`${SELECT} where f.id = $1 and f.workspace_id = $2`, [
+      id,
+      workspaceId,
+    ]);
+    if (!rows[0]) throw notFound(id);
+    return rows[0];
+  }
+
+  /** The key must be a live key of this workspace: never another workspace's. */
+  async function requireOwnKey(workspaceId: string, appKeyId: string): Promise<void> {
+    const { rows } = await pool.query(
+      'select 1 from app_keys where id = $1 and workspace_id = $2 and revoked_at is null',
+      [appKeyId, workspaceId],
+    );
+    if (rows.length === 0) {
+      throw badRequest(`app_key_id ${appKeyId} is not an active app key of this workspace`);
+    }
+  }
+
+  return {
+    find,
+    async list(workspaceId: string, paging: Paging) {
+      const { rows: count } = await pool.query<{ n: number }>(
+        'select count(*)::int as n from workspace_iframes where workspace_id = $1',
+        [workspaceId],
+      );
+      const { rows } = await pool.query<Iframe>(
+        `${SELECT} where f.workspace_id = $1 order by f.name limit $2 offset $3`,
+        [workspaceId, paging.limit, (paging.page - 1) * paging.limit],
+      );
+      return { rows, total: count[0]?.n ?? 0 };
+    },
+    async create(workspaceId: string, userId: string, input: IframeInput) {
+      await requireOwnKey(workspaceId, input.app_key_id);
+      const id = randomUUID();
+      await pool
+        .query(
+          `insert into workspace_iframes (id, workspace_id, name, allowed_origins, app_key_id,
+             theme, enabled, created_by)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            id,
+            workspaceId,
+            input.name,
+            input.allowed_origins,
+            input.app_key_id,
+            JSON.stringify(input.theme),
+            input.enabled,
+            userId,
+          ],
+        )
+        .catch(taken);
+      return find(workspaceId, id);
+    },
+    async update(
+      workspaceId: string,
+      id: string,
+      changes: Partial<Omit<IframeInput, 'theme'>> & { theme?: Partial<IframeTheme> },
+    ) {
+      const before = await find(workspaceId, id);
+      if (changes.app_key_id !== undefined) await requireOwnKey(workspaceId, changes.app_key_id);
+      await pool
+        .query(
+          `update workspace_iframes set name = $3, allowed_origins = $4, app_key_id = $5,
+             theme = $6, enabled = $7, updated_at = now()
+           where id = $1 and workspace_id = $2`,
+          [
+            id,
+            workspaceId,
+            changes.name ?? before.name,
+            changes.allowed_origins ?? before.allowed_origins,
+            changes.app_key_id ?? before.app_key_id,
+            JSON.stringify({ ...before.theme, ...changes.theme }),
+            changes.enabled ?? before.enabled,
+          ],
+        )
+        .catch(taken);
+      return find(workspaceId, id);
+    },
+    async remove(workspaceId: string, id: string): Promise<void> {
+      const { rowCount } = await pool.query(
+        'delete from workspace_iframes where id = $1 and workspace_id = $2',
+        [id, workspaceId],
+      );
+      if (!rowCount) throw notFound(id);
+    },
+    /**
+     * What the widget loads: its look, for a page on an allowed origin, while the iframe is
+     * enabled and its app key live. Anything else is the same 404, so a page elsewhere learns
+     * nothing about which ids exist.
+     */
+    async publicConfig(id: string, origin: string | undefined) {
+      const { rows } = await pool.query<Iframe & { workspace_name: string }>(
+        `${SELECT.replace('select f.*', 'select f.*, w.name as workspace_name')}
+         join workspaces w on w.id = f.workspace_id where f.id = $1`,
+        [id],
+      );
+      const iframe = rows[0];
+      if (
+        !iframe ||
+        !iframe.enabled ||
+        !iframe.app_key_active ||
+        !origin ||
+        !iframe.allowed_origins.includes(origin)
+      ) {
+        throw notFound(id);
+      }
+      return { id: iframe.id, workspace_name: iframe.workspace_name, theme: iframe.theme };
+    },
+  };
+}
+
+export type Iframes = ReturnType<typeof createIframes>;
