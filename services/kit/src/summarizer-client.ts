@@ -91,7 +91,9 @@ export function createSummarizerClient(options: SummarizerClientOptions): Summar
       req.on('socket', (socket) => {
         const connected = () => {
           clearTimeout(connectTimer);
-          socket.setTimeout(options.readTimeoutMs, () =>
+          // On the request, not the socket: a kept-alive socket would collect one listener per
+          // request (the request's is removed when it ends).
+          req.setTimeout(options.readTimeoutMs, () =>
             req.destroy(new SummarizerError(`no answer within ${options.readTimeoutMs} ms`)),
           );
         };
