@@ -28,6 +28,7 @@ import {
 import { createChatStore } from './chats/chat-store';
 import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
+import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
 import { createSpeechToText } from './audios/speech-to-text';
@@ -204,6 +205,26 @@ export function createCoreBackend(
       leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
       summaryWaitMs: settings.SUMMARY_WAIT_MS,
     });
+  const databases = createDatabases({
+    pool,
+    access,
+    box: secrets,
+    dbProxy: settings.URL_DB_PROXY
+      ? createDbProxyClient(settings.URL_DB_PROXY, settings.DATABASE_CONNECT_TIMEOUT)
+      : undefined,
+  });
+  const apis = createApis({
+    pool,
+    access,
+    box: secrets,
+    httpProxy: settings.URL_HTTP_PROXY
+      ? createHttpProxyClient(
+          settings.URL_HTTP_PROXY,
+          settings.HTTP_PROXY_TOKEN,
+          settings.HTTP_PROXY_TIMEOUT_MS,
+        )
+      : undefined,
+  });
   const answers = createAnswerPipeline({
     chats,
     knowledge,
@@ -212,6 +233,7 @@ export function createCoreBackend(
     resolveModel,
     systemPrompt,
     topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
+    lookups: createSourceLookups({ databases, apis, models, logger }),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
@@ -268,26 +290,8 @@ export function createCoreBackend(
     workspaceModelStore,
     dashboard: createDashboard(pool),
     models,
-    databases: createDatabases({
-      pool,
-      access,
-      box: secrets,
-      dbProxy: settings.URL_DB_PROXY
-        ? createDbProxyClient(settings.URL_DB_PROXY, settings.DATABASE_CONNECT_TIMEOUT)
-        : undefined,
-    }),
-    apis: createApis({
-      pool,
-      access,
-      box: secrets,
-      httpProxy: settings.URL_HTTP_PROXY
-        ? createHttpProxyClient(
-            settings.URL_HTTP_PROXY,
-            settings.HTTP_PROXY_TOKEN,
-            settings.HTTP_PROXY_TIMEOUT_MS,
-          )
-        : undefined,
-    }),
+    databases,
+    apis,
     appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
     readiness: {
       postgres: () => pool.query('select 1'),

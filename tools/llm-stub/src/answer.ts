@@ -2,7 +2,8 @@
  * The deterministic answer to a chat request. The document is the text inside the last
  * `<document>...</document>` of the user messages (the whole last user message without tags);
  * the JSON keys the instructions mention (`"summary"`, `"key_points"`, `"topics"`,
- * `"named_entities"`) are the keys answered. Without any of them the answer is plain prose.
+ * `"named_entities"`) are the keys answered. Without any of them the answer is plain prose;
+ * planning prompts (text-to-SQL, text-to-API) get their answer from `tool-answers.ts`.
  */
 import {
   entitiesOf,
@@ -12,6 +13,7 @@ import {
   topicsOf,
   wordsOf,
 } from './text-features';
+import { toolAnswer } from './tool-answers';
 
 export interface ChatMessage {
   role: string;
@@ -72,6 +74,8 @@ export function buildAnswer(
     .filter((message) => message.role === 'system')
     .map((message) => textOf(message.content))
     .join('\n');
+  const tool = toolAnswer(instructions, document);
+  if (tool !== undefined) return { json: undefined, prose: tool, asked: [], document };
   const asked = ANSWER_KEYS.filter((key) => instructions.includes(`"${key}"`));
   const summary =
     options.summaryMode === 'echo' || noShrink

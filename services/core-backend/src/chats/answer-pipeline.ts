@@ -1,8 +1,9 @@
 /**
  * One answer: the question is stored (`answering`), the passages the member may use are
- * retrieved (narrowed to the room's sources), the prompt is the workspace's `persistent` system
- * prompt, the passages and the room's last exchanges, and the model's answer streams back while
- * it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
+ * retrieved (narrowed to the room's sources), the room's databases and APIs are asked
+ * (text-to-SQL through db-proxy, text-to-API through http-proxy: `source-lookups.ts`), the
+ * prompt is the workspace's `persistent` system prompt, the passages, the findings and the room's
+ * last exchanges, and the model's answer streams back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
  * failed mid-answer: what came is kept) or `failed`.
  */
 import { toHttpError } from '@pelita/kit';
@@ -12,6 +13,7 @@ import type { WorkspaceSettings } from '../workspaces/workspace-settings';
 import type { Membership } from '../workspaces/workspaces';
 import type { ChatStore, KnowledgeSource, Message, Room } from './chat-store';
 import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
+import type { Finding, SourceLookups } from './source-lookups';
 
 /** The documents of the given topics the member may use (topics module). */
 export type TopicDocuments = (member: Membership, topicIds: string[]) => Promise<string[]>;
@@ -28,6 +30,8 @@ export interface AnswerPipelineDeps {
   resolveModel: ResolveModel;
   systemPrompt: SystemPrompt;
   topicDocuments: TopicDocuments;
+  /** The room's databases and APIs, asked before the answer. */
+  lookups: SourceLookups;
   /** MAXIMUM_CHAT_PER_ROOM: earlier exchanges sent with a question, unless the workspace says. */
   maximumChatPerRoom: number;
 }
@@ -90,10 +94,20 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
     });
   }
 
-  async function prompt(request: AnswerRequest, passages: Hit[]): Promise<ChatTurn[]> {
+  async function prompt(
+    request: AnswerRequest,
+    passages: Hit[],
+    findings: Finding[],
+  ): Promise<ChatTurn[]> {
     const persistent = await deps.systemPrompt(request.member.workspaceId, 'persistent');
     const context = passages.map((hit, i) => `[${i + 1}] ${hit.title}\n${hit.text}`).join('\n\n');
-    const system = [persistent, INSTRUCTION, context ? `Context passages:\n\n${context}` : '']
+    const found = findings.map((finding) => finding.text).join('\n\n');
+    const system = [
+      persistent,
+      INSTRUCTION,
+      context ? `Context passages:\n\n${context}` : '',
+      found ? `From the room's databases and APIs:\n\n${found}` : '',
+    ]
       .filter(Boolean)
       .join('\n\n');
     const historyCount = request.earlierTurns?.length
@@ -119,7 +133,14 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
     async start(request: AnswerRequest): Promise<StartedAnswer> {
       const sources = await retrieve(request);
       const choice = await deps.resolveModel(request.member.workspaceId, request.room.model);
-      const detail = sourceDetail(request.room.knowledgeSources, sources);
+      const findings = await deps.lookups.find(
+        request.member,
+        request.room.knowledgeSources,
+        request.question,
+        choice,
+        request.signal,
+      );
+      const detail = sourceDetail(request.room.knowledgeSources, sources, findings);
       const message = await deps.chats.addMessage(request.room, {
         chat: request.question,
         llm: choice.model,
@@ -127,7 +148,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       });
       let answer;
       try {
-        const turns = await prompt(request, sources);
+        const turns = await prompt(request, sources, findings);
         answer = await deps.models.stream(choice, turns, {
           temperature: request.settings.temperature,
           ...(request.signal ? { signal: request.signal } : {}),
@@ -184,17 +205,23 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
 export type AnswerPipeline = ReturnType<typeof createAnswerPipeline>;
 
 /**
- * The seed's `knowledge_source_detail`: the room's topics, and per type the resources whose
- * passages the answer was given.
+ * The seed's `knowledge_source_detail`: the room's topics, and per type the resources the answer
+ * was given something from (passages of documents and audios, findings of databases and APIs).
  */
-function sourceDetail(roomSources: KnowledgeSource[], hits: Hit[]): KnowledgeSource[] {
+function sourceDetail(
+  roomSources: KnowledgeSource[],
+  hits: Hit[],
+  findings: Finding[],
+): KnowledgeSource[] {
   const detail: KnowledgeSource[] = roomSources
     .filter((source) => source.type === 'topic')
     .map((source) => ({ type: 'topic', topic_id: source.topic_id }));
-  for (const type of ['document', 'audio'] as const) {
-    const ids = [
-      ...new Set(hits.filter((hit) => hit.resourceType === type).map((hit) => hit.resourceId)),
-    ];
+  const used = [
+    ...hits.map((hit) => ({ type: hit.resourceType, id: hit.resourceId })),
+    ...findings.filter((finding) => finding.ok),
+  ];
+  for (const type of ['document', 'audio', 'database', 'api']) {
+    const ids = [...new Set(used.filter((u) => u.type === type).map((u) => u.id))];
     if (ids.length > 0) detail.push({ type, topic_id: ids });
   }
   return detail;

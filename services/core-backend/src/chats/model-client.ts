@@ -76,6 +76,23 @@ export function createModelClient(options: ModelClientOptions) {
       }
     },
 
+    /** One whole answer, not streamed (planning prompts: SQL, endpoint choice). */
+    async complete(
+      choice: ModelChoice,
+      turns: ChatTurn[],
+      settings: { signal?: AbortSignal } = {},
+    ): Promise<string> {
+      try {
+        const answer = await clientFor(choice).chat.completions.create(
+          { model: choice.model, messages: turns, temperature: 0 },
+          settings.signal ? { signal: settings.signal } : {},
+        );
+        return answer.choices[0]?.message?.content ?? '';
+      } catch (err) {
+        throw toUpstreamHttpError(err, 'The model could not answer');
+      }
+    },
+
     /** Starts the answer; resolves once the server has accepted the request. */
     async stream(
       choice: ModelChoice,

@@ -168,6 +168,16 @@ export function createDatabases(deps: {
     async tables(member: Membership, id: string) {
       return proxy().tables(targetOf(await find(member, id)));
     },
+    /** The record (access checked), its tables, and a way to run one read-only statement on it. */
+    async open(member: Membership, id: string) {
+      const record = await find(member, id);
+      const target = targetOf(record);
+      return {
+        record,
+        tables: () => proxy().tables(target),
+        query: (sql: string) => proxy().query(target, sql),
+      };
+    },
   };
 }
 

@@ -71,6 +71,40 @@ export function createDbProxyClient(baseUrl: string, timeoutMs: number) {
     );
   }
   return {
+    /** One statement, read-only (db-proxy refuses anything that writes and rolls back). */
+    async query(
+      target: DatabaseTarget,
+      sql: string,
+    ): Promise<{ result: Array<Record<string, unknown>>; truncated?: true }> {
+      const res = await reach(
+        `${baseUrl}/execute`,
+        {
+          method: 'POST',
+          headers: {
+            ...headers(target),
+            'x-db-read-only': 'true',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify({ query: sql }),
+        },
+        timeoutMs,
+        'db_proxy',
+      );
+      const body = (await res.json().catch(() => ({}))) as {
+        error?: string;
+        code?: string;
+        result?: Array<Record<string, unknown>>;
+        truncated?: true;
+      };
+      if (res.ok)
+        return { result: body.result ?? [], ...(body.truncated ? { truncated: true } : {}) };
+      const mapped = DB_ERRORS[body.code ?? ''] ?? { status: 422, code: 'database_query_failed' };
+      throw new HttpError(
+        mapped.status,
+        mapped.code,
+        body.error ?? `db-proxy answered ${res.status}`,
+      );
+    },
     check: (target: DatabaseTarget) => get<{ status: string }>('/check-connection', target),
     tables: (target: DatabaseTarget) =>
       get<{ tables: Record<string, Array<{ column_name: string; data_type: string }>> }>(

@@ -2,7 +2,9 @@
  * Databases and APIs of a workspace through the real proxies: a MariaDB database tested and its
  * tables listed through db-proxy, an API endpoint tried through http-proxy against a local
  * upstream with its credentials; secrets never answered nor stored in clear; access lists
- * on every path.
+ * on every path. A chat in a room pointed at both: the model writes SQL from the schema and
+ * picks the endpoint (the LLM stand-in, deterministic), the proxies run them, the findings reach
+ * the answer's prompt and the stored record names the sources.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -10,10 +12,12 @@ import { randomBytes } from 'node:crypto';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { createDbProxyService, settingsSchema as dbProxySettings } from '@pelita/db-proxy';
 import { createHttpProxyService, settingsSchema as httpProxySettings } from '@pelita/http-proxy';
+import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
 import { requireEnv } from '@pelita/testenv';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { expectJson, startCoreStack, type CoreStack, type TestUser } from './support/core-stack';
+import { readEvents } from './support/event-stream';
 
 const { MARIADB_URL } = requireEnv('MARIADB_URL');
 
@@ -25,6 +29,7 @@ describe('databases and APIs', () => {
   let workspaceId: string;
   let dbProxy: RunningServer;
   let httpProxy: RunningServer;
+  let stub: LlmStub;
   let upstream: ReturnType<typeof createServer>;
   let upstreamUrl: string;
   const seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
@@ -34,6 +39,7 @@ describe('databases and APIs', () => {
   beforeAll(async () => {
     const admin = await mysql.createConnection(MARIADB_URL);
     await admin.query(`create table ${table} (id int primary key, total decimal(10,2))`);
+    await admin.query(`insert into ${table} values (1, 12.50), (2, 99.00)`);
     await admin.end();
     const quiet = createLogger({ name: 'proxies', level: 'silent' });
     dbProxy = await serveInProcess(
@@ -63,7 +69,10 @@ describe('databases and APIs', () => {
     await new Promise((resolve) => upstream.once('listening', resolve));
     upstreamUrl = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
 
+    stub = await startLlmStub({ latencyMs: 0 });
     stack = await startCoreStack({
+      BASE_URL_LOCAL: stub.url,
+      MODEL_LOCAL: 'pelita-stub',
       URL_DB_PROXY: dbProxy.url,
       URL_HTTP_PROXY: httpProxy.url,
       HTTP_PROXY_TOKEN: 'proxy-token',
@@ -91,6 +100,7 @@ describe('databases and APIs', () => {
     await stack?.stop();
     await dbProxy?.stop();
     await httpProxy?.stop();
+    await stub?.close();
     upstream?.close();
     const admin = await mysql.createConnection(MARIADB_URL);
     await admin.query(`drop table if exists ${table}`);
@@ -248,6 +258,53 @@ describe('databases and APIs', () => {
     );
     expect(seen.at(-1)!.headers.authorization).toBe(
       `Basic ${Buffer.from('shop:pw-789').toString('base64')}`,
+    );
+  });
+
+  it('answers a chat from the database (text-to-SQL) and the API (text-to-API) through the proxies', async () => {
+    const apis = await expectJson<{ data: Array<{ id: string }> }>(
+      call('GET', '/apis', editor),
+      200,
+    );
+    const apiId = apis.data[0]!.id;
+    const room = await expectJson<{ id: string }>(
+      call('POST', '/rooms', editor, {
+        name: 'Orders',
+        knowledge_sources: [
+          { type: 'database', topic_id: [databaseId] },
+          { type: 'api', topic_id: [apiId] },
+        ],
+      }),
+      201,
+    );
+    stub.resetStats();
+    const seenBefore = seen.length;
+    const question = `What is the total of each order in ${table}? And the order id=7?`;
+    const events = await readEvents(
+      await call('POST', `/rooms/${room.id}/messages`, editor, { chat: question }),
+    );
+    expect(events.at(-1)!.event).toBe('done');
+
+    const calls = stub.stats().calls;
+    const sqlCall = calls.find((c) => c.prompt.includes('<schema>'))!;
+    expect(sqlCall.prompt).toContain(`${table}(id int, total decimal)`);
+    const endpointCall = calls.find((c) => c.prompt.includes('<endpoints>'))!;
+    expect(endpointCall.prompt).toContain('GET /orders');
+    // db-proxy ran the model's SELECT; http-proxy called the chosen endpoint with the id.
+    const answerCall = calls.at(-1)!;
+    expect(answerCall.prompt).toContain(`query: SELECT * FROM ${table} LIMIT 20`);
+    expect(answerCall.prompt).toMatch(/"total":"?99(\.00)?"?/);
+    expect(answerCall.prompt).toContain('/orders?id=7');
+    expect(seen.slice(seenBefore).map((r) => r.url)).toEqual(['/orders?id=7']);
+
+    const stored = await expectJson<{
+      data: Array<{ knowledge_source_detail: Array<{ type: string; topic_id: string[] }> }>;
+    }>(call('GET', `/rooms/${room.id}/messages`, editor), 200);
+    expect(stored.data[0]!.knowledge_source_detail).toEqual(
+      expect.arrayContaining([
+        { type: 'database', topic_id: [databaseId] },
+        { type: 'api', topic_id: [apiId] },
+      ]),
     );
   });
 
