@@ -59,7 +59,8 @@ describe('an OPA restart', () => {
     // Restarted empty: only the restore push (counted below) can bring the document back.
     opa = await startOpa([POLICIES_DIR], opa.port);
 
-    await waitFor(async () => (await opa.data()).user_roles !== undefined, {
+    // The revision marker is written after the document: once it is there, the push is whole.
+    await waitFor(async () => (await opa.data()).pelita_policy_sync !== undefined, {
       what: 'the document to be pushed again',
     });
     expect(await opa.data()).toEqual(document);
