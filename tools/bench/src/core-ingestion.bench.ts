@@ -8,29 +8,17 @@
  * share of the OCR chain's throughput the core backend keeps (target: at least 0.8; its
  * follower polls every OCR_POLL_INTERVAL_MS, which the last document waits for at worst).
  *
- * The core backend runs in this process with access decisions allowed (what is measured is the
- * ingestion, not OPA); its token is signed here as the user service would sign it.
+ * The core backend runs in this process (`core-backend.ts`).
  */
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCoreBackend, settingsSchema } from '@pelita/core-backend';
-import {
-  ACCESS_TOKEN_ALGORITHM,
-  ACCESS_TOKEN_ISSUER,
-  createLogger,
-  loadConfig,
-  serveInProcess,
-  sessionKey,
-} from '@pelita/kit';
 import { startLlmStub } from '@pelita/llm-stub';
 import { startMineruCloudStub } from '@pelita/mineru-cloud-stub';
 import { requireEnv, waitFor } from '@pelita/testenv';
-import { Redis } from 'ioredis';
-import jwt from 'jsonwebtoken';
-import pg from 'pg';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { json, startBenchCore, type BenchCore } from './core-backend';
 import { startService, type StartedService } from './process';
 import { report, table } from './report';
 
@@ -58,12 +46,6 @@ const form = (file: Buffer, name: string, fields: Record<string, string>) => {
   for (const [key, value] of Object.entries(fields)) body.append(key, value);
   return body;
 };
-
-async function json<T>(res: Response | Promise<Response>, what: string): Promise<T> {
-  const answer = await res;
-  if (!answer.ok) throw new Error(`${what} answered ${answer.status}: ${await answer.text()}`);
-  return (await answer.json()) as T;
-}
 
 /** Documents a minute straight through the ocr-service, summaries included. */
 async function direct(apiUrl: string, summaryIndexUrl: string, files: Buffer[]): Promise<number> {
@@ -103,13 +85,9 @@ async function direct(apiUrl: string, summaryIndexUrl: string, files: Buffer[]):
 }
 
 /** Documents a minute uploaded to the core backend and followed to done with a summary. */
-async function throughCore(
-  coreUrl: string,
-  token: string,
-  workspaceId: string,
-  files: Buffer[],
-): Promise<number> {
-  const headers = { authorization: `Bearer ${token}` };
+async function throughCore(core: BenchCore, workspaceId: string, files: Buffer[]): Promise<number> {
+  const headers = core.auth;
+  const coreUrl = core.url;
   const begin = Date.now();
   for (const [i, file] of files.entries()) {
     await json(
@@ -142,7 +120,6 @@ async function throughCore(
 
 export async function run(): Promise<void> {
   const deps = requireEnv(
-    'POSTGRES_URL',
     'REDIS_URL',
     'OPENSEARCH_URL',
     'S3_ENDPOINT',
@@ -167,9 +144,7 @@ export async function run(): Promise<void> {
     S3_BUCKET: `bench-core-${run}`,
   };
   const started: StartedService[] = [];
-  const redis = new Redis(deps.REDIS_URL);
-  const schema = `bench_core_${run}`;
-  let stopCore: (() => Promise<void>) | undefined;
+  let core: BenchCore | undefined;
   try {
     const summarizer = await startService(join(SERVICES, 'summarizer', 'dist', 'main.js'), {
       env: { BASE_URL_LOCAL: llm.url, MODEL_LOCAL: 'pelita-stub', LOG_LEVEL: 'warn' },
@@ -202,19 +177,7 @@ export async function run(): Promise<void> {
       );
     }
 
-    // The core backend, with a key pair of its own standing in for the user service's.
-    const keys = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    const serviceToken = randomBytes(24).toString('hex');
-    const logger = createLogger({ name: 'core-backend', level: 'warn' });
-    const settings = loadConfig(settingsSchema, {
-      DATABASE_URL: deps.POSTGRES_URL,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL: deps.REDIS_URL,
-      OPENSEARCH_URL: deps.OPENSEARCH_URL,
-      JWT_PUBLIC_KEY: keys.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-      SERVICE_TOKEN: serviceToken,
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      KNOWLEDGE_INDEX: `bench-core-knowledge-${run}`,
+    core = await startBenchCore({
       URL_OCR: api.url,
       ...indexes,
       ...s3,
@@ -223,54 +186,19 @@ export async function run(): Promise<void> {
       MODEL_LOCAL: 'pelita-stub',
       EMBEDDINGS_MODEL: 'pelita-stub',
     });
-    const core = await serveInProcess(
-      createCoreBackend(settings, logger, { decide: () => Promise.resolve(true) }),
-      logger,
-    );
-    stopCore = () => core.stop();
-
-    const userId = randomUUID();
-    await json(
-      fetch(`${core.url}/utils/update-user-name/${userId}`, {
-        method: 'PUT',
-        headers: { authorization: `Bearer ${serviceToken}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'bench' }),
-      }),
-      'PUT /utils/update-user-name',
-    );
-    const jti = randomUUID();
-    await redis.set(sessionKey(jti), userId, 'EX', 3600);
-    const token = jwt.sign({ username: 'bench' }, keys.privateKey, {
-      algorithm: ACCESS_TOKEN_ALGORITHM,
-      issuer: ACCESS_TOKEN_ISSUER,
-      subject: userId,
-      jwtid: jti,
-      expiresIn: 3600,
-    });
-    const workspace = async (name: string) =>
-      (
-        await json<{ id: string }>(
-          fetch(`${core.url}/api/workspaces`, {
-            method: 'POST',
-            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-            body: JSON.stringify({ name }),
-          }),
-          'POST /api/workspaces',
-        )
-      ).id;
 
     const files = await Promise.all(Array.from({ length: DOCUMENTS }, (_, i) => pdf(i)));
     const summaryIndexUrl = `${deps.OPENSEARCH_URL}/${indexes.INDEX_DOCUMENT_SUMMARIZE}`;
     // Warm-up: one document each way (connections, index creation, first compilations).
     await direct(api.url, summaryIndexUrl, files.slice(0, 1));
-    await throughCore(core.url, token, await workspace('warm-up'), files.slice(0, 1));
+    await throughCore(core, await core.workspace('warm-up'), files.slice(0, 1));
 
     const straight = await direct(api.url, summaryIndexUrl, files);
-    const viaCore = await throughCore(core.url, token, await workspace('bench'), files);
+    const viaCore = await throughCore(core, await core.workspace('bench'), files);
     report(
       `${DOCUMENTS} PDFs of ${PAGES} pages, ${WORKERS} OCR workers, cloud engine double at ` +
         `${PAGE_MS} ms a page, summaries by the summarizer on the LLM stand-in, ` +
-        `core follower every ${settings.OCR_POLL_INTERVAL_MS} ms`,
+        `core follower every ${core.settings.OCR_POLL_INTERVAL_MS} ms`,
     );
     table([
       {
@@ -282,16 +210,11 @@ export async function run(): Promise<void> {
       },
     ]);
   } finally {
-    await stopCore?.();
+    await core?.stop();
     for (const service of started.reverse()) await service.stop();
     await cloud.close();
     await llm.close();
-    redis.disconnect();
-    const client = new pg.Client({ connectionString: deps.POSTGRES_URL });
-    await client.connect();
-    await client.query(`drop schema if exists ${schema} cascade`);
-    await client.end();
-    for (const index of [...Object.values(indexes), `bench-core-knowledge-${run}`]) {
+    for (const index of Object.values(indexes)) {
       await fetch(`${deps.OPENSEARCH_URL}/${index}`, { method: 'DELETE' });
     }
     await rm(dir, { recursive: true, force: true });
