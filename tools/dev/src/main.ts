@@ -7,12 +7,16 @@
  * reconciled and going Ready. The OCR worker (`services/ocr-service/dist/worker.js`) runs beside
  * the OCR API, with the MinerU cloud stand-in as its `cloud` engine and Pelita's ocr-engine as
  * its `local` one.
+ *
+ * A development administrator is made on the first run (its password kept in the dev state
+ * directory) and printed; the user service starts first and policy-sync after it is ready (it
+ * asks the user service for the grants), then the rest, so a clean start shows no error.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { errorMessage } from '@pelita/kit';
+import { errorMessage, runMain } from '@pelita/kit';
 import { currentSettings, envFilePath, kubectlApply, readEnvFile } from '@pelita/testenv';
 
 const root = resolve(__dirname, '..', '..', '..');
@@ -29,6 +33,12 @@ function builtServices(): string[] {
     .sort();
 }
 
+/** Who logs in to a development install. */
+const DEV_ADMIN_EMAIL = 'admin@pelita.dev';
+
+/** Started first, each once the one before answers `/ready`: the others call them at start. */
+const START_FIRST = ['user-service', 'policy-sync'];
+
 /** The settings that connect the services to the test servers and to each other. */
 function wiring(
   testenv: Record<string, string>,
@@ -43,6 +53,11 @@ function wiring(
     BASE_URL_LOCAL: `${llmUrl}/v1`,
     MODEL_LOCAL: 'pelita-stub',
     API_KEY_LOCAL: 'dev',
+    // user-service: the development administrator; profile photos (and the core backend's and
+    // OCR's files) in the test MinIO
+    FIRST_ADMIN_EMAIL: DEV_ADMIN_EMAIL,
+    FIRST_ADMIN_PASSWORD: devAdminPassword(stateDir),
+    S3_BUCKET: 'pelita-dev',
     // policy-sync and the services that ask OPA
     URL_OPA: testenv.OPA_URL,
     URL_USER: urlOf('user-service'),
@@ -76,11 +91,32 @@ function wiring(
   );
 }
 
-/** A 32-byte key made on the first run and kept in the dev state directory. */
-function devEncryptionKey(stateDir: string): string {
-  const file = join(stateDir, 'encryption.key');
-  if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600 });
+/** A value made on the first run and kept in the dev state directory (file mode 0600). */
+function kept(stateDir: string, name: string, make: () => string): string {
+  const file = join(stateDir, name);
+  if (!existsSync(file)) writeFileSync(file, make(), { mode: 0o600 });
   return readFileSync(file, 'utf8').trim();
+}
+
+/** A 32-byte key: what was stored sealed with it stays readable across runs. */
+const devEncryptionKey = (stateDir: string) =>
+  kept(stateDir, 'encryption.key', () => randomBytes(32).toString('base64'));
+
+const devAdminPassword = (stateDir: string) =>
+  kept(stateDir, 'admin.password', () => `dev-${randomBytes(9).toString('base64url')}`);
+
+/** Waits until `url/ready` answers 200 (or the process gave up); false after `timeoutMs`. */
+async function ready(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline && child.exitCode === null) {
+    const ok = await fetch(`${url}/ready`).then(
+      (res) => res.ok,
+      () => false,
+    );
+    if (ok) return true;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return false;
 }
 
 /**
@@ -107,7 +143,7 @@ function start(name: string, script: string, env: Record<string, string>): Child
   return child;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const testenv = readEnvFile(envFilePath(currentSettings())) ?? {};
   say('Test servers (from `make testenv`):');
   for (const [key, value] of Object.entries(testenv)) {
@@ -154,20 +190,28 @@ function main(): void {
   if (services.length === 0)
     say('No service has a built entry yet (services/<name>/dist/main.js).');
   const shared = wiring(testenv, urlOf, llmUrl, mineruUrl);
-  for (const name of services) {
+  const startService = (name: string) => {
     const port = String(ports.get(name));
-    children.push(
-      start(name, join(root, 'services', name, 'dist', 'main.js'), {
-        ...testenv,
-        ...shared,
-        ...(process.env as Record<string, string>),
-        // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
-        PORT: port,
-        NODE_PORT: port,
-        OTEL_SERVICE_NAME: name,
-      }),
-    );
+    const child = start(name, join(root, 'services', name, 'dist', 'main.js'), {
+      ...testenv,
+      ...shared,
+      ...(process.env as Record<string, string>),
+      // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
+      PORT: port,
+      NODE_PORT: port,
+      OTEL_SERVICE_NAME: name,
+    });
+    children.push(child);
     say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
+    return child;
+  };
+  for (const name of START_FIRST.filter((first) => services.includes(first))) {
+    const child = startService(name);
+    if (!(await ready(urlOf(name)!, child)))
+      say(`  ${name} is not ready; starting the rest anyway`);
+  }
+  for (const name of services.filter((service) => !START_FIRST.includes(service))) {
+    startService(name);
   }
   const worker = join(root, 'services', 'ocr-service', 'dist', 'worker.js');
   if (existsSync(worker)) {
@@ -214,8 +258,12 @@ function main(): void {
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
+  if (services.includes('user-service')) {
+    say(`Log in as ${DEV_ADMIN_EMAIL} with password ${shared.FIRST_ADMIN_PASSWORD ?? ''}`);
+    say(`  (POST ${urlOf('user-service')}/auth/login; kept in the dev state directory)`);
+  }
   if (children.length > 0)
     say('Ctrl-C stops the services; `make testenv-down` stops the test servers.');
 }
 
-main();
+runMain('make dev', main);
