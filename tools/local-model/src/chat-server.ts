@@ -1,0 +1,184 @@
+/**
+ * The OpenAI-compatible HTTP side of the local model: `GET /v1/models`, `POST
+ * /v1/chat/completions` (whole or streamed as `chat.completion.chunk` events ending in `data:
+ * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`. One answer
+ * at a time (the model has one context); the others wait their turn in arrival order. A client
+ * that leaves stops its answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createConcurrencyLimit } from '@pelita/kit';
+import { z } from 'zod';
+import type { ChatHistoryItem, LoadedModel } from './llama';
+
+export interface ChatServerOptions {
+  model: LoadedModel;
+  modelId: string;
+  maxTokens: number;
+  repeatPenalty: number;
+}
+
+const Text = z.union([
+  z.string(),
+  z.array(z.object({ type: z.literal('text'), text: z.string() }).loose()),
+]);
+const ChatRequest = z.object({
+  model: z.string().min(1),
+  messages: z
+    .array(
+      z
+        .object({ role: z.enum(['system', 'developer', 'user', 'assistant']), content: Text })
+        .loose(),
+    )
+    .min(1),
+  stream: z.boolean().default(false),
+  stream_options: z.object({ include_usage: z.boolean().optional() }).loose().nullish(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
+  temperature: z.number().min(0).max(2).nullish(),
+});
+
+const textOf = (content: z.infer<typeof Text>) =>
+  typeof content === 'string' ? content : content.map((part) => part.text).join('');
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(JSON.stringify(body));
+}
+
+function sendError(res: ServerResponse, status: number, message: string, type: string): void {
+  sendJson(res, status, { error: { message, type, param: null, code: null } });
+}
+
+async function readBody(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+}
+
+export function createChatServer(options: ChatServerOptions): Server {
+  const { model, modelId } = options;
+  const oneAtATime = createConcurrencyLimit(1);
+  const created = Math.floor(Date.now() / 1000);
+
+  async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let body: z.infer<typeof ChatRequest>;
+    try {
+      const parsed = ChatRequest.safeParse(await readBody(req));
+      if (!parsed.success) {
+        return sendError(res, 400, z.prettifyError(parsed.error), 'invalid_request_error');
+      }
+      body = parsed.data;
+    } catch {
+      return sendError(res, 400, 'The body is not JSON', 'invalid_request_error');
+    }
+    if (body.model !== modelId) {
+      return sendError(res, 404, `The model \`${body.model}\` does not exist.`, 'NotFoundError');
+    }
+    const last = body.messages.at(-1)!;
+    if (last.role !== 'user') {
+      return sendError(res, 400, "The last message must be the user's", 'invalid_request_error');
+    }
+    const history: ChatHistoryItem[] = body.messages
+      .slice(0, -1)
+      .map((message) =>
+        message.role === 'assistant'
+          ? { type: 'model', response: [textOf(message.content)] }
+          : message.role === 'user'
+            ? { type: 'user', text: textOf(message.content) }
+            : { type: 'system', text: textOf(message.content) },
+      );
+    const question = textOf(last.content);
+    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? options.maxTokens;
+    const id = `chatcmpl-${randomUUID()}`;
+    const aborted = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) aborted.abort();
+    });
+    const chunk = (delta: object, finishReason: string | null, extra: object = {}) =>
+      `data: ${JSON.stringify({
+        id,
+        object: 'chat.completion.chunk',
+        created: Math.floor(Date.now() / 1000),
+        model: modelId,
+        choices: [{ index: 0, delta, finish_reason: finishReason }],
+        ...extra,
+      })}\n\n`;
+
+    // A client that left while waiting is dropped from the queue (the run rejects: nothing to send).
+    await oneAtATime
+      .run(async () => {
+        if (body.stream) {
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+          res.write(chunk({ role: 'assistant', content: '' }, null));
+        }
+        model.session.setChatHistory(history);
+        const answer = await model.session.prompt(question, {
+          maxTokens,
+          temperature: body.temperature ?? 0.7,
+          repeatPenalty: { penalty: options.repeatPenalty },
+          signal: aborted.signal,
+          stopOnAbortSignal: true,
+          ...(body.stream
+            ? { onTextChunk: (text: string) => void res.write(chunk({ content: text }, null)) }
+            : {}),
+        });
+        const promptTokens = body.messages.reduce(
+          (sum, message) => sum + model.tokenize(textOf(message.content)).length,
+          0,
+        );
+        const completionTokens = model.tokenize(answer).length;
+        const usage = {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+        };
+        const finishReason = completionTokens >= maxTokens ? 'length' : 'stop';
+        if (!body.stream) {
+          return sendJson(res, 200, {
+            id,
+            object: 'chat.completion',
+            created: Math.floor(Date.now() / 1000),
+            model: modelId,
+            choices: [
+              {
+                index: 0,
+                message: { role: 'assistant', content: answer },
+                finish_reason: finishReason,
+              },
+            ],
+            usage,
+          });
+        }
+        res.write(chunk({}, finishReason));
+        if (body.stream_options?.include_usage) {
+          res.write(
+            `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: modelId, choices: [], usage })}\n\n`,
+          );
+        }
+        res.end('data: [DONE]\n\n');
+      }, aborted.signal)
+      .catch((err: unknown) => {
+        if (!aborted.signal.aborted) throw err;
+      });
+  }
+
+  return createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://local').pathname.replace(/^\/v1/, '');
+    if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'OK' });
+    if (req.method === 'GET' && path === '/models') {
+      return sendJson(res, 200, {
+        object: 'list',
+        data: [{ id: modelId, object: 'model', created, owned_by: 'pelita-local-model' }],
+      });
+    }
+    if (req.method === 'POST' && path === '/chat/completions') {
+      complete(req, res).catch((err: unknown) => {
+        if (res.headersSent) return void res.destroy(err as Error);
+        sendError(res, 500, err instanceof Error ? err.message : String(err), 'api_error');
+      });
+      return;
+    }
+    sendError(res, 404, `No route ${req.method ?? ''} ${path}`, 'not_found_error');
+  });
+}

@@ -1,0 +1,65 @@
+/**
+ * node-llama-cpp, loaded from the cache directory install.sh fills (it is not a dependency of
+ * the repository: its native binaries are large and only `make dev` needs them). Only the part
+ * of its API used here is typed.
+ */
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+export type ChatHistoryItem =
+  | { type: 'system'; text: string }
+  | { type: 'user'; text: string }
+  | { type: 'model'; response: string[] };
+
+export interface PromptOptions {
+  maxTokens: number;
+  temperature: number;
+  repeatPenalty: { penalty: number };
+  signal?: AbortSignal;
+  stopOnAbortSignal?: boolean;
+  onTextChunk?: (text: string) => void;
+}
+
+export interface ChatSession {
+  setChatHistory(history: ChatHistoryItem[]): void;
+  prompt(text: string, options: PromptOptions): Promise<string>;
+}
+
+export interface LoadedModel {
+  tokenize(text: string): unknown[];
+  /** The one chat session on the model's one context sequence: one answer at a time. */
+  session: ChatSession;
+}
+
+interface NodeLlamaCpp {
+  getLlama(options: { gpu: false; build: 'never' }): Promise<{
+    loadModel(options: { modelPath: string }): Promise<{
+      tokenize(text: string): unknown[];
+      createContext(options: { contextSize: number; threads: number }): Promise<{
+        getSequence(): unknown;
+      }>;
+    }>;
+  }>;
+  LlamaChatSession: new (options: { contextSequence: unknown }) => ChatSession;
+}
+
+export async function loadModel(options: {
+  cacheDir: string;
+  modelPath: string;
+  contextSize: number;
+  threads: number;
+}): Promise<LoadedModel> {
+  const entry = join(options.cacheDir, 'npm', 'node_modules', 'node-llama-cpp', 'dist', 'index.js');
+  const llamaCpp = (await import(pathToFileURL(entry).href)) as NodeLlamaCpp;
+  // The prebuilt CPU binary only: never a build from source, never a GPU probe.
+  const llama = await llamaCpp.getLlama({ gpu: false, build: 'never' });
+  const model = await llama.loadModel({ modelPath: options.modelPath });
+  const context = await model.createContext({
+    contextSize: options.contextSize,
+    threads: options.threads,
+  });
+  return {
+    tokenize: (text) => model.tokenize(text),
+    session: new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The real local model (SmolLM2-135M-Instruct on node-llama-cpp, from the cache install.sh
+ * fills) through the official `openai` client, as the platform's services call it: the model
+ * list, a whole answer, a streamed one with its usage chunk, a client leaving mid-stream (the
+ * next request is answered), and OpenAI's error shape for an unknown model.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import OpenAI, { NotFoundError } from 'openai';
+
+const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
+const MODEL = 'smollm2-135m-instruct';
+
+describe('local model', () => {
+  let child: ChildProcess;
+  let client: OpenAI;
+
+  beforeAll(async () => {
+    child = spawn(process.execPath, [MAIN], {
+      env: { ...process.env, PORT: '0', LOCAL_MODEL_MAX_TOKENS: '48' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    const line = await new Promise<string>((resolve, reject) => {
+      createInterface({ input: child.stdout! }).once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`local model exited with ${code}`)));
+    });
+    const { url } = JSON.parse(line) as { url: string };
+    client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+  }, 60_000);
+  afterAll(() => {
+    child?.kill('SIGTERM');
+  });
+
+  it('lists its one model', async () => {
+    const models = await client.models.list();
+    expect(models.data.map((m) => ({ id: m.id, object: m.object }))).toEqual([
+      { id: MODEL, object: 'model' },
+    ]);
+  });
+
+  it('answers a question with words, and counts the tokens', async () => {
+    const answer = await client.chat.completions.create({
+      model: MODEL,
+      messages: [
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'What is the capital of France?' },
+      ],
+      temperature: 0,
+    });
+    const text = answer.choices[0]!.message.content ?? '';
+    expect(text).toMatch(/Paris/);
+    expect(answer.choices[0]!.finish_reason).toMatch(/^(stop|length)$/);
+    expect(answer.usage!.completion_tokens).toBeGreaterThan(0);
+    expect(answer.usage!.total_tokens).toBe(
+      answer.usage!.prompt_tokens + answer.usage!.completion_tokens,
+    );
+  });
+
+  it('streams: role first, text deltas, the finish reason, then the usage chunk', async () => {
+    const stream = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Name three colours.' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    const chunks = [];
+    for await (const chunk of stream) chunks.push(chunk);
+    expect(chunks[0]!.choices[0]!.delta.role).toBe('assistant');
+    const text = chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+    expect(text.trim().length).toBeGreaterThan(0);
+    const finished = chunks.filter((c) => c.choices[0]?.finish_reason);
+    expect(finished).toHaveLength(1);
+    const last = chunks.at(-1)!;
+    expect(last.choices).toEqual([]);
+    expect(last.usage!.completion_tokens).toBeGreaterThan(0);
+  });
+
+  it('stops an answer whose client left, and answers the next one', async () => {
+    const controller = new AbortController();
+    const stream = await client.chat.completions.create(
+      {
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Write a long story about a river.' }],
+        stream: true,
+      },
+      { signal: controller.signal },
+    );
+    let seen = 0;
+    // The client ends the stream when it aborts (with or without an error, by version).
+    await (async () => {
+      for await (const chunk of stream) {
+        if (chunk.choices[0]?.delta.content) seen += 1;
+        if (seen === 2) controller.abort();
+      }
+    })().catch(() => undefined);
+    expect(seen).toBe(2);
+    const next = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Say hello.' }],
+    });
+    expect((next.choices[0]!.message.content ?? '').length).toBeGreaterThan(0);
+  });
+
+  it("answers an unknown model with OpenAI's 404", async () => {
+    await expect(
+      client.chat.completions.create({
+        model: 'gpt-unknown',
+        messages: [{ role: 'user', content: 'Hi' }],
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+  });
+});
