@@ -74,7 +74,39 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     );
   }
 
-  async function collectChunks(document: DocumentRecord): Promise<void> {
+  /**
+   * Runs `write` in a transaction holding the document's row while it still runs this task; false
+   * when it is gone or re-processed meanwhile. A deletion takes the row first, so it waits for
+   * passages being written and then removes them: none outlives its document.
+   */
+  async function whileCurrent(
+    document: DocumentRecord,
+    write: (client: pg.PoolClient) => Promise<void>,
+  ): Promise<boolean> {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const { rows } = await client.query(
+        'select 1 from documents where id = $1 and task_id = $2 for update',
+        [document.id, document.task_id],
+      );
+      if (rows.length === 0) {
+        await client.query('rollback');
+        return false;
+      }
+      await write(client);
+      await client.query('commit');
+      return true;
+    } catch (err) {
+      await client.query('rollback');
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** False when the document went away (or was re-processed) meanwhile. */
+  async function collectChunks(document: DocumentRecord): Promise<boolean> {
     const chunks = await ocr.chunks(document.task_id);
     const passages: Passage[] = chunks.map((chunk, position) => ({
       workspaceId: document.workspace_id,
@@ -86,34 +118,37 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       text: chunkText(chunk),
       metadata: { chunk_id: chunk.id, pages: pagesOf(chunk) },
     }));
-    await options.knowledge.replace(
-      { resourceType: 'document', resourceId: document.id },
-      ['chunk'],
-      passages.filter((p) => p.text.trim() !== ''),
-    );
     const pages = new Set(chunks.flatMap(pagesOf)).size;
-    await pool.query(
-      `insert into document_ocr_results (document_id, result_index, chunk_ids, pages, characters)
-       values ($1, $2, $3, $4, $5)
-       on conflict (document_id) do update set result_index = excluded.result_index,
-         chunk_ids = excluded.chunk_ids, pages = excluded.pages, characters = excluded.characters,
-         collected_at = now()`,
-      [
-        document.id,
-        options.resultIndex,
-        chunks.map((chunk) => chunk.id),
-        pages,
-        passages.reduce((sum, p) => sum + p.text.length, 0),
-      ],
-    );
-    await update(document.id, document.task_id, {
-      state: 'done',
-      stage: 'done',
-      progress_pct: 100,
-      pdf_url: chunks.find((chunk) => chunk.output_pdf_file)?.output_pdf_file ?? null,
-      finished_at: new Date(),
+    const current = await whileCurrent(document, async (client) => {
+      await options.knowledge.replace(
+        { resourceType: 'document', resourceId: document.id },
+        ['chunk'],
+        passages.filter((p) => p.text.trim() !== ''),
+      );
+      await client.query(
+        `insert into document_ocr_results (document_id, result_index, chunk_ids, pages, characters)
+         values ($1, $2, $3, $4, $5)
+         on conflict (document_id) do update set result_index = excluded.result_index,
+           chunk_ids = excluded.chunk_ids, pages = excluded.pages, characters = excluded.characters,
+           collected_at = now()`,
+        [
+          document.id,
+          options.resultIndex,
+          chunks.map((chunk) => chunk.id),
+          pages,
+          passages.reduce((sum, p) => sum + p.text.length, 0),
+        ],
+      );
+      await client.query(
+        `update documents set state = 'done', stage = 'done', progress_pct = 100, pdf_url = $2,
+           finished_at = now(), lease_until = null, updated_at = now()
+         where id = $1`,
+        [document.id, chunks.find((chunk) => chunk.output_pdf_file)?.output_pdf_file ?? null],
+      );
     });
+    if (!current) return false;
     transitions.inc({ state: 'done' });
+    return true;
   }
 
   async function collectSummary(document: DocumentRecord): Promise<void> {
@@ -125,39 +160,45 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       });
       return;
     }
-    await options.knowledge.replace(
-      { resourceType: 'document', resourceId: document.id },
-      ['summary'],
-      [
-        {
-          workspaceId: document.workspace_id,
-          resourceType: 'document',
-          resourceId: document.id,
-          kind: 'summary',
-          position: 0,
-          title: document.name,
-          text: summary.summary,
-        },
-      ],
-    );
-    await pool.query(
-      `insert into document_summaries (document_id, summary, key_points, topics, named_entities,
-         summary_index, chunk_summary_index)
-       values ($1, $2, $3, $4, $5, $6, $7)
-       on conflict (document_id) do update set summary = excluded.summary,
-         key_points = excluded.key_points, topics = excluded.topics,
-         named_entities = excluded.named_entities, collected_at = now()`,
-      [
-        document.id,
-        summary.summary,
-        JSON.stringify(summary.keyPoints),
-        JSON.stringify(summary.topics),
-        JSON.stringify(summary.namedEntities),
-        options.summaryIndexes.summary,
-        options.summaryIndexes.chunkSummary,
-      ],
-    );
-    await update(document.id, document.task_id, { summary_state: 'done' });
+    await whileCurrent(document, async (client) => {
+      await options.knowledge.replace(
+        { resourceType: 'document', resourceId: document.id },
+        ['summary'],
+        [
+          {
+            workspaceId: document.workspace_id,
+            resourceType: 'document',
+            resourceId: document.id,
+            kind: 'summary',
+            position: 0,
+            title: document.name,
+            text: summary.summary,
+          },
+        ],
+      );
+      await client.query(
+        `insert into document_summaries (document_id, summary, key_points, topics, named_entities,
+           summary_index, chunk_summary_index)
+         values ($1, $2, $3, $4, $5, $6, $7)
+         on conflict (document_id) do update set summary = excluded.summary,
+           key_points = excluded.key_points, topics = excluded.topics,
+           named_entities = excluded.named_entities, collected_at = now()`,
+        [
+          document.id,
+          summary.summary,
+          JSON.stringify(summary.keyPoints),
+          JSON.stringify(summary.topics),
+          JSON.stringify(summary.namedEntities),
+          options.summaryIndexes.summary,
+          options.summaryIndexes.chunkSummary,
+        ],
+      );
+      await client.query(
+        `update documents set summary_state = 'done', lease_until = null, updated_at = now()
+         where id = $1`,
+        [document.id],
+      );
+    });
   }
 
   async function follow(document: DocumentRecord): Promise<void> {
@@ -199,7 +240,7 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       return;
     }
     if (status.status === 'done') {
-      await collectChunks(document);
+      if (!(await collectChunks(document))) return;
       return collectSummary({ ...document, state: 'done', finished_at: new Date() });
     }
     await update(document.id, document.task_id, {

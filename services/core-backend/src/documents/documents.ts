@@ -253,11 +253,16 @@ export function createDocuments(deps: DocumentsDeps) {
     },
 
     /** Deletes the document and everything made of it: chunks, summaries, passages, stored files. */
+    /**
+     * Deletes the document and everything made of it. The row goes first: the follower writes
+     * passages while holding the row, so it finishes before (and they are removed below) or finds
+     * no row after — no passage outlives its document.
+     */
     async remove(member: Membership, id: string): Promise<void> {
       const document = await find(member, id);
+      await pool.query('delete from documents where id = $1', [id]);
       await forgetResults(document);
       if (document.original_key) await deps.originals?.remove(document.original_key);
-      await pool.query('delete from documents where id = $1', [id]);
       await access.forget('document', id);
     },
   };

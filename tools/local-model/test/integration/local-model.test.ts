@@ -4,32 +4,21 @@
  * list, a whole answer, a streamed one with its usage chunk, a client leaving mid-stream (the
  * next request is answered), and OpenAI's error shape for an unknown model.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import OpenAI, { NotFoundError } from 'openai';
+import { startLocalModel, type LocalModelProcess } from '../../src/process';
 
-const MAIN = join(__dirname, '..', '..', 'dist', 'main.js');
 const MODEL = 'smollm2-135m-instruct';
 
 describe('local model', () => {
-  let child: ChildProcess;
+  let server: LocalModelProcess;
   let client: OpenAI;
 
   beforeAll(async () => {
-    child = spawn(process.execPath, [MAIN], {
-      env: { ...process.env, PORT: '0', LOCAL_MODEL_MAX_TOKENS: '48' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once('line', resolve);
-      child.once('exit', (code) => reject(new Error(`local model exited with ${code}`)));
-    });
-    const { url } = JSON.parse(line) as { url: string };
-    client = new OpenAI({ baseURL: url, apiKey: 'unused', maxRetries: 0 });
+    server = await startLocalModel({ LOCAL_MODEL_MAX_TOKENS: '48' });
+    client = new OpenAI({ baseURL: server.url, apiKey: 'unused', maxRetries: 0 });
   }, 60_000);
-  afterAll(() => {
-    child?.kill('SIGTERM');
+  afterAll(async () => {
+    await server?.stop();
   });
 
   it('lists its one model', async () => {
