@@ -21,6 +21,7 @@ import type { SigningKeys } from './auth/signing-keys';
 import type { Roles } from './roles/roles';
 import type { Shortcuts } from './roles/shortcuts';
 import { activityRoutes } from './routes/activity';
+import { meRoutes } from './routes/me';
 import { authRoutes, type AuthFlows } from './routes/auth';
 import { featureRoutes } from './routes/features';
 import { openApiRoutes } from './routes/open-api';
@@ -78,6 +79,7 @@ export function createApp(deps: AppDeps): Express {
     routes: withActivityLog(deps.activityLog, [
       ...authRoutes(deps.auth, deps.keys),
       ...userRoutes(deps.users, actorOf, deps.time),
+      ...meRoutes(deps.users, deps.auth.passwordReset, actorOf, deps.time),
       ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
       ...roleRoutes(deps.roles, actorOf, deps.time),
       ...shortcutRoutes(deps.shortcuts, actorOf),

@@ -1,10 +1,11 @@
 /**
- * Forgot and reset password: a single-use link by e-mail, and a reset that ends every session
- * and every other reset link of the user. The forgot answer takes the same time whether the
+ * Passwords a user sets: forgot and reset (a single-use link by e-mail, and a reset that ends
+ * every session and every other reset link of the user), and changing one's own (the current
+ * password required; every other session and every reset link ended). The forgot answer takes the same time whether the
  * account exists or not: the link is made and mailed in the background.
  */
 import { HttpError, errorMessage, type Logger } from '@pelita/kit';
-import { hashPassword } from '../credentials/passwords';
+import { hashPassword, verifyPassword } from '../credentials/passwords';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
 import type { SessionStore } from '../credentials/session-store';
 import { randomToken } from '../credentials/token-material';
@@ -12,9 +13,9 @@ import type { Mailer } from '../mail/mailer';
 import type { UserRepository } from '../users/user-repository';
 
 export interface PasswordResetDeps {
-  users: Pick<UserRepository, 'findByEmail' | 'setPassword'>;
+  users: Pick<UserRepository, 'find' | 'findByEmail' | 'setPassword'>;
   resetTokens: ResetTokenStore;
-  sessions: Pick<SessionStore, 'revokeAllOf'>;
+  sessions: Pick<SessionStore, 'revokeAllOf' | 'revokeAllBut' | 'sessionOf'>;
   mailer: Mailer;
   logger: Logger;
   /** Base of the link mailed: `{frontendUrl}/reset-password?token=…`. */
@@ -57,6 +58,24 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       await deps.users.setPassword(userId, await hashPassword(password));
       await deps.resetTokens.revokeAllOf(userId);
       await deps.sessions.revokeAllOf(userId);
+    },
+
+    /**
+     * Changes the caller's own password. The session asking (its access token's `jti`) stays;
+     * every other one ends, so a password changed because of a leak shuts the leak out.
+     */
+    async changeOwn(userId: string, jti: string, current: string, next: string): Promise<void> {
+      const user = await deps.users.find(userId);
+      if (!user || !(await verifyPassword(current, user.passwordHash))) {
+        throw new HttpError(
+          403,
+          'password_confirmation_required',
+          'The current password (current_password) is not right',
+        );
+      }
+      await deps.users.setPassword(userId, await hashPassword(next));
+      await deps.resetTokens.revokeAllOf(userId);
+      await deps.sessions.revokeAllBut(userId, await deps.sessions.sessionOf(jti));
     },
   };
 }

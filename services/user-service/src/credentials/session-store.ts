@@ -89,6 +89,12 @@ export function createSessionStore({
       if (userId) await redis.srem(userSessionsKey(userId), sid);
     },
 
+    /** Ends every session of the user except `keepSid` (the one asking). */
+    async revokeAllBut(userId: string, keepSid: string | null): Promise<void> {
+      const sids = await redis.smembers(userSessionsKey(userId));
+      for (const sid of sids) if (sid !== keepSid) await this.revoke(sid);
+    },
+
     async revokeAllOf(userId: string): Promise<void> {
       const sids = await redis.smembers(userSessionsKey(userId));
       for (const sid of sids) await this.revoke(sid);

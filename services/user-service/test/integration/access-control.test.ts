@@ -163,8 +163,19 @@ describe('access control through the API, decided by OPA', () => {
       path: '/api/workspaces/**',
       status: true,
     });
+    // ... and its own account's (migration 006), nothing else.
     const userGrants = grants.policies.user as Array<{ path: string }>;
-    expect(userGrants.every((grant) => grant.path.startsWith('/api/workspace'))).toBe(true);
+    expect(
+      userGrants.every(
+        (grant) => grant.path.startsWith('/api/workspace') || grant.path.startsWith('/me'),
+      ),
+    ).toBe(true);
+    expect(
+      userGrants
+        .map((grant) => grant.path)
+        .filter((p) => p.startsWith('/me'))
+        .sort(),
+    ).toEqual(['/me', '/me/password', '/me/shortcuts']);
   });
 
   it('lets a user manage only roles and users below their own level', async () => {

@@ -11,6 +11,7 @@ const ALL = [
   '003_role_shortcuts',
   '004_profile_photos',
   '005_core_backend_grants',
+  '006_self_service',
 ];
 
 describe('migrations and the first admin', () => {

@@ -41,7 +41,10 @@ export function fakeUsers(...initial: User[]) {
   };
 }
 
-type Sessions = Pick<SessionStore, 'create' | 'rotate' | 'sessionOf' | 'revoke' | 'revokeAllOf'>;
+type Sessions = Pick<
+  SessionStore,
+  'create' | 'rotate' | 'sessionOf' | 'revoke' | 'revokeAllOf' | 'revokeAllBut'
+>;
 
 /** The session store's contract (create, compare-and-swap rotate, revoke) over two maps. */
 export function fakeSessions(): Sessions & {
@@ -78,6 +81,11 @@ export function fakeSessions(): Sessions & {
     revoke,
     async revokeAllOf(userId) {
       for (const [sid, session] of live) if (session.user === userId) await revoke(sid);
+    },
+    async revokeAllBut(userId, keepSid) {
+      for (const [sid, session] of live) {
+        if (session.user === userId && sid !== keepSid) await revoke(sid);
+      }
     },
   };
 }
