@@ -30,6 +30,9 @@ export const settingsSchema = baseSettings
     /** Failed logins from one client address per window (any accounts) before 429. */
     LOGIN_MAX_FAILURES_PER_ADDRESS: z.coerce.number().int().positive().default(50),
     LOGIN_WINDOW_SECONDS: seconds.default(900),
+    /** Calls of register, forgot-password, reset-password and refresh per client address per window. */
+    AUTH_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+    AUTH_RATE_WINDOW_SECONDS: seconds.default(60),
     /**
      * Proxies in front of the service whose X-Forwarded-For is believed (express's `trust proxy`
      * hop count): 1 behind one ingress. 0: the socket's address is the client's.

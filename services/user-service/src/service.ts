@@ -26,6 +26,7 @@ import { createActivitySearch } from './activity/activity-search';
 import { createApp } from './app';
 import { createAuthMetrics } from './auth/auth-metrics';
 import { createLoginLimiter } from './auth/login-limiter';
+import { createRequestLimiter } from './auth/request-limiter';
 import { createLoginSessions } from './auth/login-sessions';
 import { createPasswordReset } from './auth/password-reset';
 import { createRegistration } from './auth/registration';
@@ -165,6 +166,11 @@ export function createUserService(
       syncTrigger,
       enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
+    }),
+    requestLimit: createRequestLimiter({
+      redis,
+      limit: settings.AUTH_RATE_LIMIT,
+      windowSeconds: settings.AUTH_RATE_WINDOW_SECONDS,
     }),
     passwordReset: createPasswordReset({
       users: userRepository,

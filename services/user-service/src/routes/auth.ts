@@ -3,6 +3,7 @@ import { ACCESS_TOKEN_ISSUER, defineRoute, type RouteDefinition } from '@pelita/
 import { TooManyAttemptsError, type LoginSessions } from '../auth/login-sessions';
 import type { PasswordReset } from '../auth/password-reset';
 import type { Registration } from '../auth/registration';
+import type { RequestLimiter } from '../auth/request-limiter';
 import type { SigningKeys } from '../auth/signing-keys';
 import {
   BearerHeader,
@@ -26,10 +27,13 @@ export interface AuthFlows {
   loginSessions: LoginSessions;
   registration: Registration;
   passwordReset: PasswordReset;
+  /** Per-address limits of the unauthenticated endpoints a login does not guard. */
+  requestLimit: RequestLimiter;
 }
 
 export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[] {
-  const { loginSessions, registration, passwordReset } = auth;
+  const { loginSessions, registration, passwordReset, requestLimit } = auth;
+  const tooMany = { description: 'Too many calls from this address (AUTH_RATE_LIMIT)' };
   const tags = ['auth'];
   return [
     defineRoute({
@@ -69,8 +73,10 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       summary: 'Trade a refresh token for a new pair (the old refresh token stops working)',
       tags,
       public: true,
+      before: [requestLimit('refresh')],
       request: { body: RefreshBody },
       responses: {
+        429: tooMany,
         200: { description: 'New tokens', schema: TokenPairResponse },
         401: {
           description: 'Unknown, expired or replayed refresh token (a replay ends the session)',
@@ -102,9 +108,11 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       summary: 'Create an account with the registration role',
       tags,
       public: true,
+      before: [requestLimit('register')],
       successStatus: 201,
       request: { body: RegisterBody },
       responses: {
+        429: tooMany,
         201: { description: 'Registered', schema: Uuid },
         403: {
           description: 'Self-registration is off (REGISTRATION_ENABLED), or the license refuses',
@@ -119,9 +127,10 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       summary: 'E-mail a reset link; the answer is the same whether or not the account exists',
       tags,
       public: true,
+      before: [requestLimit('forgot-password')],
       successStatus: 202,
       request: { body: ForgotPasswordBody },
-      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
+      responses: { 202: { description: 'Accepted', schema: MessageResponse }, 429: tooMany },
       handler: async ({ body }) => {
         await passwordReset.forgotPassword(body.email);
         return { message: FORGOT_ANSWER };
@@ -134,8 +143,10 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         'Set a new password with a reset token (single use); ends every session of the account',
       tags,
       public: true,
+      before: [requestLimit('reset-password')],
       request: { body: ResetPasswordBody },
       responses: {
+        429: tooMany,
         200: { description: 'Password changed', schema: MessageResponse },
         400: { description: 'Invalid, used or expired token' },
       },
