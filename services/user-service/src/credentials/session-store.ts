@@ -47,7 +47,7 @@ export function createSessionStore({
     async create(sid: string, userId: string, jti: string, refreshHash: string): Promise<void> {
       await redis
         .multi()
-        .hset(refreshKey(sid), { user: userId, refresh: refreshHash, jti })
+        .hset(refreshKey(sid), { user: userId, refresh: refreshHash, jti, created: Date.now() })
         .expire(refreshKey(sid), refreshTtlSeconds)
         .set(sessionKey(jti), sid, 'EX', accessTtlSeconds)
         .sadd(userSessionsKey(userId), sid)
@@ -87,6 +87,29 @@ export function createSessionStore({
       const keys = [refreshKey(sid), ...(jti ? [sessionKey(jti)] : [])];
       await redis.del(...keys);
       if (userId) await redis.srem(userSessionsKey(userId), sid);
+    },
+
+    /**
+     * The user's live sessions, newest first: id and start (null for sessions made before
+     * starts were recorded). Ids of sessions that expired meanwhile are dropped from the list.
+     */
+    async listOf(userId: string): Promise<Array<{ id: string; createdAt: Date | null }>> {
+      const sids = await redis.smembers(userSessionsKey(userId));
+      const live: Array<{ id: string; createdAt: Date | null }> = [];
+      for (const sid of sids) {
+        const [user, created] = await redis.hmget(refreshKey(sid), 'user', 'created');
+        if (user !== userId) {
+          await redis.srem(userSessionsKey(userId), sid);
+          continue;
+        }
+        live.push({ id: sid, createdAt: created ? new Date(Number(created)) : null });
+      }
+      return live.sort((a, b) => (b.createdAt?.getTime() ?? 0) - (a.createdAt?.getTime() ?? 0));
+    },
+
+    /** The user a session belongs to, while it lives. */
+    async ownerOf(sid: string): Promise<string | null> {
+      return redis.hget(refreshKey(sid), 'user');
     },
 
     /** Ends every session of the user except `keepSid` (the one asking). */

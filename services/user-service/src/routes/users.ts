@@ -1,6 +1,7 @@
 /** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
+import { z } from 'zod';
 import type { Actor } from '../actor';
 import { Deleted, Paging, Uuid } from '../schemas/common';
 import {
@@ -14,6 +15,10 @@ import {
 } from '../schemas/users';
 import type { FormatTimestamp } from '../timestamps';
 import type { Users } from '../users/users';
+
+const SessionList = z.object({
+  data: z.array(z.object({ id: z.string(), created_at: z.string().nullable() })),
+});
 
 export function userRoutes(
   users: Users,
@@ -86,6 +91,56 @@ export function userRoutes(
           ),
           time,
         ),
+    }),
+    defineRoute({
+      method: 'get',
+      path: '/users/:id/sessions',
+      summary: "A user's live sessions, newest first (yours, or a user below your level)",
+      tags,
+      request: { params: Uuid },
+      responses: {
+        200: { description: 'The sessions', schema: SessionList },
+        403: { description: 'Not below your level' },
+        404: { description: 'No such user' },
+      },
+      handler: async ({ params }, req) => ({
+        data: (await users.sessions(await actorOf(req), params.id)).map((session) => ({
+          id: session.id,
+          created_at: session.createdAt ? time(session.createdAt) : null,
+        })),
+      }),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/users/:id/sessions',
+      summary: 'End every session of a user (tokens stop working at once)',
+      tags,
+      request: { params: Uuid },
+      responses: {
+        200: { description: 'Ended', schema: Deleted },
+        403: { description: 'Not below your level' },
+        404: { description: 'No such user' },
+      },
+      handler: async ({ params }, req) => {
+        await users.endSessions(await actorOf(req), params.id);
+        return { deleted: true as const };
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/users/:id/sessions/:sessionId',
+      summary: 'End one session of a user',
+      tags,
+      request: { params: Uuid.extend({ sessionId: z.string().min(1).max(200) }) },
+      responses: {
+        200: { description: 'Ended', schema: Deleted },
+        403: { description: 'Not below your level' },
+        404: { description: 'No such user or session' },
+      },
+      handler: async ({ params }, req) => {
+        await users.endSessions(await actorOf(req), params.id, params.sessionId);
+        return { deleted: true as const };
+      },
     }),
     defineRoute({
       method: 'delete',

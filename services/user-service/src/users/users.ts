@@ -155,6 +155,24 @@ export function createUsers({
       return after;
     },
 
+    /** A user's live sessions (a user below the caller's level, or the caller's own). */
+    async sessions(actor: Actor, id: string) {
+      const user = await existing(id);
+      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
+      return sessions.listOf(id);
+    },
+
+    /** Ends one session of a user, or all of them (`sid` unset). */
+    async endSessions(actor: Actor, id: string, sid?: string): Promise<void> {
+      const user = await existing(id);
+      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
+      if (sid === undefined) return sessions.revokeAllOf(id);
+      if ((await sessions.ownerOf(sid)) !== id) {
+        throw new HttpError(404, 'session_not_found', `The user has no session ${sid}`);
+      }
+      await sessions.revoke(sid);
+    },
+
     async remove(actor: Actor, id: string): Promise<void> {
       const user = await existing(id);
       if (user.id === actor.id) throw forbidden('You cannot delete your own account');

@@ -1,7 +1,8 @@
 /**
  * Self-service: a user of the built-in `user` role reads their own account and changes their
  * password — the current one required, the session asking kept, every other session and
- * every reset link ended — through the real OPA and Redis.
+ * every reset link ended — and an administrator lists and ends a user's sessions; through the
+ * real OPA and Redis.
  */
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '@pelita/testenv';
@@ -12,11 +13,12 @@ describe('/me', () => {
   const username = `self${randomBytes(3).toString('hex')}`;
   const email = `${username}@pelita.test`;
   let userId: string;
+  let admin: string;
 
   beforeAll(async () => {
     platform = await startPlatform();
     await waitFor(() => platform.allows(ADMIN.username, 'GET', '/users'), 'the admin grants');
-    const admin = (await platform.login(ADMIN.email, ADMIN.password)).access_token;
+    admin = (await platform.login(ADMIN.email, ADMIN.password)).access_token;
     const roles = (await (await platform.request('GET', '/roles', { token: admin })).json()) as {
       data: Array<{ id: number; name: string }>;
     };
@@ -81,5 +83,39 @@ describe('/me', () => {
     await expect(platform.login(email, 'second-password-2')).resolves.toMatchObject({
       access_token: expect.any(String),
     });
+  });
+
+  it("lets an administrator list a user's sessions and end one or all; not the other way round", async () => {
+    const first = await platform.login(email, 'second-password-2');
+    const second = await platform.login(email, 'second-password-2');
+    const sessions = async () => {
+      const res = await platform.request('GET', `/users/${userId}/sessions`, { token: admin });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { data: Array<{ id: string; created_at: string | null }> })
+        .data;
+    };
+    const listed = await sessions();
+    expect(listed.length).toBeGreaterThanOrEqual(2);
+    expect(listed.every((session) => session.created_at !== null)).toBe(true);
+
+    // The newest is the second login's: ending it leaves the first working.
+    const end = (path: string) => platform.request('DELETE', path, { token: admin });
+    expect((await end(`/users/${userId}/sessions/${listed[0]!.id}`)).status).toBe(200);
+    expect((await me(second.access_token)).status).toBe(401);
+    expect((await me(first.access_token)).status).toBe(200);
+    expect((await end(`/users/${userId}/sessions/not-a-session`)).status).toBe(404);
+
+    // A user cannot look at the sessions of someone above them.
+    const adminId = (
+      (await (await platform.request('GET', '/me', { token: admin })).json()) as { id: string }
+    ).id;
+    const peek = await platform.request('GET', `/users/${adminId}/sessions`, {
+      token: first.access_token,
+    });
+    expect(peek.status).toBe(403);
+
+    expect((await end(`/users/${userId}/sessions`)).status).toBe(200);
+    expect((await me(first.access_token)).status).toBe(401);
+    expect(await sessions()).toEqual([]);
   });
 });
