@@ -97,6 +97,7 @@ export function createService(options: ServiceOptions): Express {
     const guard = options.guard && isGuarded(route) ? [options.guard] : [];
     app[route.method](
       route.path,
+      ...(route.beforeGuard ?? []),
       ...guard,
       ...(route.before ?? []),
       async function validatedRoute(req: Request, res: Response) {

@@ -66,6 +66,8 @@ export interface RouteDefinition<
    * multipart parser that fills `req.body` with the form fields).
    */
   before?: RequestHandler[];
+  /** Middleware run before the service's guard, so it sees requests the guard refuses too. */
+  beforeGuard?: RequestHandler[];
   /**
    * Shape of this route's error bodies, when its spec fixes one the service's other routes do not
    * use (the OpenAI-compatible endpoints answer `{error: {message, type, param, code}}`).

@@ -1,7 +1,9 @@
 /**
  * Records each user action (every request that changes something, plus what a service marks,
  * such as login) in the activity log shared by the user service and the core backend, after the
- * answer is sent. A failed write is logged and counted, never turned into an error for the user.
+ * answer is sent — and every request the guard refuses (401, 403), reads included: attempts
+ * at what one may not do are what an administrator looks for first. A failed write is logged and
+ * counted, never turned into an error for the user.
  */
 import type { Request, RequestHandler } from 'express';
 import { Counter, type Registry } from 'prom-client';
@@ -52,12 +54,12 @@ export function createActivityLog({
   });
   return {
     recorderFor(route) {
-      if (!repository || READS.has(route.method) || ignore(route)) {
-        return undefined;
-      }
+      if (!repository || ignore(route)) return undefined;
+      const read = READS.has(route.method);
       const action = `${route.method.toUpperCase()} ${route.path}`;
       return function recordActivity(req: Request, res, next) {
         res.once('finish', () => {
+          if (read && res.statusCode !== 401 && res.statusCode !== 403) return;
           const user: ActivityUser | undefined =
             res.locals.activityUser ??
             (req.auth ? { id: req.auth.sub, username: req.auth.username } : undefined);
@@ -91,6 +93,7 @@ export function createActivityLog({
 export function withActivityLog(log: ActivityLog, routes: RouteDefinition[]): RouteDefinition[] {
   return routes.map((route) => {
     const recorder = log.recorderFor(route);
-    return recorder ? { ...route, before: [recorder, ...(route.before ?? [])] } : route;
+    // Before the guard: requests it refuses are recorded too.
+    return recorder ? { ...route, beforeGuard: [recorder, ...(route.beforeGuard ?? [])] } : route;
   });
 }

@@ -51,6 +51,8 @@ export function requireAuth(options: RequireAuthOptions): RequestHandler {
       if ((await sessions.exists(sessionKey(claims.jti))) === 0) {
         throw new InvalidTokenError('session ended');
       }
+      // Known before the decision: a refused request is still recorded as this user's.
+      req.auth = claims;
       const allowed = await decide({
         user: claims.username,
         method: req.method,
@@ -59,7 +61,6 @@ export function requireAuth(options: RequireAuthOptions): RequestHandler {
       outcome = allowed ? 'allowed' : 'denied';
       if (!allowed)
         throw forbidden(`${req.method} ${req.path} is not granted to ${claims.username}`);
-      req.auth = claims;
       next();
     } catch (err) {
       if (err instanceof InvalidTokenError) {

@@ -61,7 +61,7 @@ describe('user activity log', () => {
     expect(page!.data[0]!.timestamp).toMatch(/\+07:00$/);
   });
 
-  it('does not record reads, and filters by action, time and page', async () => {
+  it('does not record answered reads, and filters by action, time and page', async () => {
     await platform.request('GET', '/roles', { token: admin });
     // An action after the read: once it is in the log, a record of the read would be too.
     const marker = `/roles/${1_000_000 + randomBytes(3).readUIntBE(0, 3)}`;
@@ -72,7 +72,11 @@ describe('user activity log', () => {
     }, 'the action after the read in the log');
     const everything = await search('limit=100');
     expect(everything.total).toBeLessThanOrEqual(100);
-    expect(everything.data.filter((entry) => entry.action.startsWith('GET'))).toEqual([]);
+    expect(
+      everything.data.filter(
+        (entry) => entry.action.startsWith('GET') && ![401, 403].includes(entry.status_code),
+      ),
+    ).toEqual([]);
 
     const logins = await search(`action=${encodeURIComponent('POST /auth/login')}`);
     expect(logins.data.every((entry) => entry.action === 'POST /auth/login')).toBe(true);
@@ -95,5 +99,42 @@ describe('user activity log', () => {
       const page = await search(`action=${encodeURIComponent('POST /auth/login')}`);
       return page.data.some((entry) => entry.status_code === 401 && entry.username === null);
     }, 'the failed login in the log');
+  });
+
+  it('records requests the guard refuses, reads included, with the user when the token was good', async () => {
+    // Without a token: 401, no user.
+    expect((await platform.request('GET', '/users')).status).toBe(401);
+    // A valid token without the grant: 403, with the user (a fresh account of the `user` role).
+    const roles = (await (await platform.request('GET', '/roles', { token: admin })).json()) as {
+      data: Array<{ id: number; name: string }>;
+    };
+    const username = `guarded${randomBytes(3).toString('hex')}`;
+    const created = await platform.request('POST', '/users', {
+      token: admin,
+      body: {
+        email: `${username}@pelita.test`,
+        username,
+        full_name: 'Guarded',
+        password: 'guarded-pw-123',
+        role_id: roles.data.find((role) => role.name === 'user')!.id,
+      },
+    });
+    expect(created.status).toBe(201);
+    await waitFor(() => platform.allows(username, 'GET', '/me'), 'the new user in OPA');
+    const token = (await platform.login(`${username}@pelita.test`, 'guarded-pw-123')).access_token;
+    expect((await platform.request('GET', '/roles', { token })).status).toBe(403);
+
+    await waitFor(async () => {
+      const page = await search(`action=${encodeURIComponent('GET /roles')}`);
+      return page.data.some((entry) => entry.username === username && entry.status_code === 403);
+    }, 'the refused read in the log');
+    const users = await search(`action=${encodeURIComponent('GET /users')}`);
+    expect(users.data.some((entry) => entry.status_code === 401 && entry.username === null)).toBe(
+      true,
+    );
+    // Reads that were answered stay out.
+    expect(
+      users.data.every((entry) => entry.status_code === 401 || entry.status_code === 403),
+    ).toBe(true);
   });
 });
