@@ -34,3 +34,17 @@ export function assertBelow(actor: Actor, level: number, what: string): void {
     throw forbidden(`Only ${what} below your own level (${actor.level}) can be managed`);
   }
 }
+
+/** The highest level there is (roles are 1 and up): the built-in administrators'. */
+const TOP_LEVEL = 1;
+
+/**
+ * Users, and the roles one gives them, follow the level rule with one exception: at the top
+ * level, administrators manage each other — a second administrator can be made, and one who
+ * leaves can be replaced or switched off by another. Roles themselves (their grants, their
+ * level) stay under the plain rule: nobody edits the top role.
+ */
+export function assertManagesUser(actor: Actor, level: number): void {
+  if (actor.level === TOP_LEVEL && level === TOP_LEVEL) return;
+  assertBelow(actor, level, 'users');
+}

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError, errorMessage, notFound, type Logger } from '@pelita/kit';
-import { assertBelow, type Actor } from '../actor';
+import { assertManagesUser, type Actor } from '../actor';
 import type { PhotoStore } from './photo-store';
 import type { UserRepository } from './user-repository';
 
@@ -45,7 +45,7 @@ export function createProfilePhotos(
       const photos = configured();
       const user = await users.find(userId);
       if (!user) throw notFound(`User ${userId} not found`);
-      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
+      if (user.id !== actor.id) assertManagesUser(actor, user.roleLevel);
       const type = detectImageType(data);
       if (!type) {
         throw new HttpError(

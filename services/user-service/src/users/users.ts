@@ -14,7 +14,7 @@ import {
   notFound,
   type Logger,
 } from '@pelita/kit';
-import { assertBelow, type Actor } from '../actor';
+import { assertManagesUser, type Actor } from '../actor';
 import { hashPassword, verifyPassword } from '../credentials/passwords';
 import type { Mailer } from '../mail/mailer';
 import type { SessionStore } from '../credentials/session-store';
@@ -73,7 +73,7 @@ export function createUsers({
   async function assignableRole(actor: Actor, roleId: number): Promise<void> {
     const role = await roles.find(roleId);
     if (!role) throw badRequest(`Role ${roleId} does not exist`);
-    assertBelow(actor, role.level, 'roles');
+    assertManagesUser(actor, role.level);
   }
 
   return {
@@ -127,7 +127,7 @@ export function createUsers({
       const managesAccess = changes.roleId !== undefined || changes.isActive !== undefined;
       if (self && managesAccess)
         throw forbidden('Your own role and status are changed by someone above you');
-      if (!self) assertBelow(actor, before.roleLevel, 'users');
+      if (!self) assertManagesUser(actor, before.roleLevel);
       if (changes.roleId !== undefined) await assignableRole(actor, changes.roleId);
       const save = () =>
         users.update(id, changes).catch((err: unknown) => {
@@ -158,14 +158,14 @@ export function createUsers({
     /** A user's live sessions (a user below the caller's level, or the caller's own). */
     async sessions(actor: Actor, id: string) {
       const user = await existing(id);
-      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
+      if (user.id !== actor.id) assertManagesUser(actor, user.roleLevel);
       return sessions.listOf(id);
     },
 
     /** Ends one session of a user, or all of them (`sid` unset). */
     async endSessions(actor: Actor, id: string, sid?: string): Promise<void> {
       const user = await existing(id);
-      if (user.id !== actor.id) assertBelow(actor, user.roleLevel, 'users');
+      if (user.id !== actor.id) assertManagesUser(actor, user.roleLevel);
       if (sid === undefined) return sessions.revokeAllOf(id);
       if ((await sessions.ownerOf(sid)) !== id) {
         throw new HttpError(404, 'session_not_found', `The user has no session ${sid}`);
@@ -176,7 +176,7 @@ export function createUsers({
     async remove(actor: Actor, id: string): Promise<void> {
       const user = await existing(id);
       if (user.id === actor.id) throw forbidden('You cannot delete your own account');
-      assertBelow(actor, user.roleLevel, 'users');
+      assertManagesUser(actor, user.roleLevel);
       await users.remove(id);
       await sessions.revokeAllOf(id);
       syncTrigger.trigger('role-users');

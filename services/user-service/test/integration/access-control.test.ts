@@ -456,6 +456,35 @@ describe('access control through the API, decided by OPA', () => {
     });
   });
 
+  it('lets administrators make a second administrator and manage each other, not their role', async () => {
+    const roles = await json<{ data: any[] }>(await call('GET', '/roles', admin), 200);
+    const adminRole = roles.data.find((r: any) => r.name === 'admin');
+    const username = `a${unique()}`;
+    const second = await json(
+      await call('POST', '/users', admin, {
+        email: `${username}@pelita.test`,
+        username,
+        full_name: 'Second Admin',
+        password: 'second-admin-pw-1',
+        role_id: adminRole.id,
+      }),
+      201,
+    );
+    await waitFor(() => platform.allows(username, 'PATCH', '/users/x'), 'the second admin in OPA');
+    const token = (await platform.login(`${username}@pelita.test`, 'second-admin-pw-1'))
+      .access_token;
+    const users = await json<{ data: any[] }>(await call('GET', '/users?limit=200', token), 200);
+    const first = users.data.find((u: any) => u.username === ADMIN.username);
+    // Peers at the top level: each may change the other.
+    await json(await call('PATCH', `/users/${first.id}`, token, { full_name: 'First Admin' }), 200);
+    await json(await call('PATCH', `/users/${second.id}`, admin, { full_name: 'Second' }), 200);
+    // The top role itself stays out of reach, as every role at or above one's level.
+    expect(
+      (await call('PUT', `/roles/${adminRole.id}`, token, { name: 'admin', level: 2 })).status,
+    ).toBe(403);
+    await json(await call('DELETE', `/users/${second.id}`, admin), 200);
+  });
+
   it('counts each sync trigger once it has reached policy-sync', async () => {
     const success = (target: string) =>
       platform.metric('user_service_policy_sync_triggers_total', { target, outcome: 'success' });
