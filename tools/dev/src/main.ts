@@ -29,6 +29,7 @@ import {
   POLICIES_DIR,
   readEnvFile,
   startOpa,
+  waitFor,
 } from '@pelita/testenv';
 
 const root = resolve(__dirname, '..', '..', '..');
@@ -142,16 +143,12 @@ const devAdminPassword = (stateDir: string) =>
 
 /** Waits until `url` answers 200 (or the process gave up); false after `timeoutMs`. */
 async function answers(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline && child.exitCode === null) {
-    const ok = await fetch(url).then(
-      (res) => res.ok,
-      () => false,
-    );
-    if (ok) return true;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  return false;
+  const ok = await waitFor(
+    async () =>
+      child.exitCode !== null ? 'exited' : (await fetch(url).then((res) => res.ok)) && 'up',
+    { what: url, timeoutMs, intervalMs: 250 },
+  ).catch(() => undefined);
+  return ok === 'up';
 }
 
 /**

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { errorMessage, SummarizerError, type Logger, type SummarizerClient } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
+import { inTransaction } from '../db/database';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { AudioRecord } from './audios';
@@ -90,9 +91,7 @@ export function createAudioWorker(options: AudioWorkerOptions) {
     state: { state: string; summary_state?: string },
     write: (client: pg.PoolClient, audio: AudioRecord) => Promise<void>,
   ): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(pool, async (client) => {
       const { rows } = await client.query<AudioRecord>(
         'select * from audios where id = $1 for update',
         [id],
@@ -104,13 +103,7 @@ export function createAudioWorker(options: AudioWorkerOptions) {
         (state.summary_state === undefined || audio.summary_state === state.summary_state);
       if (!current) throw new Superseded();
       await write(client, audio);
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async function transcribe(audio: AudioRecord): Promise<void> {

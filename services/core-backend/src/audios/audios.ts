@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { inTransaction } from '../db/database';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../schemas/common';
@@ -134,35 +135,31 @@ export function createAudios(deps: AudiosDeps) {
       const id = randomUUID();
       const key = await deps.intake.originals.put(id, file.path, file.size);
       const stt = deps.intake.sttDefaults();
-      const client = await pool.connect();
       try {
-        await client.query('begin');
-        await client.query(
-          `insert into audios (id, workspace_id, name, original_key, file_name, size_bytes,
-             stt_model, diarize, suppress_numerals, language, created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-          [
-            id,
-            member.workspaceId,
-            input.name,
-            key,
-            file.fileName,
-            file.size,
-            stt.model,
-            stt.diarize,
-            stt.suppressNumerals,
-            input.language ?? stt.language,
-            member.userId,
-          ],
-        );
-        await access.grantCreator(member, 'audio', id, client);
-        await client.query('commit');
+        await inTransaction(pool, async (client) => {
+          await client.query(
+            `insert into audios (id, workspace_id, name, original_key, file_name, size_bytes,
+               stt_model, diarize, suppress_numerals, language, created_by)
+             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [
+              id,
+              member.workspaceId,
+              input.name,
+              key,
+              file.fileName,
+              file.size,
+              stt.model,
+              stt.diarize,
+              stt.suppressNumerals,
+              input.language ?? stt.language,
+              member.userId,
+            ],
+          );
+          await access.grantCreator(member, 'audio', id, client);
+        });
       } catch (err) {
-        await client.query('rollback');
         await deps.intake.originals.remove(key).catch(() => undefined);
         throw err;
-      } finally {
-        client.release();
       }
       return find(member, id);
     },

@@ -9,6 +9,7 @@
 import { errorMessage, type Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
+import { inTransaction } from '../db/database';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from './documents';
 import type { OcrArtifacts } from './ocr-artifacts';
@@ -83,26 +84,15 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     document: DocumentRecord,
     write: (client: pg.PoolClient) => Promise<void>,
   ): Promise<boolean> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(pool, async (client) => {
       const { rows } = await client.query(
         'select 1 from documents where id = $1 and task_id = $2 for update',
         [document.id, document.task_id],
       );
-      if (rows.length === 0) {
-        await client.query('rollback');
-        return false;
-      }
+      if (rows.length === 0) return false;
       await write(client);
-      await client.query('commit');
       return true;
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** False when the document went away (or was re-processed) meanwhile. */
