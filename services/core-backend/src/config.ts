@@ -37,6 +37,11 @@ export const settingsSchema = baseSettings.extend({
   REDIS_URL: z.string().min(1),
   REDIS_PASSWORD: optionalSetting,
   /**
+   * Before every Redis key (the user service's sessions it checks, its own keys): the same as
+   * the user service's REDIS_KEY_PREFIX, so installations sharing one Redis never meet.
+   */
+  REDIS_KEY_PREFIX: z.string().max(100).default(''),
+  /**
    * The user service's ES256 public key (PEM): access tokens are verified with it. Unset: fetched
    * from `URL_USER` at start.
    */

@@ -77,6 +77,7 @@ export function createCoreBackend(
   const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
   const redis = new Redis(settings.REDIS_URL, {
     maxRetriesPerRequest: 2,
+    keyPrefix: settings.REDIS_KEY_PREFIX,
     ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
   });
   const search = new Client({
