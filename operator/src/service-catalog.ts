@@ -77,11 +77,38 @@ export interface ServiceEntry {
   settings?: (install: PlatformInstall, context: SettingsContext) => Record<string, string>;
   /** Settings of its own taken from Secrets, by setting name (unset refs are left out). */
   secretSettings?: (install: PlatformInstall) => Record<string, SecretKeyRef | undefined>;
+  /**
+   * The setting under which it checks its callers' service token. The token is the key
+   * `<service>-token` of the platform Secret, and only the services that call it get it.
+   */
+  acceptsToken?: string;
+  /**
+   * The settings under which it sends the service token of each service it calls; rendered only
+   * while that service runs (the caller then needs its URL too, in `links`).
+   */
+  presentsTokens?: Readonly<Record<string, ServiceName>>;
+  /** Other keys of the platform Secret it reads, by setting name (nothing else reaches it). */
+  platformKeys?: Readonly<Record<string, PlatformKey>>;
 }
+
+/**
+ * Keys of the platform Secret besides the service tokens: the user service's ES256 signing key
+ * and its public half, core-backend's encryption key, and the OPA writer token shared by
+ * policy-sync and its OPA sidecar.
+ */
+export const PLATFORM_KEYS = [
+  'jwt-private-key',
+  'jwt-public-key',
+  'encryption-key',
+  'opa-token',
+] as const;
+export type PlatformKey = (typeof PLATFORM_KEYS)[number];
 
 export interface SettingsContext {
   url: (link: Link) => string;
   enabled: (service: ServiceName) => boolean;
+  /** The install's JWT public key (PEM) read from its platform Secret, when known. */
+  jwtPublicKey: string | undefined;
 }
 
 const none = { dependencies: [], services: [] } as const;
@@ -98,8 +125,23 @@ const plainService = {
 } as const;
 
 export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
-  'http-proxy': { ...plainService, image: 'http-proxy', built: true },
-  'db-proxy': { ...plainService, image: 'db-proxy', built: true },
+  // Open gateways to any API or database: only callers holding their token get through.
+  'http-proxy': {
+    ...plainService,
+    image: 'http-proxy',
+    built: true,
+    acceptsToken: 'PROXY_SERVICE_TOKEN',
+  },
+  'db-proxy': {
+    ...plainService,
+    image: 'db-proxy',
+    built: true,
+    acceptsToken: 'PROXY_SERVICE_TOKEN',
+    settings: (install): Record<string, string> => {
+      const hosts = install.spec.databases.allowedHosts;
+      return hosts.length > 0 ? { ALLOWED_DB_HOSTS: hosts.join(',') } : {};
+    },
+  },
   'user-service': {
     ...plainService,
     image: 'user-service',
@@ -113,10 +155,23 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
-    settings: (install): Record<string, string> => {
+    settings: (install, { jwtPublicKey }): Record<string, string> => {
       const url = publicUrl(install);
-      return url ? { FRONTEND_URL: url } : {};
+      return {
+        ...(url ? { FRONTEND_URL: url } : {}),
+        ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
+      };
     },
+    secretSettings: (install) => {
+      const admin = install.spec.bootstrapAdmin?.secretRef.name;
+      return {
+        FIRST_ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
+        FIRST_ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
+      };
+    },
+    acceptsToken: 'OPEN_API_TOKEN',
+    presentsTokens: { POLICY_SYNC_TOKEN: 'policy-sync', CORE_BACKEND_TOKEN: 'core-backend' },
+    platformKeys: { JWT_PRIVATE_KEY: 'jwt-private-key' },
   },
   'policy-sync': {
     ...plainService,
@@ -134,6 +189,10 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       // Installs sharing one Redis must not trigger each other's syncs.
       SYNC_CHANNEL: `pelita:${install.metadata.namespace}/${install.metadata.name}:policy-sync:trigger`,
     }),
+    acceptsToken: 'SYNC_SERVICE_TOKEN',
+    presentsTokens: { USER_SERVICE_TOKEN: 'user-service' },
+    // Its writes to the OPA sidecar (OPA's `system.authz` lets only this token write).
+    platformKeys: { OPA_TOKEN: 'opa-token' },
   },
   'license-service': {
     ...plainService,
@@ -158,16 +217,23 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_OCR: { service: 'ocr-service' },
       // Audio transcripts are summarised (documents are, by the OCR worker).
       URL_SUMMARIZER: { service: 'summarizer' },
+      // Trying a workspace's API endpoints. (db-proxy is not linked yet: core-backend has no
+      // setting for db-proxy's token, and db-proxy refuses callers without it.)
+      URL_HTTP_PROXY: { service: 'http-proxy' },
     },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
-    // ENCRYPTION_KEY (stored secrets) and SERVICE_TOKEN (user-service's CORE_BACKEND_TOKEN) come
-    // from the platform Secret (`spec.platformSecretRef`), loaded into every pod.
-    settings: (install) => ({
+    settings: (install, { jwtPublicKey }) => ({
       // Installs sharing one OpenSearch must not share their knowledge.
       KNOWLEDGE_INDEX: `pelita-${install.metadata.namespace}-${install.metadata.name}-knowledge`,
       TEMP_DIR: '/tmp',
+      // Access tokens are verified with it; unset, core-backend asks the user service at start.
+      ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
     }),
+    acceptsToken: 'SERVICE_TOKEN',
+    presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy' },
+    // Encrypts the database and API credentials it stores.
+    platformKeys: { ENCRYPTION_KEY: 'encryption-key' },
   },
   // The task API and the worker are one image with one settings schema (services/ocr-service).
   'ocr-service': {
@@ -242,6 +308,17 @@ function publicUrl(install: PlatformInstall): string | undefined {
   if (explicit) return explicit;
   if (!ingress.enabled || !ingress.host) return undefined;
   return `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`;
+}
+
+/** The platform Secret's key holding the service token `service` checks. */
+export function tokenKey(service: ServiceName): string {
+  return `${service}-token`;
+}
+
+/** Every key of the platform Secret: the fixed ones and the token of each service that checks one. */
+export function platformSecretKeys(): string[] {
+  const tokens = SERVICE_NAMES.filter((s) => CATALOG[s].acceptsToken).map(tokenKey);
+  return [...PLATFORM_KEYS, ...tokens];
 }
 
 /** Ports of the service's Service: `http`, plus the sidecars' (`opa`). */

@@ -283,8 +283,12 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     expect(denied).toEqual([]);
   });
 
-  it('is denied Secrets, Pods and other namespaces', () => {
-    expect(canI(['get', 'secrets', '-n', tenantNamespace])).toBe('no');
+  it('may only get and create Secrets, in its namespace; is denied Pods and other namespaces', () => {
+    expect(canI(['get', 'secrets', '-n', tenantNamespace])).toBe('yes');
+    expect(canI(['create', 'secrets', '-n', tenantNamespace])).toBe('yes');
+    for (const verb of ['list', 'watch', 'update', 'patch', 'delete']) {
+      expect(canI([verb, 'secrets', '-n', tenantNamespace])).toBe('no');
+    }
     expect(canI(['list', 'secrets', '--all-namespaces'])).toBe('no');
     expect(canI(['get', 'secrets', '-n', releaseNamespace])).toBe('no');
     expect(canI(['list', 'pods', '-n', tenantNamespace])).toBe('no');

@@ -73,12 +73,17 @@ describe('examples/platforminstall.yaml', () => {
       expect.arrayContaining(['username', 'password']),
     );
     if (spec.platformSecretRef) expect(secretKeys(spec.platformSecretRef.name)).toBeDefined();
+    if (spec.bootstrapAdmin) {
+      expect(secretKeys(spec.bootstrapAdmin.secretRef.name)).toEqual(
+        expect.arrayContaining(['email', 'password']),
+      );
+    }
   });
 
-  it('marks every Secret value as a placeholder, except user names', () => {
+  it('marks every Secret value as a placeholder, except user names and addresses', () => {
     for (const secret of secrets) {
       for (const [key, value] of Object.entries<string>(secret.stringData ?? {})) {
-        if (/user(name)?$/i.test(key)) continue;
+        if (/user(name)?$|^email$/i.test(key)) continue;
         expect(`${secret.metadata.name}/${key}: ${value}`).toMatch(/: change-me-/);
       }
       expect(secret.data).toBeUndefined();

@@ -23,7 +23,13 @@ import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client
 import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
 import { disallowedImages } from '../render/image-policy';
+import { platformSecretName } from '../render/platform-secret';
 import { kindOf, plan, refKey, type LiveView } from './plan';
+import {
+  ensurePlatformSecret,
+  missingPlatformKeys,
+  type PlatformSecretState,
+} from './platform-secret';
 import {
   computeStatus,
   statusChanged,
@@ -145,7 +151,33 @@ export class Reconciler {
   ): Promise<Problem[]> {
     const { client, view, policies, logger } = this.options;
     const problems: Problem[] = [];
-    let desired = renderDesired({ install, policies });
+    // Before anything is applied: the pods refer to the platform Secret's keys and the
+    // ConfigMaps carry its public key, so without it the desired state is not known.
+    const secretName = platformSecretName(install);
+    let secret: PlatformSecretState;
+    try {
+      secret = await ensurePlatformSecret(client, install);
+    } catch (err) {
+      return [
+        {
+          reason: 'ApplyFailed',
+          message: `platform Secret ${secretName}: ${describeApiError(err)}`,
+        },
+      ];
+    }
+    let desired = renderDesired({
+      install: { ...install, platformKeys: { jwtPublicKey: secret.jwtPublicKey } },
+      policies,
+    });
+    const missing = missingPlatformKeys(desired, secretName, secret.keys);
+    if (missing.length > 0) {
+      problems.push({
+        reason: 'PlatformSecretIncomplete',
+        message:
+          `Secret ${secretName} lacks ${missing.join(', ')}: pods referring to them cannot start; ` +
+          'add them (the operator never changes an existing Secret)',
+      });
+    }
     if (!view.serviceMonitorsAvailable() && desired.some(isServiceMonitor)) {
       desired = desired.filter((object) => !isServiceMonitor(object));
       problems.push({

@@ -19,7 +19,7 @@ export interface WorkloadState {
 
 /** Why the install cannot be fully reconciled; each makes Degraded true. */
 export interface Problem {
-  reason: 'InvalidSpec' | 'ApplyFailed' | 'ServiceMonitorCRDMissing';
+  reason: 'InvalidSpec' | 'ApplyFailed' | 'ServiceMonitorCRDMissing' | 'PlatformSecretIncomplete';
   message: string;
 }
 

@@ -332,7 +332,38 @@ export const platformInstallSpecSchema = z
       .object({ name: dnsLabel.describe('Secret name.') })
       .optional()
       .describe(
-        'Secret of platform-internal keys (JWT_PRIVATE_KEY, JWT_PUBLIC_KEY, service tokens) loaded into every pod as environment.',
+        'Secret of platform-internal keys (ES256 signing key pair, service tokens, OPA token, encryption key); the operator creates it with generated keys when absent and never changes an existing one. Unset: `<install>-platform`. Each container gets only the keys it needs.',
+      ),
+    databases: z
+      .object({
+        allowedHosts: z
+          .array(
+            z
+              .string()
+              .regex(/^[^,\s]+$/, 'one CIDR, address, host name or *.suffix, without commas')
+              .describe('A CIDR, address, host name or `*.suffix` name.'),
+          )
+          .max(100)
+          .default([])
+          .describe(
+            'The only hosts db-proxy may connect to (its ALLOWED_DB_HOSTS; the x-db-host header is otherwise an SSRF vector into the cluster). Empty: any host.',
+          ),
+      })
+      .prefault({})
+      .describe('The databases the workspaces query through db-proxy.'),
+    bootstrapAdmin: z
+      .object({
+        secretRef: z
+          .object({
+            name: dnsLabel.describe('Secret with keys `email` and `password`.'),
+          })
+          .describe(
+            'The first administrator: FIRST_ADMIN_EMAIL and FIRST_ADMIN_PASSWORD of the user service.',
+          ),
+      })
+      .optional()
+      .describe(
+        'The administrator the user service creates at its first start (when it has no user yet).',
       ),
     observability: z
       .object({
@@ -445,6 +476,11 @@ export interface PlatformInstall {
   };
   spec: PlatformInstallSpec;
   status?: PlatformInstallStatus;
+  /**
+   * What the operator read from the install's platform Secret (not part of the resource): the
+   * JWT public key goes into the ConfigMaps of the services that verify tokens.
+   */
+  platformKeys?: { jwtPublicKey?: string };
 }
 
 /** Parses a raw spec (as stored in the API) into the defaulted form, or throws with every issue. */

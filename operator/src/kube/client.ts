@@ -18,6 +18,7 @@ import {
   type KubernetesListObject,
   type KubernetesObject,
   type V1Lease,
+  type V1Secret,
 } from '@kubernetes/client-node';
 import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
@@ -185,6 +186,26 @@ export class KubeClient {
   async createEvent(namespace: string, event: CoreV1Event): Promise<void> {
     this.count('create');
     await this.core.createNamespacedEvent({ namespace, body: event });
+  }
+
+  /**
+   * One Secret by name (RBAC: `get` only, no list or watch, so the operator can read no Secret
+   * it was not told the name of); undefined when it does not exist.
+   */
+  async readSecret(namespace: string, name: string): Promise<V1Secret | undefined> {
+    this.count('get');
+    try {
+      return await this.core.readNamespacedSecret({ namespace, name });
+    } catch (err) {
+      if (apiStatus(err) === 404) return undefined;
+      throw err;
+    }
+  }
+
+  /** Creates a Secret; 409 when one of that name exists (never replaced: no update verb). */
+  createSecret(namespace: string, secret: V1Secret): Promise<V1Secret> {
+    this.count('create');
+    return this.core.createNamespacedSecret({ namespace, body: secret });
   }
 
   /** Lease requests take a signal: leader election must never wait on the API unbounded. */

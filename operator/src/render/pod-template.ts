@@ -15,6 +15,7 @@ import {
   renderPoliciesConfigMap,
   type PolicyFiles,
 } from './policies-config-map';
+import { platformKeyRef } from './platform-secret';
 import { canonicalQuantity } from './quantity';
 import { serviceSettings } from './settings';
 
@@ -31,6 +32,11 @@ const containerSecurity = {
 const LIVENESS = { periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 };
 const STARTUP_PERIOD_SECONDS = 5;
 
+/**
+ * OPA beside policy-sync. Its port is on the Service (the other services ask it for decisions),
+ * so every call is authorised by `policies/system_authz.rego`: only the holder of the install's
+ * OPA token (policy-sync, same pod) may write or read `data`; anyone may ask for a decision.
+ */
 function opaSidecar(install: PlatformInstall): V1Container {
   return {
     name: 'opa',
@@ -41,6 +47,9 @@ function opaSidecar(install: PlatformInstall): V1Container {
       '--server',
       '--addr',
       `:${OPA_PORT}`,
+      '--authentication=token',
+      '--authorization=basic',
+      '--disable-telemetry',
       '--ignore',
       '.*',
       '--ignore',
@@ -49,6 +58,13 @@ function opaSidecar(install: PlatformInstall): V1Container {
       '/policies',
     ],
     ports: [{ name: 'opa', containerPort: OPA_PORT }],
+    // Read by system.authz through opa.runtime().env; never in a policy or a ConfigMap.
+    env: [
+      {
+        name: 'OPA_TOKEN',
+        valueFrom: { secretKeyRef: platformKeyRef(install, 'opa-token') },
+      },
+    ],
     livenessProbe: { httpGet: { path: '/health', port: 'opa' }, ...LIVENESS },
     readinessProbe: {
       httpGet: { path: '/health?bundles', port: 'opa' },
@@ -104,12 +120,9 @@ export function podTemplate(
     imagePullPolicy: install.spec.image.pullPolicy,
     ...(entry.command ? { command: [...entry.command] } : {}),
     ports: [{ name: 'http', containerPort: entry.port }],
-    envFrom: [
-      { configMapRef: { name: childName(install, service) } },
-      ...(install.spec.platformSecretRef
-        ? [{ secretRef: { name: install.spec.platformSecretRef.name } }]
-        : []),
-    ],
+    // The platform Secret is not loaded whole: its keys come one by one in `env`, to the
+    // services that need them.
+    envFrom: [{ configMapRef: { name: childName(install, service) } }],
     env: mergeEnv(env, settings.env),
     // Holds liveness off until the process serves; start-up work (migrations) is `/ready`'s 503.
     startupProbe: {

@@ -8,11 +8,13 @@ import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
 import {
   CATALOG,
   OPA_PORT,
+  tokenKey,
   type Dependency,
   type Link,
   type ServiceName,
 } from '../service-catalog';
 import { childName } from './meta';
+import { platformKeyRef } from './platform-secret';
 
 export interface ServiceSettingsOut {
   /** Non-secret settings: the ConfigMap's data, loaded with envFrom. */
@@ -161,10 +163,29 @@ export function serviceSettings(
   const context = {
     url: (link: Link) => internalUrl(install, link),
     enabled: (s: ServiceName) => isEnabled(install, s),
+    jwtPublicKey: install.platformKeys?.jwtPublicKey,
   };
   Object.assign(config, entry.settings?.(install, context));
   for (const [name, ref] of Object.entries(entry.secretSettings?.(install) ?? {})) {
     env.push(...fromSecret(name, ref));
   }
+  env.push(...platformSecretEnv(install, service));
   return { config, env };
+}
+
+/**
+ * The keys of the platform Secret this service needs, each by `secretKeyRef`: the token it
+ * checks, the tokens of the running services it calls, and its own keys. Nothing else of the
+ * Secret reaches its container (the signing key stays in the user service).
+ */
+function platformSecretEnv(install: PlatformInstall, service: ServiceName): V1EnvVar[] {
+  const entry = CATALOG[service];
+  const refs: Array<[string, string]> = [
+    ...(entry.acceptsToken ? [[entry.acceptsToken, tokenKey(service)] as [string, string]] : []),
+    ...Object.entries(entry.presentsTokens ?? {})
+      .filter(([, server]) => isEnabled(install, server))
+      .map(([name, server]): [string, string] => [name, tokenKey(server)]),
+    ...Object.entries(entry.platformKeys ?? {}),
+  ];
+  return refs.flatMap(([name, key]) => fromSecret(name, platformKeyRef(install, key)));
 }

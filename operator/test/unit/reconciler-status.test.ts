@@ -4,6 +4,7 @@ import { Reconciler, type ClusterView, type RawInstall } from '../../src/control
 import type { PlatformInstallStatus } from '../../src/crd/platform-install';
 import type { KubeClient } from '../../src/kube/client';
 import { CHILD_KINDS } from '../../src/kube/kinds';
+import { platformSecretKeys } from '../../src/service-catalog';
 import { minimalSpec } from './fixtures';
 
 /** A client that accepts every write and records the status writes and Events. */
@@ -21,6 +22,11 @@ function recordingClient() {
       events.push(event);
       return Promise.resolve();
     },
+    // A platform Secret that already holds every key.
+    readSecret: () =>
+      Promise.resolve({
+        data: Object.fromEntries(platformSecretKeys().map((key) => [key, ''])),
+      }),
   };
   return { client: client as unknown as KubeClient, statuses, events };
 }

@@ -11,6 +11,7 @@ import {
   renderService,
   renderServiceAccount,
   renderServiceMonitor,
+  renderWorkload,
 } from '../../src/render';
 import { allEnabled, makeInstall, minimalSpec } from './fixtures';
 
@@ -195,11 +196,13 @@ describe('renderers', () => {
     });
   });
 
-  it('loads the platform Secret into every pod when given', () => {
-    const install = makeInstall({ platformSecretRef: { name: 'acme-platform' } });
-    expect(mainContainer(renderDeployment(install, 'user-service')).envFrom).toContainEqual({
-      secretRef: { name: 'acme-platform' },
-    });
+  it('never loads the platform Secret whole into a pod: only the ConfigMap comes with envFrom', () => {
+    const install = makeInstall({ services: allEnabled, platformSecretRef: { name: 'acme-keys' } });
+    for (const service of SERVICE_NAMES) {
+      expect(mainContainer(renderWorkload(install, service)).envFrom).toEqual([
+        { configMapRef: { name: `acme-${service}` } },
+      ]);
+    }
   });
 
   it('runs policy-sync on PORT 3666 with an OPA sidecar sharing /share', () => {
@@ -221,6 +224,9 @@ describe('renderers', () => {
       '--server',
       '--addr',
       ':8181',
+      '--authentication=token',
+      '--authorization=basic',
+      '--disable-telemetry',
       '--ignore',
       '.*',
       '--ignore',

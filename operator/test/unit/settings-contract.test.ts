@@ -4,7 +4,6 @@
  * name the service does not read fails (zod would drop it silently, so a rename would fall back
  * to a default), and so does a required setting the operator does not render.
  */
-import { randomBytes } from 'node:crypto';
 import { settingsSchema as coreBackend } from '@pelita/core-backend';
 import { settingsSchema as dbProxy } from '@pelita/db-proxy';
 import { settingsSchema as httpProxy } from '@pelita/http-proxy';
@@ -16,7 +15,9 @@ import { settingsSchema as summarizer } from '@pelita/summarizer';
 import { settingsSchema as userService } from '@pelita/user-service';
 import type { V1Container } from '@kubernetes/client-node';
 import { z } from 'zod';
+import { generatePlatformKeys } from '../../src/platform-keys';
 import { renderConfigMap, renderWorkload } from '../../src/render';
+import { platformSecretName } from '../../src/render/platform-secret';
 import { CATALOG, SERVICE_NAMES, type ServiceName } from '../../src/service-catalog';
 import { allEnabled, makeInstall } from './fixtures';
 
@@ -34,10 +35,8 @@ const SCHEMAS: Partial<Record<ServiceName, z.ZodType>> = {
   'core-backend': coreBackend,
 };
 
-/** What the platform Secret (`spec.platformSecretRef`, loaded whole) must hold for a service. */
-const PLATFORM_SECRET: Partial<Record<ServiceName, Record<string, string>>> = {
-  'core-backend': { ENCRYPTION_KEY: randomBytes(32).toString('base64'), SERVICE_TOKEN: 'token' },
-};
+/** The platform Secret as the operator generates it: its values must parse in every service. */
+const PLATFORM_KEYS = generatePlatformKeys();
 
 /** Read by libraries, not by the settings schema. */
 const READ_OUTSIDE_SCHEMA: Record<string, string> = {
@@ -64,6 +63,8 @@ function unread(rendered: Record<string, string>, schema: z.ZodType): string[] {
 const ref = (name: string, key: string) => ({ name, key });
 const fullInstall = makeInstall({
   services: allEnabled,
+  bootstrapAdmin: { secretRef: { name: 'acme-admin' } },
+  databases: { allowedHosts: ['10.20.0.0/16', 'db.acme.internal', '*.rds.amazonaws.com'] },
   publicUrl: 'https://acme.example.com',
   observability: { otlpEndpoint: 'http://otel.observability:4318', logLevel: 'debug' },
   dependencies: {
@@ -96,17 +97,30 @@ const fullInstall = makeInstall({
   },
 });
 
-/** The environment a pod of `service` starts with: its ConfigMap, then its env (Secrets as placeholders). */
+fullInstall.platformKeys = { jwtPublicKey: PLATFORM_KEYS['jwt-public-key'] };
+
+/** A key the operator generates; one it does not is a pod that never starts. */
+function platformKey(key: string): string {
+  const value = PLATFORM_KEYS[key];
+  if (value === undefined) throw new Error(`the generated platform Secret has no key ${key}`);
+  return value;
+}
+
+/**
+ * The environment a pod of `service` starts with: its ConfigMap, then its env (the platform
+ * Secret's keys as generated, other Secrets as placeholders).
+ */
 function renderedEnvironment(service: ServiceName): Record<string, string> {
   const workload = renderWorkload(fullInstall, service);
   const container = workload?.spec?.template.spec?.containers[0] as V1Container;
-  const environment: Record<string, string> = {
-    ...renderConfigMap(fullInstall, service)?.data,
-    ...PLATFORM_SECRET[service],
-  };
+  const environment: Record<string, string> = { ...renderConfigMap(fullInstall, service)?.data };
   for (const entry of container.env ?? []) {
     const secret = entry.valueFrom?.secretKeyRef;
-    environment[entry.name] = secret ? `secret-${secret.name}-${secret.key}` : (entry.value ?? '');
+    environment[entry.name] = !secret
+      ? (entry.value ?? '')
+      : secret.name === platformSecretName(fullInstall)
+        ? platformKey(secret.key)
+        : `secret-${secret.name}-${secret.key}`;
   }
   return environment;
 }

@@ -1,5 +1,5 @@
 /** Builds the database proxy's express app from its dependencies; no listening, no environment reads. */
-import { createService, type Logger, type Metrics } from '@pelita/kit';
+import { createService, requireServiceToken, type Logger, type Metrics } from '@pelita/kit';
 import type { Express } from 'express';
 import type { DatabaseAccess } from './database-access';
 import { errorBody } from './errors';
@@ -13,9 +13,17 @@ export interface AppDeps {
   metrics: Metrics;
   databases: DatabaseAccess;
   bodyLimit: string;
+  /** Callers must present it (PROXY_SERVICE_TOKEN); unset: no caller authentication. */
+  serviceToken?: string;
 }
 
-export function createApp({ logger, metrics, databases, bodyLimit }: AppDeps): Express {
+export function createApp({
+  logger,
+  metrics,
+  databases,
+  bodyLimit,
+  serviceToken,
+}: AppDeps): Express {
   return createService({
     name: 'db-proxy',
     description:
@@ -26,6 +34,8 @@ export function createApp({ logger, metrics, databases, bodyLimit }: AppDeps): E
     bodyLimit,
     errorBody,
     errorSchema: ErrorBody,
+    // Checked before the x-db-* headers: a caller without the token reaches no database.
+    ...(serviceToken === undefined ? {} : { guard: requireServiceToken(serviceToken) }),
     routes: [checkConnectionRoute(databases), tablesRoute(databases), executeRoute(databases)],
   });
 }

@@ -1,5 +1,11 @@
 /** The service's settings (environment variables), validated at start-up. */
-import { baseSettings, booleanSetting, commaList, errorMessage } from '@pelita/kit';
+import {
+  baseSettings,
+  booleanSetting,
+  commaList,
+  errorMessage,
+  optionalSetting,
+} from '@pelita/kit';
 import { z } from 'zod';
 import { parseHostAllowlist } from './connection/host-allowlist';
 
@@ -25,6 +31,11 @@ export const settingsSchema = baseSettings.extend({
   POOL_MAX_PER_TARGET: positiveInt(5),
   POOL_MAX_TARGETS: positiveInt(50),
   POOL_IDLE_MS: positiveInt(30_000),
+  /**
+   * When set, callers must send `Authorization: Bearer <token>` (as to http-proxy): without it
+   * any pod that reaches the port can use the proxy's network position against any database.
+   */
+  PROXY_SERVICE_TOKEN: optionalSetting,
 });
 
 export type Settings = z.infer<typeof settingsSchema>;

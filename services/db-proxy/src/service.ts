@@ -30,7 +30,13 @@ export function createDbProxyService(settings: Settings, logger: Logger): Servic
     poolMaxPerTarget: settings.POOL_MAX_PER_TARGET,
     poolIdleMs: settings.POOL_IDLE_MS,
   });
-  const app = createApp({ logger, metrics, databases, bodyLimit: settings.BODY_LIMIT });
+  const app = createApp({
+    logger,
+    metrics,
+    databases,
+    bodyLimit: settings.BODY_LIMIT,
+    serviceToken: settings.PROXY_SERVICE_TOKEN,
+  });
   return {
     app,
     start: () => Promise.resolve(),

@@ -29,6 +29,11 @@ export const settingsSchema = baseSettings
     OPA_PROBE_INTERVAL_MS: milliseconds.default(5_000),
     USER_SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
     OPA_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    /**
+     * When set, sent as `Authorization: Bearer <token>` on every call to OPA: an OPA run with
+     * `--authentication=token --authorization=basic` lets only its holder write `data`.
+     */
+    OPA_TOKEN: optionalSetting,
     /** When set, callers of `/role-users` and `/role-grants` must send `Authorization: Bearer <token>`. */
     SYNC_SERVICE_TOKEN: optionalSetting,
     /** When set, sent as `Authorization: Bearer <token>` to the user service's open-api endpoints. */

@@ -29,7 +29,11 @@ export interface PolicySyncService extends Service {
 
 export function createPolicySyncService(settings: Settings, logger: Logger): PolicySyncService {
   const metrics = createMetrics();
-  const opa = createOpaClient({ baseUrl: settings.URL_OPA, timeoutMs: settings.OPA_TIMEOUT_MS });
+  const opa = createOpaClient({
+    baseUrl: settings.URL_OPA,
+    timeoutMs: settings.OPA_TIMEOUT_MS,
+    token: settings.OPA_TOKEN,
+  });
   const sync = createPolicySync({
     roleData: createRoleDataClient({
       baseUrl: settings.URL_USER,

@@ -29,12 +29,27 @@ export function revisionOf(text: string): string {
   return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
-export function createOpaClient(options: { baseUrl: string; timeoutMs: number }): OpaClient {
-  async function call(method: string, path: string, init: RequestInit = {}): Promise<Response> {
+export interface OpaClientOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** OPA's writer token (the sidecar's `system.authz` policy); unset: no Authorization header. */
+  token?: string;
+}
+
+export function createOpaClient(options: OpaClientOptions): OpaClient {
+  const authorization: Record<string, string> = options.token
+    ? { authorization: `Bearer ${options.token}` }
+    : {};
+  async function call(
+    method: string,
+    path: string,
+    init: { body?: string; headers?: Record<string, string> } = {},
+  ): Promise<Response> {
     let res: Response;
     try {
       res = await fetch(`${options.baseUrl}${path}`, {
         ...init,
+        headers: { ...init.headers, ...authorization },
         method,
         signal: AbortSignal.timeout(options.timeoutMs),
       });

@@ -58,15 +58,40 @@ describe("OPA's data API with the seed's content type", () => {
       const text = JSON.stringify({ user_roles: { d: ['r'] }, role_grants: {} });
       await client.pushDocument(text);
       expect(recorder.requests).toEqual([
-        { method: 'PUT', path: '/v1/data', contentType: 'application/json-patch+json', body: text },
+        {
+          method: 'PUT',
+          path: '/v1/data',
+          contentType: 'application/json-patch+json',
+          authorization: undefined,
+          body: text,
+        },
         {
           method: 'PUT',
           path: '/v1/data/pelita_policy_sync',
           contentType: 'application/json',
+          authorization: undefined,
           body: JSON.stringify({ revision: revisionOf(text) }),
         },
       ]);
       expect(await opa.data()).toMatchObject({ user_roles: { d: ['r'] } });
+    } finally {
+      await recorder.close();
+    }
+  });
+
+  it('sends OPA_TOKEN as a bearer token on every call when it is set', async () => {
+    const recorder = await startRecordingProxy(opa.url);
+    try {
+      const client = createOpaClient({ baseUrl: recorder.url, timeoutMs: 2000, token: 'opa-t' });
+      await client.pushDocument(JSON.stringify({ user_roles: {}, role_grants: {} }));
+      await client.readRevision();
+      await client.checkHealth();
+      expect(recorder.requests.map((r) => `${r.method} ${r.path} ${r.authorization}`)).toEqual([
+        'PUT /v1/data Bearer opa-t',
+        'PUT /v1/data/pelita_policy_sync Bearer opa-t',
+        'GET /v1/data/pelita_policy_sync/revision Bearer opa-t',
+        'GET /health Bearer opa-t',
+      ]);
     } finally {
       await recorder.close();
     }
@@ -77,6 +102,7 @@ interface RecordedRequest {
   method: string | undefined;
   path: string | undefined;
   contentType: string | undefined;
+  authorization: string | undefined;
   body: string;
 }
 
@@ -92,6 +118,7 @@ async function startRecordingProxy(target: string) {
         method: req.method,
         path: req.url,
         contentType: req.headers['content-type'],
+        authorization: req.headers.authorization,
         body: body.toString('utf8'),
       });
       const forwarded = request(
