@@ -104,6 +104,22 @@ export {
   type CallOutcome,
 } from './model-errors';
 
+// JSON answers of model servers: one zod schema per answer, sent as response_format and used to
+// validate; json_schema → json_object → prompt-only per model; max_tokens within the context
+export {
+  STRUCTURED_OUTPUT_MODES,
+  defineAnswerShape,
+  responseFormatOf,
+  parseStructuredAnswer,
+  createStructuredOutputModes,
+  answerTokenCap,
+  type StructuredOutputMode,
+  type ResponseFormat,
+  type AnswerShape,
+  type StructuredOutputModes,
+} from './structured-output';
+export { stripReasoning } from './model-json';
+
 // Logs and metrics
 export { createLogger, type Logger, type LoggerOptions } from './logger';
 export { redact, redactString, isSensitiveKey, REDACTED } from './redact';

@@ -4,7 +4,7 @@
  * added, fills the same names before `loadConfig` runs.
  */
 import { tmpdir } from 'node:os';
-import { baseSettings } from '@pelita/kit';
+import { baseSettings, STRUCTURED_OUTPUT_MODES } from '@pelita/kit';
 import { z } from 'zod';
 
 const MIB = 1024 * 1024;
@@ -32,6 +32,15 @@ export const settingsSchema = baseSettings.extend({
   MAX_REDUCTION_PASSES: z.coerce.number().int().min(0).max(100).default(10),
   /** Where per-request temporary directories (upload, result file) are created. */
   TEMP_DIR: z.string().min(1).default(tmpdir()),
+  /**
+   * How JSON is asked for: `json_schema` (the server enforces the answer's schema), `json_object`
+   * or `prompt` (instructions only). A server that refuses a mode moves the model down once.
+   */
+  LLM_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_MODES).default('json_schema'),
+  /** Largest answer asked of one call (`max_tokens`), lowered to what the context leaves. */
+  LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
+  /** The model's context length in tokens; 0: as the model list reports it (else no cap). */
+  LLM_CONTEXT_LENGTH: z.coerce.number().int().min(0).default(0),
   /** Time limit of the model list call made by `/health`, `/ready` and the start-up probe. */
   UPSTREAM_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
 });

@@ -1,12 +1,19 @@
 /**
  * Named entities of a text of any length: the text is split like `/summarize` splits it, each
  * chunk is one entity call (in parallel under the concurrency limit), and the sets are merged.
- * A failing chunk contributes nothing; when every chunk fails the first failure is reported.
+ * A failing chunk contributes nothing. Answers that never parse are empty lists, not a failure;
+ * only when the model server itself failed for every chunk is the first failure reported.
  */
 import type { Logger } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE, chunkBySentences } from './chunker';
 import { emptyEntities, mergeEntities, type NamedEntities } from './entities';
-import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from '@pelita/kit';
+import {
+  describeModelError,
+  isAbort,
+  isModelFailure,
+  ModelOutputError,
+  toUpstreamHttpError,
+} from '@pelita/kit';
 import type { ModelTasks } from './model-tasks';
 import type { EntitiesFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';
@@ -20,6 +27,7 @@ export interface EntityExtraction {
   failed: number;
   /** The first failure, when there was one. */
   firstError: unknown;
+  failures: unknown[];
 }
 
 export interface EntityExtractionDeps {
@@ -70,6 +78,7 @@ export async function extractEntitiesOf(
     chunks: chunks.length,
     failed: failures.length,
     firstError: failures[0]?.error,
+    failures: failures.map((failure) => failure.error),
   };
 }
 
@@ -80,7 +89,8 @@ export async function entitiesFileOf(
   signal?: AbortSignal,
 ): Promise<EntitiesFile> {
   const extraction = await extractEntitiesOf(text, DEFAULT_CHUNK_SIZE, deps, signal);
-  if (extraction.failed === extraction.chunks) {
+  const unreadable = extraction.failures.filter((err) => err instanceof ModelOutputError).length;
+  if (extraction.failed === extraction.chunks && unreadable < extraction.failed) {
     throw toUpstreamHttpError(
       extraction.firstError,
       extraction.chunks === 1
@@ -88,9 +98,18 @@ export async function entitiesFileOf(
         : `entity extraction failed for all ${extraction.chunks} chunks`,
     );
   }
+  const warnings: string[] = [];
+  if (extraction.failed > 0) {
+    if (unreadable > 0) deps.metrics.degraded.inc({ what: 'entities_empty' });
+    warnings.push(
+      `${extraction.failed} of ${extraction.chunks} chunks gave no usable entities and count as ` +
+        `empty lists (${describeModelError(extraction.firstError)})`,
+    );
+  }
   return {
     named_entities: extraction.entities,
     input_tokens: extraction.inputTokens,
     timestamp: new Date().toISOString(),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }

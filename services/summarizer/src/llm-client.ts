@@ -5,7 +5,7 @@
  * may take `LLM_TIMEOUT`. A retry hint longer than one attempt may take is shortened to it, so a
  * model server asking for an hour's pause cannot hold a request for an hour.
  */
-import type { Logger } from '@pelita/kit';
+import type { Logger, ResponseFormat } from '@pelita/kit';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
@@ -42,6 +42,10 @@ export interface ModelInfo {
 export interface CallOptions {
   operation: CallOperation;
   signal?: AbortSignal;
+  /** Sent as `response_format` when given (json_schema or json_object). */
+  responseFormat?: ResponseFormat;
+  /** Sent as `max_tokens` when given. */
+  maxTokens?: number;
 }
 
 export interface ModelClient {
@@ -85,12 +89,18 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     model,
     baseUrl: options.baseUrl,
 
-    async complete(messages, { operation, signal }) {
+    async complete(messages, { operation, signal, responseFormat, maxTokens }) {
       const stopTimer = metrics.llmCallDuration.startTimer({ operation });
       const call = linkedSignal(signal);
       try {
         const completion = await client.chat.completions.create(
-          { model, messages, stream: false },
+          {
+            model,
+            messages,
+            stream: false,
+            ...(responseFormat ? { response_format: responseFormat } : {}),
+            ...(maxTokens !== undefined ? { max_tokens: maxTokens } : {}),
+          },
           call ? { signal: call.signal } : {},
         );
         const choice = completion.choices[0];

@@ -25,15 +25,19 @@ export interface ModelStatus {
   check(): Promise<ModelInfo[]>;
   /** The outcome of the last check. */
   last(): UpstreamStatus;
+  /** The configured model's context length, as the last successful check reported it. */
+  contextLength(): number | undefined;
 }
 
 export function createModelStatus(client: ModelClient, timeoutMs: number): ModelStatus {
   let last: UpstreamStatus = { reachable: false, models: [], error: 'not checked yet' };
+  let contextLength: number | undefined;
   return {
     async check() {
       try {
         const models = await client.listModels(timeoutMs);
         last = { reachable: true, models: models.map((model) => model.id), error: null };
+        contextLength = models.find((model) => model.id === client.model)?.maxModelLength;
         return models;
       } catch (err) {
         last = { reachable: false, models: [], error: redactString(describeModelError(err)) };
@@ -41,6 +45,7 @@ export function createModelStatus(client: ModelClient, timeoutMs: number): Model
       }
     },
     last: () => last,
+    contextLength: () => contextLength,
   };
 }
 

@@ -1,18 +1,33 @@
 /**
- * The four things the summarizer asks a model, each answered as typed data. Every call goes
- * through the process-wide concurrency limit; an answer that does not parse (after removing
- * reasoning blocks and code fences, and after the repair step) is asked again, three attempts
- * in all. Transport failures are not asked again here: the SDK has already retried them.
+ * The things the summarizer asks a model, each answered as typed data. Every call goes through
+ * the process-wide concurrency limit, asks for its answer's JSON schema as `response_format`
+ * (or less, per model, when the server refuses it: kit `structured-output`), and asks for no
+ * more tokens than the context leaves. An answer that does not parse or validate (after removing
+ * reasoning blocks and code fences, and after the repair step) is asked again, three attempts in
+ * all. Transport failures are not asked again here: the SDK has already retried them.
  */
-import type { ConcurrencyLimit, Logger } from '@pelita/kit';
 import {
-  ENTITY_KEYS,
-  dedupeStrings,
-  normaliseEntities,
-  type EntityKey,
-  type NamedEntities,
-} from './entities';
-import { parseModelJson } from './json-repair';
+  answerTokenCap,
+  parseStructuredAnswer,
+  responseFormatOf,
+  stripReasoning,
+  type AnswerShape,
+  type ConcurrencyLimit,
+  type Logger,
+  type StructuredOutputMode,
+  type StructuredOutputModes,
+} from '@pelita/kit';
+import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
+import {
+  CHUNK_ANSWER,
+  CHUNK_ANSWER_NO_NER,
+  ENTITIES_ANSWER,
+  FINAL_ANSWER,
+  FINAL_ANSWER_NO_NER,
+  REDUCE_ANSWER,
+  type SummaryValue,
+} from './answer-shapes';
+import { emptyEntities, type NamedEntities } from './entities';
 import type { Completion, ModelClient } from './llm-client';
 import { ModelOutputError, outcomeOf } from '@pelita/kit';
 import { buildMessages, type ModelTask } from './prompts';
@@ -40,6 +55,11 @@ export interface EntitiesAnswer {
   usage: AnswerUsage;
 }
 
+export interface TextAnswer {
+  text: string;
+  usage: AnswerUsage;
+}
+
 /** The request a call serves: cancelled with it, logged with its logger. */
 export interface CallContext {
   signal?: AbortSignal;
@@ -51,6 +71,8 @@ export interface ModelTasks {
   reduce(text: string, call?: CallContext): Promise<SummaryAnswer>;
   finalMerge(text: string, ner: boolean, call?: CallContext): Promise<SummaryAnswer>;
   extractEntities(text: string, call?: CallContext): Promise<EntitiesAnswer>;
+  /** The final summary as plain prose (no JSON asked): one attempt. */
+  finalText(text: string, call?: CallContext): Promise<TextAnswer>;
 }
 
 export interface ModelTaskDeps {
@@ -58,56 +80,85 @@ export interface ModelTaskDeps {
   limit: ConcurrencyLimit;
   logger: Logger;
   metrics: SummarizerMetrics;
+  /** How each model is asked for JSON (remembers a server's refusals). */
+  modes: StructuredOutputModes;
+  /** The largest answer any call asks for (`LLM_MAX_TOKENS`). */
+  maxTokens: number;
+  /** The model's context length, when known: each call's `max_tokens` stays within it. */
+  contextLength: () => number | undefined;
 }
 
-type Reader<T> = (value: Record<string, unknown>) => T | undefined;
-
 export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
+  /** One call through the concurrency limit; failures are counted, then thrown. */
+  async function call(
+    operation: CallOperation,
+    signal: AbortSignal | undefined,
+    send: () => Promise<Completion>,
+  ): Promise<Completion> {
+    let started = false;
+    try {
+      return await deps.limit.run(() => {
+        started = true;
+        return send();
+      }, signal);
+    } catch (err) {
+      // A call cancelled while waiting for a slot was never made: nothing to count.
+      if (started) deps.metrics.llmCalls.inc({ operation, outcome: outcomeOf(err) });
+      throw err;
+    }
+  }
+
+  const tokenCap = (messages: ChatCompletionMessageParam[]) =>
+    answerTokenCap(messages, deps.contextLength(), deps.maxTokens);
+
   async function ask<T>(
     task: ModelTask,
     operation: CallOperation,
     text: string,
-    read: Reader<T>,
+    shape: AnswerShape<T>,
     { signal, logger = deps.logger }: CallContext = {},
   ): Promise<{ value: T; usage: AnswerUsage }> {
     const messages = buildMessages(task, text);
+    const maxTokens = tokenCap(messages);
     let lastProblem = '';
     for (let attempt = 1; attempt <= PARSE_ATTEMPTS; attempt += 1) {
-      let completion: Completion;
-      let started = false;
-      try {
-        completion = await deps.limit.run(() => {
-          started = true;
-          return deps.client.complete(messages, { operation, ...(signal ? { signal } : {}) });
-        }, signal);
-      } catch (err) {
-        // A call cancelled while waiting for a slot was never made: nothing to count.
-        if (started) deps.metrics.llmCalls.inc({ operation, outcome: outcomeOf(err) });
-        throw err;
-      }
+      let mode: StructuredOutputMode = deps.modes.modeFor(deps.client.model);
+      const completion = await call(operation, signal, () =>
+        deps.modes.send(deps.client.model, (tried) => {
+          mode = tried;
+          const responseFormat = responseFormatOf(shape, tried);
+          return deps.client.complete(messages, {
+            operation,
+            maxTokens,
+            ...(responseFormat ? { responseFormat } : {}),
+            ...(signal ? { signal } : {}),
+          });
+        }),
+      );
       countTokens(deps.metrics, completion, text);
-      const parsed = parseModelJson(completion.content);
-      const value = parsed.ok ? read(parsed.value) : undefined;
-      if (value !== undefined) {
+      const parsed = parseStructuredAnswer(completion.content, shape);
+      if (parsed.ok) {
         deps.metrics.llmCalls.inc({ operation, outcome: 'success' });
-        if (parsed.ok && parsed.repaired) {
+        deps.metrics.answers.inc({ operation, attempt: String(attempt), mode });
+        if (parsed.repaired) {
           logger.info(
-            { operation, attempt, finishReason: completion.finishReason },
+            { operation, attempt, mode, finishReason: completion.finishReason },
             'model answer repaired',
           );
         }
-        return {
-          value,
-          usage: {
-            promptTokens: completion.usage?.promptTokens,
-            completionTokens: completion.usage?.completionTokens,
-          },
-        };
+        return { value: parsed.value, usage: usageOf(completion) };
       }
       deps.metrics.llmCalls.inc({ operation, outcome: 'invalid_output' });
-      lastProblem = parsed.ok ? 'the JSON lacks the fields asked for' : parsed.reason;
+      lastProblem = parsed.reason;
       logger.warn(
-        { operation, attempt, attempts: PARSE_ATTEMPTS, finishReason: completion.finishReason },
+        {
+          operation,
+          attempt,
+          attempts: PARSE_ATTEMPTS,
+          mode,
+          maxTokens,
+          finishReason: completion.finishReason,
+        },
         `unusable model answer: ${lastProblem}`,
       );
     }
@@ -120,54 +171,90 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
     task: ModelTask,
     operation: CallOperation,
     text: string,
-    call: CallContext | undefined,
+    shape: AnswerShape<SummaryValue>,
+    context: CallContext | undefined,
   ): Promise<SummaryAnswer> => {
-    const { value, usage } = await ask(task, operation, text, readSummary, call);
-    return { ...value, usage };
+    const { value, usage } = await ask(task, operation, text, shape, context);
+    return {
+      summary: value.summary,
+      keyPoints: value.key_points,
+      topics: value.topics,
+      entities: value.named_entities ?? emptyEntities(),
+      usage,
+    };
   };
 
   return {
-    summarizeChunk: (text, ner, call) => summaryTask({ kind: 'chunk', ner }, 'chunk', text, call),
-    reduce: (text, call) => summaryTask({ kind: 'reduce' }, 'reduce', text, call),
-    finalMerge: (text, ner, call) => summaryTask({ kind: 'final', ner }, 'final', text, call),
-    extractEntities: async (text, call) => {
+    summarizeChunk: (text, ner, context) =>
+      summaryTask(
+        { kind: 'chunk', ner },
+        'chunk',
+        text,
+        ner ? CHUNK_ANSWER : CHUNK_ANSWER_NO_NER,
+        context,
+      ),
+    reduce: async (text, context) => {
+      const { value, usage } = await ask(
+        { kind: 'reduce' },
+        'reduce',
+        text,
+        REDUCE_ANSWER,
+        context,
+      );
+      return {
+        summary: value.summary,
+        keyPoints: [],
+        topics: [],
+        entities: emptyEntities(),
+        usage,
+      };
+    },
+    finalMerge: (text, ner, context) =>
+      summaryTask(
+        { kind: 'final', ner },
+        'final',
+        text,
+        ner ? FINAL_ANSWER : FINAL_ANSWER_NO_NER,
+        context,
+      ),
+    extractEntities: async (text, context) => {
       const { value, usage } = await ask(
         { kind: 'entities' },
         'entities',
         text,
-        readEntities,
-        call,
+        ENTITIES_ANSWER,
+        context,
       );
-      return { entities: value, usage };
+      return { entities: value.named_entities, usage };
+    },
+    finalText: async (text, { signal } = {}) => {
+      const operation = 'final_text';
+      const messages = buildMessages({ kind: 'final_text' }, text);
+      const completion = await call(operation, signal, () =>
+        deps.client.complete(messages, {
+          operation,
+          maxTokens: tokenCap(messages),
+          ...(signal ? { signal } : {}),
+        }),
+      );
+      countTokens(deps.metrics, completion, text);
+      const answer = stripReasoning(completion.content).trim();
+      if (answer === '') {
+        deps.metrics.llmCalls.inc({ operation, outcome: 'invalid_output' });
+        throw new ModelOutputError('the plain-text answer was empty');
+      }
+      deps.metrics.llmCalls.inc({ operation, outcome: 'success' });
+      deps.metrics.answers.inc({ operation, attempt: '1', mode: 'text' });
+      return { text: answer, usage: usageOf(completion) };
     },
   };
 }
 
-/** `summary` must be a string; the lists are read leniently (a lone string becomes a list). */
-function readSummary(value: Record<string, unknown>): Omit<SummaryAnswer, 'usage'> | undefined {
-  if (typeof value.summary !== 'string') return undefined;
+function usageOf(completion: Completion): AnswerUsage {
   return {
-    summary: value.summary.trim(),
-    keyPoints: readList(value.key_points),
-    topics: readList(value.topics),
-    entities: normaliseEntities(value.named_entities),
+    promptTokens: completion.usage?.promptTokens,
+    completionTokens: completion.usage?.completionTokens,
   };
-}
-
-/** `named_entities`, or entity keys at the top level; neither is an unusable answer. */
-function readEntities(value: Record<string, unknown>): NamedEntities | undefined {
-  if (typeof value.named_entities === 'object' && value.named_entities !== null) {
-    return normaliseEntities(value.named_entities);
-  }
-  const hasEntityKeys = Object.keys(value).some((key) =>
-    ENTITY_KEYS.includes(key.trim().toUpperCase() as EntityKey),
-  );
-  return hasEntityKeys ? normaliseEntities(value) : undefined;
-}
-
-function readList(value: unknown): string[] {
-  if (Array.isArray(value)) return dedupeStrings(value);
-  return typeof value === 'string' ? dedupeStrings([value]) : [];
 }
 
 function countTokens(metrics: SummarizerMetrics, completion: Completion, text: string): void {

@@ -8,6 +8,16 @@ import { NamedEntitiesSchema } from './entities';
 
 const tokens = z.number().int().min(0);
 
+/** Present only when part of the result is degraded (Pelita's addition to the seed's shape). */
+const warnings = z
+  .array(z.string())
+  .min(1)
+  .optional()
+  .describe(
+    'Only when part of the result is degraded: failed chunks kept as empty placeholders, a final ' +
+      'summary written from plain text or joined from the chunk summaries, entities that could not be read',
+  );
+
 export const ChunkSummarySchema = z
   .object({
     chunk_index: z.number().int().min(0).describe('Position of the chunk, from 0'),
@@ -44,6 +54,7 @@ export const SummaryFileSchema = z
       })
       .strict(),
     final_summary_tokens: tokens,
+    warnings,
   })
   .strict();
 export type SummaryFile = z.infer<typeof SummaryFileSchema>;
@@ -54,6 +65,7 @@ export const EntitiesFileSchema = z
     named_entities: NamedEntitiesSchema,
     input_tokens: tokens,
     timestamp: z.iso.datetime(),
+    warnings,
   })
   .strict();
 export type EntitiesFile = z.infer<typeof EntitiesFileSchema>;

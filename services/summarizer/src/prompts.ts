@@ -13,7 +13,9 @@ export type ModelTask =
   /** The final merge over the combined summaries. */
   | { kind: 'final'; ner: boolean }
   /** Entities only (`/extract_entities`, and the entities of the aggregated key points). */
-  | { kind: 'entities' };
+  | { kind: 'entities' }
+  /** The final summary as plain text: the fallback when the JSON final merge never parsed. */
+  | { kind: 'final_text' };
 
 const ENTITY_GUIDE = [
   'Named entities, each key an array of the exact names as written in the text (empty when none):',
@@ -56,6 +58,12 @@ function systemPrompt(task: ModelTask): string {
         `{"summary": "the summary of the whole document", "key_points": ["the main points of the whole document"], "topics": ["short topic labels"]${task.ner ? `, ${ENTITY_SKELETON}` : ''}}`,
         ...(task.ner ? [ENTITY_GUIDE] : []),
         ANSWER_RULES,
+      ].join('\n');
+    case 'final_text':
+      return [
+        'You write the final summary of a document from the summaries of its parts, in order.',
+        'Answer with the summary only, as plain prose: no JSON, no headings, no preamble.',
+        'Write in the language of the document.',
       ].join('\n');
     case 'entities':
       return [

@@ -3,7 +3,13 @@
  * the app. No I/O until `start`, which probes the model server (only logged: a model server
  * that is down at start-up must not keep the service down).
  */
-import { createConcurrencyLimit, createMetrics, type Logger, type Service } from '@pelita/kit';
+import {
+  createConcurrencyLimit,
+  createMetrics,
+  createStructuredOutputModes,
+  type Logger,
+  type Service,
+} from '@pelita/kit';
 import { createApp } from './app';
 import type { Settings } from './config';
 import { createModelClient, type ModelClient } from './llm-client';
@@ -27,13 +33,28 @@ export function createSummarizerService(settings: Settings, logger: Logger): Sum
     logger,
     metrics: summarizerMetrics,
   });
+  const modelStatus = createModelStatus(client, settings.UPSTREAM_CHECK_TIMEOUT_MS);
+  const modes = createStructuredOutputModes({
+    preferred: settings.LLM_STRUCTURED_OUTPUT,
+    onDowngrade: (model, from, to) => {
+      summarizerMetrics.formatDowngrades.inc({ from, to });
+      logger.warn(
+        { model, from, to },
+        `the model server refused response_format ${from}; asking this model with ${to} from now on`,
+      );
+    },
+  });
   const tasks = createModelTasks({
     client,
     limit: createConcurrencyLimit(settings.LLM_MAX_CONCURRENCY),
     logger,
     metrics: summarizerMetrics,
+    modes,
+    maxTokens: settings.LLM_MAX_TOKENS,
+    // The setting wins; else what the model list said (known once /ready or the probe ran).
+    contextLength: () =>
+      settings.LLM_CONTEXT_LENGTH > 0 ? settings.LLM_CONTEXT_LENGTH : modelStatus.contextLength(),
   });
-  const modelStatus = createModelStatus(client, settings.UPSTREAM_CHECK_TIMEOUT_MS);
   const app = createApp({
     logger,
     settings,

@@ -1,7 +1,7 @@
 /** The summarizer's own Prometheus series, registered on the kit's registry. */
 import { Counter, Histogram, type Registry } from 'prom-client';
 
-export type CallOperation = 'chunk' | 'reduce' | 'final' | 'entities' | 'models';
+export type CallOperation = 'chunk' | 'reduce' | 'final' | 'final_text' | 'entities' | 'models';
 
 export interface SummarizerMetrics {
   llmCalls: Counter<'operation' | 'outcome'>;
@@ -10,6 +10,9 @@ export interface SummarizerMetrics {
   chunksProcessed: Counter<'stage' | 'outcome'>;
   tokens: Counter<'direction'>;
   reductionLoops: Counter<'ended'>;
+  answers: Counter<'operation' | 'attempt' | 'mode'>;
+  formatDowngrades: Counter<'from' | 'to'>;
+  degraded: Counter<'what'>;
 }
 
 export function createSummarizerMetrics(registry: Registry): SummarizerMetrics {
@@ -49,6 +52,24 @@ export function createSummarizerMetrics(registry: Registry): SummarizerMetrics {
       name: 'summarizer_reduction_loops_total',
       help: 'Re-summarising loops by how they ended: not_needed, target_reached, no_shrink, pass_limit',
       labelNames: ['ended'] as const,
+      registers: [registry],
+    }),
+    answers: new Counter({
+      name: 'summarizer_llm_answers_total',
+      help: 'Usable model answers, by operation, the parse attempt that gave them (1-3) and how JSON was asked for (json_schema, json_object, prompt, text)',
+      labelNames: ['operation', 'attempt', 'mode'] as const,
+      registers: [registry],
+    }),
+    formatDowngrades: new Counter({
+      name: 'summarizer_structured_output_downgrades_total',
+      help: 'Times the model server refused a response_format and the model moved down to another mode',
+      labelNames: ['from', 'to'] as const,
+      registers: [registry],
+    }),
+    degraded: new Counter({
+      name: 'summarizer_degraded_results_total',
+      help: 'Results given in a degraded form: final_text (final summary from a plain-text answer), final_joined (the chunk summaries joined), entities_empty (no entity answer parsed)',
+      labelNames: ['what'] as const,
       registers: [registry],
     }),
   };

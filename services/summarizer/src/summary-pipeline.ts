@@ -7,14 +7,22 @@
  *    again without entities; a pass that does not shrink the text ends the loop, and so does
  *    the pass limit;
  * 4. one final call merges the combined summaries, while the entities of the aggregated key
- *    points are extracted beside it;
+ *    points are extracted beside it; a final merge that gives no usable JSON is asked again for
+ *    plain text, and when that fails too the chunk summaries joined are the final summary (the
+ *    result says so in `warnings`): once a chunk succeeded, the request succeeds;
  * 5. entities are merged from the chunks, the final summary and the key points.
  */
 import type { Logger } from '@pelita/kit';
 import { chunkBySentences, countWords, type Chunk } from './chunker';
 import { emptyEntities, mergeEntities, dedupeStrings, type NamedEntities } from './entities';
 import { extractEntitiesOf } from './entity-extraction';
-import { describeModelError, isAbort, isModelFailure, toUpstreamHttpError } from '@pelita/kit';
+import {
+  describeModelError,
+  isAbort,
+  isModelFailure,
+  ModelOutputError,
+  toUpstreamHttpError,
+} from '@pelita/kit';
 import type { ModelTasks, SummaryAnswer } from './model-tasks';
 import type { ChunkSummary, SummaryFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';
@@ -50,7 +58,18 @@ export async function summarizeDocument(
     { chunks: chunks.length, chunkSize: params.chunkSize, enableNer: params.enableNer },
     'summarising: stage 1',
   );
-  const stageOne = await summariseChunks(chunks, params.enableNer, deps, signal);
+  const { results: stageOne, failed } = await summariseChunks(
+    chunks,
+    params.enableNer,
+    deps,
+    signal,
+  );
+  const warnings: string[] = [];
+  if (failed > 0) {
+    warnings.push(
+      `${failed} of ${chunks.length} chunks gave no usable answer and are empty placeholders`,
+    );
+  }
 
   const combined = stageOne
     .map((chunk) => chunk.summary)
@@ -59,12 +78,19 @@ export async function summarizeDocument(
   const reduced = await reduceUntilWithin(combined, params, deps, signal);
 
   const keyPointsAggregated = dedupeStrings(stageOne.flatMap((chunk) => chunk.key_points));
-  const [final, keyPointEntities] = await Promise.all([
-    mergeFinal(reduced, params.enableNer, deps, signal),
+  const chunkEntities = mergeEntities(...stageOne.map((chunk) => chunk.named_entities));
+  const [merged, keyPointEntities] = await Promise.all([
+    mergeFinal(
+      reduced,
+      { ner: params.enableNer, chunkSize: params.chunkSize, keyPointsAggregated, chunkEntities },
+      deps,
+      signal,
+    ),
     keyPointEntitiesOf(keyPointsAggregated, params, deps, signal),
   ]);
+  const final = merged.answer;
+  if (merged.warning) warnings.push(merged.warning);
 
-  const chunkEntities = mergeEntities(...stageOne.map((chunk) => chunk.named_entities));
   return {
     total_initial_chunks: chunks.length,
     summarize_chunk: stageOne,
@@ -85,6 +111,7 @@ export async function summarizeDocument(
     },
     final_summary_tokens:
       final.usage.completionTokens ?? (final.summary === '' ? 0 : estimateTokens(final.summary)),
+    ...(warnings.length > 0 ? { warnings } : {}),
   };
 }
 
@@ -94,7 +121,7 @@ async function summariseChunks(
   ner: boolean,
   deps: SummaryPipelineDeps,
   signal: AbortSignal | undefined,
-): Promise<ChunkSummary[]> {
+): Promise<{ results: ChunkSummary[]; failed: number }> {
   let firstError: unknown;
   let failed = 0;
   const results = await Promise.all(
@@ -122,7 +149,7 @@ async function summariseChunks(
   if (failed === chunks.length) {
     throw toUpstreamHttpError(firstError, `all ${chunks.length} chunks failed`);
   }
-  return results;
+  return { results, failed };
 }
 
 function chunkSummary(index: number, chunk: Chunk, answer: SummaryAnswer): ChunkSummary {
@@ -217,28 +244,84 @@ async function reduceUntilWithin(
   }
 }
 
-/** The final merge; nothing to merge (every summary empty) gives an empty final summary. */
+interface FinalInputs {
+  ner: boolean;
+  chunkSize: number;
+  /** What exists when the final merge gives nothing structured. */
+  keyPointsAggregated: string[];
+  chunkEntities: NamedEntities;
+}
+
+/**
+ * The final merge; nothing to merge (every summary empty) gives an empty final summary. It does
+ * not fail the request once stage 1 has given something: an answer that never parses is asked
+ * again as plain text (its entities read by entity calls), and when that fails too, or the model
+ * server failed, the combined summaries are the final summary. Key points then come from the
+ * chunks; `warning` says what happened.
+ */
 async function mergeFinal(
   text: string,
-  ner: boolean,
+  inputs: FinalInputs,
   deps: SummaryPipelineDeps,
   signal: AbortSignal | undefined,
-): Promise<SummaryAnswer> {
+): Promise<{ answer: SummaryAnswer; warning?: string }> {
   if (text.trim() === '') {
     return {
-      summary: '',
-      keyPoints: [],
-      topics: [],
-      entities: emptyEntities(),
-      usage: { promptTokens: undefined, completionTokens: 0 },
+      answer: {
+        summary: '',
+        keyPoints: [],
+        topics: [],
+        entities: emptyEntities(),
+        usage: { promptTokens: undefined, completionTokens: 0 },
+      },
     };
   }
+  const context = { signal, logger: deps.logger };
+  let failure: unknown;
   try {
-    return await deps.tasks.finalMerge(text, ner, { signal, logger: deps.logger });
+    return { answer: await deps.tasks.finalMerge(text, inputs.ner, context) };
   } catch (err) {
     if (isAbort(err, signal) || !isModelFailure(err)) throw err;
-    throw toUpstreamHttpError(err, 'the final merge failed');
+    failure = err;
   }
+  deps.logger.warn(`the final merge failed (${describeModelError(failure)}); degrading`);
+  if (failure instanceof ModelOutputError) {
+    try {
+      const plain = await deps.tasks.finalText(text, context);
+      const entities = inputs.ner
+        ? (await extractEntitiesOf(plain.text, inputs.chunkSize, deps, signal)).entities
+        : emptyEntities();
+      deps.metrics.degraded.inc({ what: 'final_text' });
+      return {
+        answer: {
+          summary: plain.text,
+          keyPoints: inputs.keyPointsAggregated,
+          topics: [],
+          entities,
+          usage: plain.usage,
+        },
+        warning:
+          "the final merge gave no usable JSON; the final summary is the model's plain-text " +
+          "answer and key_points_model are the chunks' key points",
+      };
+    } catch (err) {
+      if (isAbort(err, signal) || !isModelFailure(err)) throw err;
+      deps.logger.warn(`the plain-text final summary failed too (${describeModelError(err)})`);
+    }
+  }
+  deps.metrics.degraded.inc({ what: 'final_joined' });
+  return {
+    answer: {
+      summary: text,
+      keyPoints: inputs.keyPointsAggregated,
+      topics: [],
+      entities: inputs.chunkEntities,
+      usage: { promptTokens: undefined, completionTokens: undefined },
+    },
+    warning:
+      `the final merge failed (${describeModelError(failure)}); the final summary is the chunk ` +
+      'summaries joined, with their key points and entities',
+  };
 }
 
 /** Entities of the aggregated key points; a failure here leaves that source empty. */

@@ -9,6 +9,7 @@ export {
 } from './stub-server';
 export { type Fault, type FaultInput, type FaultRule, ruleFromJson } from './faults';
 export type { AnswerKey, SummaryMode } from './answer';
+export type { StructuredOutputSupport } from './structured-output';
 export { ENTITY_KEYS, type EntityKey } from './text-features';
 export { makeWav } from './wav';
 export type { Transcript, TranscriptSegment } from './transcription';

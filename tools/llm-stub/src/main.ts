@@ -5,6 +5,7 @@
 import { runMain } from '@pelita/kit';
 import { z } from 'zod';
 import { ruleFromJson, FaultRuleSchema } from './faults';
+import { STRUCTURED_OUTPUT_SUPPORT } from './structured-output';
 import { startLlmStub } from './stub-server';
 
 const Env = z.object({
@@ -19,6 +20,8 @@ const Env = z.object({
   LLM_STUB_INCLUDE_USAGE: z.enum(['true', 'false']).default('true'),
   LLM_STUB_API_KEY: z.string().optional(),
   LLM_STUB_SEED: z.coerce.number().int().default(1),
+  /** What `response_format` does: honour, ignore, json_object (refuses json_schema), none. */
+  LLM_STUB_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_SUPPORT).default('honour'),
   /** JSON array of fault rules, as accepted by `PUT /_stub/faults`. */
   LLM_STUB_FAULTS: z.string().default('[]'),
 });
@@ -39,6 +42,7 @@ async function main(): Promise<void> {
     includeUsage: env.LLM_STUB_INCLUDE_USAGE === 'true',
     ...(env.LLM_STUB_API_KEY ? { apiKey: env.LLM_STUB_API_KEY } : {}),
     seed: env.LLM_STUB_SEED,
+    structuredOutput: env.LLM_STUB_STRUCTURED_OUTPUT,
     faults: faults.map(ruleFromJson),
   });
   process.stdout.write(`${JSON.stringify({ port: stub.port, url: stub.url })}\n`);

@@ -10,7 +10,14 @@ import type { AddressInfo } from 'node:net';
 import { errorMessage } from '@pelita/kit';
 import { z } from 'zod';
 import { DEFAULT_DIMENSIONS, embed, toBase64 } from './embeddings';
-import { wordsOf } from './text-features';
+import {
+  ResponseFormatSchema,
+  STRUCTURED_OUTPUT_SUPPORT,
+  conformToSchema,
+  refusalOf,
+  type StructuredOutputSupport,
+} from './structured-output';
+import { tokenCount, wordsOf } from './text-features';
 import { transcribe } from './transcription';
 import {
   buildAnswer,
@@ -46,6 +53,11 @@ export interface LlmStubOptions {
   includeUsage?: boolean;
   /** When set, requests must carry `Authorization: Bearer <apiKey>`. */
   apiKey?: string;
+  /**
+   * What `response_format` does (default `honour`): `honour` enforces it, `ignore` accepts and
+   * ignores it, `json_object` refuses json_schema, `none` refuses any (see structured-output.ts).
+   */
+  structuredOutput?: StructuredOutputSupport;
   faults?: FaultRule[];
   /** Seed of the generator that decides `rate` rules (default 1). */
   seed?: number;
@@ -70,6 +82,14 @@ export interface RecordedCall {
   answeredAt: number | undefined;
   /** The usage figures of the answer (also when they were not sent). */
   usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } | undefined;
+  /** `response_format.type` sent (undefined: none). */
+  responseFormat: 'text' | 'json_object' | 'json_schema' | undefined;
+  /** The json_schema sent: its name, schema and `strict`. */
+  jsonSchema: { name: string; schema: Record<string, unknown>; strict: boolean } | undefined;
+  /** `max_tokens` (or `max_completion_tokens`) sent. */
+  maxTokens: number | undefined;
+  /** `finish_reason` of the answer. */
+  finishReason: 'stop' | 'length' | undefined;
 }
 
 /** One `/v1/audio/transcriptions` call: what was asked. */
@@ -110,7 +130,13 @@ export interface LlmStub {
 type RuntimeOptions = Required<
   Pick<
     LlmStubOptions,
-    'models' | 'maxModelLen' | 'latencyMs' | 'summaryMode' | 'shrinkFraction' | 'includeUsage'
+    | 'models'
+    | 'maxModelLen'
+    | 'latencyMs'
+    | 'summaryMode'
+    | 'shrinkFraction'
+    | 'includeUsage'
+    | 'structuredOutput'
   >
 > & { apiKey: string | undefined };
 
@@ -122,6 +148,7 @@ const OptionsPatchSchema = z
     summaryMode: z.enum(['shrink', 'echo']),
     shrinkFraction: z.number().gt(0).max(1),
     includeUsage: z.boolean(),
+    structuredOutput: z.enum(STRUCTURED_OUTPUT_SUPPORT),
   })
   .partial();
 
@@ -138,7 +165,13 @@ const ChatRequestSchema = z.object({
   messages: z.array(z.object({ role: z.string(), content: z.unknown() })).min(1),
   stream: z.boolean().nullish(),
   stream_options: z.object({ include_usage: z.boolean().nullish() }).nullish(),
+  response_format: z.unknown().optional(),
+  max_tokens: z.number().int().positive().nullish(),
+  max_completion_tokens: z.number().int().positive().nullish(),
 });
+
+/** Faults a server enforcing a JSON format cannot produce. */
+const JSON_BREAKING_FAULTS = new Set(['malformed', 'broken-json', 'think', 'fence']);
 
 const MAX_BODY_BYTES = 256 * 1024 * 1024;
 
@@ -150,6 +183,7 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
     summaryMode: options.summaryMode ?? 'shrink',
     shrinkFraction: options.shrinkFraction ?? 0.25,
     includeUsage: options.includeUsage ?? true,
+    structuredOutput: options.structuredOutput ?? 'honour',
     apiKey: options.apiKey,
   };
   const script = new FaultScript(options.faults ?? [], options.seed ?? 1);
@@ -333,8 +367,30 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       receivedAt,
       answeredAt: undefined,
       usage: undefined,
+      responseFormat: undefined,
+      jsonSchema: undefined,
+      maxTokens: request.max_completion_tokens ?? request.max_tokens ?? undefined,
+      finishReason: undefined,
     };
     stats.calls.push(call);
+    const format = ResponseFormatSchema.safeParse(request.response_format);
+    if (request.response_format !== undefined && request.response_format !== null) {
+      if (!format.success) {
+        call.status = 400;
+        return sendError(
+          res,
+          400,
+          `Invalid response_format: ${format.error.message}`,
+          'BadRequestError',
+        );
+      }
+      call.responseFormat = format.data.type;
+      if (format.data.type === 'json_schema') {
+        const { name, schema, strict } = format.data.json_schema;
+        call.jsonSchema = { name, schema, strict: strict === true };
+      }
+    }
+    const responseFormat = format.success ? format.data : undefined;
     if (!authorised(req)) {
       call.status = 401;
       return sendError(res, 401, 'Invalid API key', 'AuthenticationError');
@@ -343,6 +399,34 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       call.status = 404;
       return modelNotFound(res, request.model);
     }
+    const refusal = refusalOf(responseFormat, runtime.structuredOutput);
+    if (refusal) {
+      call.status = 400;
+      return sendError(res, 400, refusal, 'BadRequestError');
+    }
+    // vLLM's check: the prompt and the answer asked for must fit the context.
+    const promptTokens = usageOf(messages, '').prompt_tokens;
+    if (
+      runtime.maxModelLen !== null &&
+      call.maxTokens !== undefined &&
+      promptTokens + call.maxTokens > runtime.maxModelLen
+    ) {
+      call.status = 400;
+      return sendError(
+        res,
+        400,
+        `This model's maximum context length is ${runtime.maxModelLen} tokens. However, you requested ` +
+          `${promptTokens + call.maxTokens} tokens (${promptTokens} in the messages, ${call.maxTokens} in the completion). ` +
+          'Please reduce the length of the messages or completion.',
+        'BadRequestError',
+      );
+    }
+    const enforced =
+      runtime.structuredOutput === 'honour' &&
+      responseFormat !== undefined &&
+      responseFormat.type !== 'text'
+        ? responseFormat
+        : undefined;
 
     stats.inFlight += 1;
     stats.peakInFlight = Math.max(stats.peakInFlight, stats.inFlight);
@@ -351,7 +435,10 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       call.answeredAt = Date.now();
     });
 
-    const faults = script.pick(call.prompt);
+    const picked = script.pick(call.prompt);
+    const faults = enforced
+      ? picked.filter((fault) => !JSON_BREAKING_FAULTS.has(fault.kind))
+      : picked;
     call.faults = faults.map((fault) => fault.kind);
     const delay = faults.reduce(
       (sum, fault) => sum + (fault.kind === 'latency' ? fault.ms : 0),
@@ -389,10 +476,20 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
     );
     call.document = answer.document;
     call.asked = answer.asked;
-    const { content, truncated } = answer.json
-      ? distortAnswer(answer.json, faults)
+    const json =
+      enforced?.type === 'json_schema'
+        ? (conformToSchema(
+            answer.json ?? proseAsObject(answer.prose, enforced.json_schema.schema),
+            enforced.json_schema.schema,
+          ) as Record<string, unknown>)
+        : answer.json;
+    const distorted = json
+      ? distortAnswer(json, faults)
       : { content: answer.prose, truncated: false };
-    const finishReason = truncated ? 'length' : 'stop';
+    const capped = capTokens(distorted.content, call.maxTokens);
+    const content = capped.content;
+    const finishReason = distorted.truncated || capped.cut ? 'length' : 'stop';
+    call.finishReason = finishReason;
     const usage = usageOf(messages, content);
     call.usage = usage;
     sequence += 1;
@@ -495,6 +592,38 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
         server.closeAllConnections();
       }),
   };
+}
+
+/** A prose answer under a schema: JSON it already is, or the text in each text field. */
+function proseAsObject(prose: string, schema: Record<string, unknown>): unknown {
+  try {
+    const parsed: unknown = JSON.parse(prose);
+    if (typeof parsed === 'object' && parsed !== null) return parsed;
+  } catch {
+    // prose: below
+  }
+  const properties = (schema.properties as Record<string, { type?: unknown }> | undefined) ?? {};
+  return Object.fromEntries(
+    Object.entries(properties)
+      .filter(([, sub]) => sub.type === 'string')
+      .map(([key]) => [key, prose]),
+  );
+}
+
+/** The longest start of the content within `maxTokens`, as a server stops at `max_tokens`. */
+function capTokens(
+  content: string,
+  maxTokens: number | undefined,
+): { content: string; cut: boolean } {
+  if (maxTokens === undefined || tokenCount(content) <= maxTokens) return { content, cut: false };
+  let low = 0;
+  let high = content.length;
+  while (low < high) {
+    const middle = Math.ceil((low + high) / 2);
+    if (tokenCount(content.slice(0, middle)) <= maxTokens) low = middle;
+    else high = middle - 1;
+  }
+  return { content: content.slice(0, low), cut: true };
 }
 
 function freshStats(inFlight = 0): StubStats {

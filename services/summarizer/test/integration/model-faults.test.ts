@@ -1,7 +1,8 @@
 /**
  * Every fault the LLM stand-in can script, seen through `/summarize`: transport-level retries
  * (`LLM_MAX_RETRIES`, the SDK's backoff, retry hints), the three parse attempts, the clean-up of
- * think tags and code fences, the JSON repair step, and `LLM_TIMEOUT`.
+ * think tags and code fences, the JSON repair step (with a server that ignores the schema sent;
+ * structured-output.test.ts covers the other servers), and `LLM_TIMEOUT`.
  */
 import { startLlmStub, type FaultInput, type LlmStub } from '@pelita/llm-stub';
 import { SummaryFileSchema } from '../../src/output-files';
@@ -50,6 +51,7 @@ describe('model faults', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
+    stub.configure({ structuredOutput: 'honour' });
   });
 
   describe('transport and rate-limit level: LLM_MAX_RETRIES with the client\u2019s backoff', () => {
@@ -109,7 +111,9 @@ describe('model faults', () => {
     });
   });
 
-  describe('answer level: three parse attempts per call', () => {
+  describe('answer level (a server that ignores response_format): three parse attempts per call', () => {
+    beforeEach(() => stub.configure({ structuredOutput: 'ignore' }));
+
     it('asks again after an answer that is not JSON, and succeeds on the third attempt', async () => {
       fault({ kind: 'malformed' }, 2);
       const res = await summarize();

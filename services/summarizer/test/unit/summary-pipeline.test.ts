@@ -43,6 +43,7 @@ function fakeTasks(overrides: Partial<FakeTasks> = {}) {
       entities: emptyEntities(),
       usage: { promptTokens: 5, completionTokens: 1 },
     }),
+    finalText: () => ({ text: 'plain final', usage: { promptTokens: 9, completionTokens: 2 } }),
     ...overrides,
   };
   const tasks: ModelTasks = {
@@ -61,6 +62,10 @@ function fakeTasks(overrides: Partial<FakeTasks> = {}) {
     extractEntities: (text, signal) => {
       calls.push({ kind: 'entities', text });
       return later(() => base.extractEntities(text, signal));
+    },
+    finalText: (text, signal) => {
+      calls.push({ kind: 'final_text', text });
+      return later(() => base.finalText(text, signal));
     },
   };
   return { tasks, calls };

@@ -1,4 +1,4 @@
-import { parseModelJson, repairJson, stripCodeFence, stripReasoning } from '../../src/json-repair';
+import { parseModelJson, repairJson, stripCodeFence, stripReasoning } from '../../src/model-json';
 
 const ok = (content: string) => {
   const parsed = parseModelJson(content);
