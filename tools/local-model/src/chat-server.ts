@@ -3,12 +3,15 @@
  * /v1/chat/completions` (whole or streamed as `chat.completion.chunk` events ending in `data:
  * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`. One answer
  * at a time (the model has one context); the others wait their turn in arrival order. A client
- * that leaves stops its answer.
+ * that leaves stops its answer. `response_format` is enforced while the answer is generated
+ * (node-llama-cpp's grammars): json_schema through its JSON-schema grammar, json_object through
+ * its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createConcurrencyLimit } from '@pelita/kit';
 import { z } from 'zod';
+import { grammarCache } from './grammars';
 import type { ChatHistoryItem, LoadedModel } from './llama';
 
 export interface ChatServerOptions {
@@ -36,6 +39,18 @@ const ChatRequest = z.object({
   max_tokens: z.number().int().positive().nullish(),
   max_completion_tokens: z.number().int().positive().nullish(),
   temperature: z.number().min(0).max(2).nullish(),
+  response_format: z
+    .discriminatedUnion('type', [
+      z.object({ type: z.literal('text') }),
+      z.object({ type: z.literal('json_object') }),
+      z.object({
+        type: z.literal('json_schema'),
+        json_schema: z
+          .object({ name: z.string().min(1), schema: z.record(z.string(), z.unknown()) })
+          .loose(),
+      }),
+    ])
+    .nullish(),
 });
 
 const textOf = (content: z.infer<typeof Text>) =>
@@ -60,6 +75,7 @@ export function createChatServer(options: ChatServerOptions): Server {
   const { model, modelId } = options;
   const oneAtATime = createConcurrencyLimit(1);
   const created = Math.floor(Date.now() / 1000);
+  const grammars = grammarCache(model);
 
   async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let body: z.infer<typeof ChatRequest>;
@@ -90,6 +106,18 @@ export function createChatServer(options: ChatServerOptions): Server {
       );
     const question = textOf(last.content);
     const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? options.maxTokens;
+    let grammar;
+    try {
+      grammar = await grammars.forFormat(body.response_format ?? undefined);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      return sendError(
+        res,
+        400,
+        `Unsupported response_format schema: ${reason}`,
+        'invalid_request_error',
+      );
+    }
     const id = `chatcmpl-${randomUUID()}`;
     const aborted = new AbortController();
     res.on('close', () => {
@@ -119,6 +147,7 @@ export function createChatServer(options: ChatServerOptions): Server {
           repeatPenalty: { penalty: options.repeatPenalty },
           signal: aborted.signal,
           stopOnAbortSignal: true,
+          ...(grammar ? { grammar } : {}),
           ...(body.stream
             ? { onTextChunk: (text: string) => void res.write(chunk({ content: text }, null)) }
             : {}),
@@ -169,7 +198,16 @@ export function createChatServer(options: ChatServerOptions): Server {
     if (req.method === 'GET' && path === '/models') {
       return sendJson(res, 200, {
         object: 'list',
-        data: [{ id: modelId, object: 'model', created, owned_by: 'pelita-local-model' }],
+        // The context size under vLLM's name, which the platform's services read.
+        data: [
+          {
+            id: modelId,
+            object: 'model',
+            created,
+            owned_by: 'pelita-local-model',
+            max_model_len: model.contextSize,
+          },
+        ],
       });
     }
     if (req.method === 'POST' && path === '/chat/completions') {

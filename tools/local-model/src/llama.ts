@@ -11,8 +11,12 @@ export type ChatHistoryItem =
   | { type: 'user'; text: string }
   | { type: 'model'; response: string[] };
 
+/** A compiled grammar the answer must follow (opaque here: handed back to node-llama-cpp). */
+export type Grammar = object;
+
 export interface PromptOptions {
   maxTokens: number;
+  grammar?: Grammar;
   temperature: number;
   repeatPenalty: { penalty: number };
   signal?: AbortSignal;
@@ -29,10 +33,18 @@ export interface LoadedModel {
   tokenize(text: string): unknown[];
   /** The one chat session on the model's one context sequence: one answer at a time. */
   session: ChatSession;
+  /** Context size in tokens (reported in the model list). */
+  contextSize: number;
+  /** A grammar for answers that follow this JSON schema (throws when it cannot be converted). */
+  jsonSchemaGrammar(schema: object): Promise<Grammar>;
+  /** A grammar for any JSON value (`json_object`). */
+  jsonGrammar(): Promise<Grammar>;
 }
 
 interface NodeLlamaCpp {
   getLlama(options: { gpu: false; build: 'never' }): Promise<{
+    createGrammarForJsonSchema(schema: object): Promise<Grammar>;
+    getGrammarFor(type: 'json'): Promise<Grammar>;
     loadModel(options: { modelPath: string }): Promise<{
       tokenize(text: string): unknown[];
       createContext(options: { contextSize: number; threads: number }): Promise<{
@@ -61,5 +73,8 @@ export async function loadModel(options: {
   return {
     tokenize: (text) => model.tokenize(text),
     session: new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
+    contextSize: options.contextSize,
+    jsonSchemaGrammar: (schema) => llama.createGrammarForJsonSchema(schema),
+    jsonGrammar: () => llama.getGrammarFor('json'),
   };
 }

@@ -2,7 +2,8 @@
  * The real local model (SmolLM2-135M-Instruct on node-llama-cpp, from the cache install.sh
  * fills) through the official `openai` client, as the platform's services call it: the model
  * list, a whole answer, a streamed one with its usage chunk, a client leaving mid-stream (the
- * next request is answered), and OpenAI's error shape for an unknown model.
+ * next request is answered), answers held to a `response_format` (json_schema, json_object), and
+ * OpenAI's error shape for an unknown model.
  */
 import OpenAI, { NotFoundError } from 'openai';
 import { startLocalModel, type LocalModelProcess } from '../../src/process';
@@ -21,11 +22,56 @@ describe('local model', () => {
     await server?.stop();
   });
 
-  it('lists its one model', async () => {
+  it('lists its one model, with its context size', async () => {
     const models = await client.models.list();
     expect(models.data.map((m) => ({ id: m.id, object: m.object }))).toEqual([
       { id: MODEL, object: 'model' },
     ]);
+    expect((models.data[0] as unknown as { max_model_len: number }).max_model_len).toBe(2048);
+  });
+
+  it('holds the answer to a json_schema response_format: it parses and has the keys', async () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        city: { type: 'string' },
+        landmarks: { type: 'array', items: { type: 'string' }, maxItems: 3 },
+      },
+      required: ['city', 'landmarks'],
+      additionalProperties: false,
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const answer = await client.chat.completions.create({
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Which city is the capital of France?' }],
+        temperature: 0,
+        max_tokens: 200,
+        response_format: {
+          type: 'json_schema',
+          json_schema: { name: 'city', schema, strict: true },
+        },
+      });
+      // No prompt asked for JSON: the grammar alone shapes it.
+      const value = JSON.parse(answer.choices[0]!.message.content ?? '') as Record<string, unknown>;
+      expect(Object.keys(value)).toEqual(['city', 'landmarks']);
+      expect(typeof value.city).toBe('string');
+      expect(Array.isArray(value.landmarks)).toBe(true);
+    }
+  });
+
+  it('holds the answer to json_object: any JSON', async () => {
+    const answer = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Describe Paris.' }],
+      temperature: 0,
+      max_tokens: 120,
+      response_format: { type: 'json_object' },
+    });
+    const content = answer.choices[0]!.message.content ?? '';
+    expect(content.trim().startsWith('{') || content.trim().startsWith('[')).toBe(true);
+    if (answer.choices[0]!.finish_reason === 'stop') {
+      expect(() => void JSON.parse(content)).not.toThrow();
+    }
   });
 
   it('answers a question with words, and counts the tokens', async () => {
