@@ -18,8 +18,20 @@ export const settingsSchema = baseSettings
     REDIS_URL: z.string().min(1),
     /** Overrides a password in REDIS_URL: a Secret's value needs no URL encoding this way. */
     REDIS_PASSWORD: optionalSetting,
-    /** ES256 (P-256) private key, PEM. Unset: an ephemeral pair is generated (tokens die with the process). */
+    /**
+     * Put before every Redis key this service writes or reads (sessions, refresh and reset
+     * tokens, limits), so installations sharing one Redis never meet: every service checking
+     * sessions (core-backend) must use the same. Empty: keys as they always were.
+     */
+    REDIS_KEY_PREFIX: z.string().max(100).default(''),
+    /** ES256 (P-256) private key, PEM. Required unless ALLOW_EPHEMERAL_SIGNING_KEY is on. */
     JWT_PRIVATE_KEY: pem,
+    /**
+     * Development only: without JWT_PRIVATE_KEY, sign with a key pair made at start (tokens die
+     * with the process, replicas reject each other's). Off: a missing key stops start-up, so a
+     * forgotten Secret is never a silently unstable installation.
+     */
+    ALLOW_EPHEMERAL_SIGNING_KEY: booleanSetting.default(false),
     /** Its public key, PEM; derived from the private key when unset. */
     JWT_PUBLIC_KEY: pem,
     ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
@@ -43,6 +55,14 @@ export const settingsSchema = baseSettings
     POLICY_SYNC_URL: optionalHttpUrl,
     /** Sent as `Authorization: Bearer` to policy-sync (its `SYNC_SERVICE_TOKEN`). */
     POLICY_SYNC_TOKEN: optionalSetting,
+    /** The outbox is looked at this often besides the wake-up of a change made here. */
+    POLICY_SYNC_POLL_MS: z.coerce.number().int().positive().default(1000),
+    /**
+     * Longest pause between two calls for an unconfirmed change (from 100 ms, doubling): short,
+     * so a change reaches OPA within a fraction of a second of policy-sync coming back.
+     */
+    POLICY_SYNC_RETRY_MAX_MS: z.coerce.number().int().positive().default(500),
+    POLICY_SYNC_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** When set, `/open-api/*` require `Authorization: Bearer <token>` (policy-sync's `USER_SERVICE_TOKEN`). */
     OPEN_API_TOKEN: optionalSetting,
     APP_TIMEZONE: z
@@ -99,6 +119,14 @@ export const settingsSchema = baseSettings
     FIRST_ADMIN_USERNAME: z.string().min(1).default('admin'),
   })
   .superRefine((settings, ctx) => {
+    if (!settings.JWT_PRIVATE_KEY && !settings.ALLOW_EPHEMERAL_SIGNING_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JWT_PRIVATE_KEY'],
+        message:
+          'required: the key that signs access tokens (for development only, ALLOW_EPHEMERAL_SIGNING_KEY=true signs with a key made at start)',
+      });
+    }
     // The license settings go together: a URL without its client and account is a typo, not "off".
     if (!settings.LICENSE_API_URL) return;
     for (const name of [

@@ -38,7 +38,9 @@ import { createUserNameCopy, type UserNameCopy } from './core-backend/user-name-
 import { createLicenseCheck } from './license/license-check';
 import { createLicenseClient } from './license/license-client';
 import { createMailer } from './mail/mailer';
-import { createSyncTrigger, type SyncTrigger } from './policy-sync/sync-trigger';
+import { createOutboxDispatcher, type OutboxDispatcher } from './policy-sync/outbox-dispatcher';
+import { createOutboxRepository } from './policy-sync/outbox-repository';
+import { createRoleDataChanges } from './policy-sync/role-data-changes';
 import { createRoleRepository } from './roles/role-repository';
 import { createRoles } from './roles/roles';
 import { createShortcutRepository } from './roles/shortcut-repository';
@@ -60,14 +62,22 @@ export interface UserService extends Service {
   /** The activity log's index, when configured (tests refresh it to read their writes). */
   activity: ActivityRepository | undefined;
   keys: SigningKeys;
-  syncTrigger: SyncTrigger;
+  /** Sends role-data changes to policy-sync; undefined without POLICY_SYNC_URL. */
+  outbox: OutboxDispatcher | undefined;
+  /**
+   * Kept for callers of the earlier fire-and-forget trigger (core-backend's tests): `idle`
+   * waits, up to 10 s, until policy-sync confirmed every change made so far, and resolves
+   * either way.
+   */
+  syncTrigger: { idle(): Promise<void> };
   userNameCopy: UserNameCopy;
   /**
    * Applies migrations and creates the first admin under an advisory lock, then the activity
-   * index and the photo bucket. `runService` calls it once the port is open.
+   * index and the photo bucket, and starts sending the policy-sync outbox. `runService` calls it
+   * once the port is open.
    */
   start(): Promise<void>;
-  /** Waits for background sync calls and name copies, closes the pools. */
+  /** Ends the outbox loop, waits for name copies, closes the pools. */
   stop(): Promise<void>;
 }
 
@@ -81,17 +91,35 @@ export function createUserService(
     connectionString: settings.DATABASE_URL,
     connectionTimeoutMillis: 5000,
   });
+  // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
+  // key escapes it; the session store adds it to the keys its script builds itself.
   const redis = new Redis(settings.REDIS_URL, {
     maxRetriesPerRequest: 2,
+    keyPrefix: settings.REDIS_KEY_PREFIX,
     ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
   });
-  const keys = loadSigningKeys(settings.JWT_PRIVATE_KEY, settings.JWT_PUBLIC_KEY, logger);
-  const syncTrigger = createSyncTrigger({
-    baseUrl: settings.POLICY_SYNC_URL,
-    token: settings.POLICY_SYNC_TOKEN,
+  const keys = loadSigningKeys(
+    settings.JWT_PRIVATE_KEY,
+    settings.JWT_PUBLIC_KEY,
     logger,
-    registry: metrics.registry,
-  });
+    settings.ALLOW_EPHEMERAL_SIGNING_KEY,
+  );
+  const outboxRepository = createOutboxRepository(pool);
+  const outbox = settings.POLICY_SYNC_URL
+    ? createOutboxDispatcher({
+        pool,
+        outbox: outboxRepository,
+        baseUrl: settings.POLICY_SYNC_URL,
+        token: settings.POLICY_SYNC_TOKEN,
+        logger,
+        registry: metrics.registry,
+        pollMs: settings.POLICY_SYNC_POLL_MS,
+        retryMaxMs: settings.POLICY_SYNC_RETRY_MAX_MS,
+        timeoutMs: settings.POLICY_SYNC_TIMEOUT_MS,
+      })
+    : undefined;
+  if (!outbox) logger.warn('POLICY_SYNC_URL is not set: role data changes do not reach OPA');
+  const roleData = createRoleDataChanges(pool, outboxRepository, outbox);
   const userNameCopy = createUserNameCopy({
     baseUrl: settings.CORE_BACKEND_URL,
     token: settings.CORE_BACKEND_TOKEN,
@@ -163,7 +191,7 @@ export function createUserService(
       users: userRepository,
       roles: roleRepository,
       license,
-      syncTrigger,
+      roleData,
       enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
     }),
@@ -196,17 +224,17 @@ export function createUserService(
       users: userRepository,
       roles: roleRepository,
       sessions,
-      syncTrigger,
+      roleData,
       userNameCopy,
       license,
       mailer,
       logger,
     }),
     findUser: (id) => userRepository.find(id),
-    roles: createRoles(roleRepository, syncTrigger),
+    roles: createRoles(roleRepository, roleData),
     shortcuts: createShortcuts(createShortcutRepository(pool), roleRepository),
-    features: createFeatures(access, syncTrigger),
-    policies: createPolicies(access, roleRepository, syncTrigger),
+    features: createFeatures(access, roleData),
+    policies: createPolicies(access, roleRepository, roleData),
     policyData: createPolicyData(createPolicyDataRepository(pool)),
     time: timestampFormatter(settings.APP_TIMEZONE),
     photos: createProfilePhotos(photoStore, userRepository, logger),
@@ -230,10 +258,11 @@ export function createUserService(
     app,
     activity,
     keys,
-    syncTrigger,
+    outbox,
+    syncTrigger: { idle: () => outbox?.drained().catch(() => undefined) ?? Promise.resolve() },
     userNameCopy,
     async start() {
-      const created = await withStartupLock(pool, STARTUP_LOCK, async (client) => {
+      await withStartupLock(pool, STARTUP_LOCK, async (client) => {
         const applied = await migrate(client, MIGRATIONS_DIR);
         if (applied.length > 0) logger.info({ applied }, 'migrations applied');
         return ensureFirstAdmin(
@@ -244,15 +273,16 @@ export function createUserService(
             username: settings.FIRST_ADMIN_USERNAME,
           },
           logger,
+          outbox ? outboxRepository : undefined,
         );
       });
       await activity?.ensureIndex();
       await photoStore?.ensureBucket();
-      // The admin's grants may not be in OPA yet on a fresh installation.
-      if (created) syncTrigger.trigger('role-users', 'role-grants');
+      // Also sends what an earlier process left in the outbox.
+      outbox?.start();
     },
     async stop() {
-      await Promise.all([syncTrigger.idle(), userNameCopy.idle()]);
+      await Promise.all([outbox?.stop(), userNameCopy.idle()]);
       await pool.end();
       redis.disconnect();
       await activity?.close();

@@ -90,6 +90,8 @@ function wiring(
     // OCR's files) in the test MinIO
     FIRST_ADMIN_EMAIL: DEV_ADMIN_EMAIL,
     FIRST_ADMIN_PASSWORD: devAdminPassword(stateDir),
+    // no signing key in development: one made at each start (tokens end with the run)
+    ALLOW_EPHEMERAL_SIGNING_KEY: 'true',
     S3_BUCKET: 'pelita-dev',
     // policy-sync and the services that ask OPA
     URL_OPA: opaUrl,

@@ -21,7 +21,11 @@ export const AccessClaims = z.object({
 });
 export type AccessClaims = z.infer<typeof AccessClaims>;
 
-/** Redis key of a live access session. The user service sets it with the token's lifetime. */
+/**
+ * Redis key of a live access session. The user service sets it with the token's lifetime.
+ * Installations sharing one Redis keep apart by a per-install prefix (`REDIS_KEY_PREFIX`) that
+ * every service gives its Redis client (ioredis `keyPrefix`): the key here is the part after it.
+ */
 export function sessionKey(jti: string): string {
   return `session:access:${jti}`;
 }

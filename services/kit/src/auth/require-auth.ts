@@ -15,7 +15,10 @@ import {
 } from './access-token';
 import type { DecideAccess } from './opa-decision';
 
-/** The part of an ioredis client the check needs. */
+/**
+ * The part of an ioredis client the check needs: the user service's Redis, with the same
+ * `keyPrefix` (REDIS_KEY_PREFIX) as the user service's client.
+ */
 export interface SessionLookup {
   exists(key: string): Promise<number>;
 }

@@ -1,5 +1,6 @@
 /** SQL of features, sub-features and policies. */
 import type { Pool } from 'pg';
+import type { Db } from '../db/transaction';
 
 export interface Feature {
   id: number;
@@ -50,27 +51,31 @@ const POLICY = `
   join features f on f.id = s.feature_id`;
 
 export function createAccessRepository(pool: Pool) {
-  const one = async <T extends object>(sql: string, values: unknown[]) =>
-    (await pool.query<T>(sql, values)).rows[0];
-  const removed = async (sql: string, id: number) =>
-    ((await pool.query(sql, [id])).rowCount ?? 0) > 0;
+  // Writes take the transaction of the change (`db`); reads the pool.
+  const one = async <T extends object>(sql: string, values: unknown[], db: Db = pool) =>
+    (await db.query<T>(sql, values)).rows[0];
+  const removed = async (sql: string, id: number, db: Db) =>
+    ((await db.query(sql, [id])).rowCount ?? 0) > 0;
 
   return {
     listFeatures: async () =>
       (await pool.query<Feature>(`select ${FEATURE} from features order by id`)).rows,
     findFeature: (id: number) =>
       one<Feature>(`select ${FEATURE} from features where id = $1`, [id]),
-    insertFeature: async (name: string, label: string) =>
+    insertFeature: async (name: string, label: string, db: Db = pool) =>
       (await one<Feature>(
         `insert into features (name, label) values ($1, $2) returning ${FEATURE}`,
         [name, label],
+        db,
       ))!,
-    updateFeature: (id: number, name: string, label: string) =>
+    updateFeature: (id: number, name: string, label: string, db: Db = pool) =>
       one<Feature>(
         `update features set name = $2, label = $3, updated_at = now() where id = $1 returning ${FEATURE}`,
         [id, name, label],
+        db,
       ),
-    removeFeature: (id: number) => removed('delete from features where id = $1', id),
+    removeFeature: (id: number, db: Db = pool) =>
+      removed('delete from features where id = $1', id, db),
 
     listSubFeatures: async (featureId: number) =>
       (
@@ -81,19 +86,22 @@ export function createAccessRepository(pool: Pool) {
       ).rows,
     findSubFeature: (id: number) =>
       one<SubFeature>(`select ${SUB_FEATURE} from sub_features where id = $1`, [id]),
-    insertSubFeature: async (featureId: number, s: SubFeatureFields) =>
+    insertSubFeature: async (featureId: number, s: SubFeatureFields, db: Db = pool) =>
       (await one<SubFeature>(
         `insert into sub_features (feature_id, name, label, method, path)
          values ($1, $2, $3, $4, $5) returning ${SUB_FEATURE}`,
         [featureId, s.name, s.label, s.method, s.path],
+        db,
       ))!,
-    updateSubFeature: (id: number, s: SubFeatureFields) =>
+    updateSubFeature: (id: number, s: SubFeatureFields, db: Db = pool) =>
       one<SubFeature>(
         `update sub_features set name = $2, label = $3, method = $4, path = $5, updated_at = now()
          where id = $1 returning ${SUB_FEATURE}`,
         [id, s.name, s.label, s.method, s.path],
+        db,
       ),
-    removeSubFeature: (id: number) => removed('delete from sub_features where id = $1', id),
+    removeSubFeature: (id: number, db: Db = pool) =>
+      removed('delete from sub_features where id = $1', id, db),
 
     listPolicies: async (roleId?: number) =>
       (
@@ -104,20 +112,23 @@ export function createAccessRepository(pool: Pool) {
       ).rows,
     findPolicy: (id: number) => one<Policy>(`${POLICY} where p.id = $1`, [id]),
     /** Grants the sub-feature to the role, or sets the status of the existing grant. */
-    upsertPolicy: async (roleId: number, subFeatureId: number, status: boolean) =>
+    upsertPolicy: async (roleId: number, subFeatureId: number, status: boolean, db: Db = pool) =>
       (await one<{ id: number }>(
         `insert into policies (role_id, sub_feature_id, status) values ($1, $2, $3)
          on conflict (role_id, sub_feature_id)
          do update set status = excluded.status, updated_at = now()
          returning id`,
         [roleId, subFeatureId, status],
+        db,
       ))!.id,
-    setPolicyStatus: (id: number, status: boolean) =>
+    setPolicyStatus: (id: number, status: boolean, db: Db = pool) =>
       one<{ id: number }>(
         'update policies set status = $2, updated_at = now() where id = $1 returning id',
         [id, status],
+        db,
       ),
-    removePolicy: (id: number) => removed('delete from policies where id = $1', id),
+    removePolicy: (id: number, db: Db = pool) =>
+      removed('delete from policies where id = $1', id, db),
     /** The highest rank (smallest level) of the roles granted any of these sub-features, if any. */
     topHolderLevel: async (subFeatureIds: number[]) =>
       (

@@ -7,17 +7,18 @@
  */
 import { conflict, forbidden, notFound } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { AccessRepository, Feature, SubFeatureFields, SubFeature } from './access-repository';
 import { heldCovers } from './grant-coverage';
+import type { Db } from '../db/transaction';
 
 export interface FeatureInput {
   name: string;
   label: string;
 }
 
-export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigger) {
+export function createFeatures(access: AccessRepository, changes: RoleDataChanges) {
   const duplicate = (what: string) => (err: unknown) => {
     throw isUniqueViolation(err) ? conflict(`A ${what} with this name already exists`) : err;
   };
@@ -33,7 +34,8 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
     }
     return found;
   }
-  const changed = () => syncTrigger.trigger('role-grants');
+  // Every change here can change grant records (their id, name, label, method, path).
+  const change = <T>(work: (db: Db) => Promise<T>) => changes.apply(['role-grants'], work);
   async function assertNotHeldAbove(actor: Actor, subFeatureIds: number[]): Promise<void> {
     const level = await access.topHolderLevel(subFeatureIds);
     if (level !== undefined) assertBelow(actor, level, 'sub-features held by roles');
@@ -48,17 +50,16 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
     list: () => access.listFeatures(),
     get: feature,
     async create(input: FeatureInput) {
-      const row = await access.insertFeature(input.name, input.label).catch(duplicate('feature'));
-      changed();
-      return row;
+      return change((db) => access.insertFeature(input.name, input.label, db)).catch(
+        duplicate('feature'),
+      );
     },
     async update(id: number, input: FeatureInput) {
       await feature(id);
-      const row = await access
-        .updateFeature(id, input.name, input.label)
-        .catch(duplicate('feature'));
+      const row = await change((db) => access.updateFeature(id, input.name, input.label, db)).catch(
+        duplicate('feature'),
+      );
       if (!row) throw notFound(`Feature ${id} not found`);
-      changed();
       return row;
     },
     async remove(actor: Actor, id: number) {
@@ -68,8 +69,7 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
         actor,
         subFeatures.map((row) => row.id),
       );
-      await access.removeFeature(id);
-      changed();
+      await change((db) => access.removeFeature(id, db));
     },
 
     async listSubFeatures(featureId: number) {
@@ -79,24 +79,24 @@ export function createFeatures(access: AccessRepository, syncTrigger: SyncTrigge
     getSubFeature: subFeature,
     async createSubFeature(featureId: number, input: SubFeatureFields) {
       await feature(featureId);
-      const row = await access.insertSubFeature(featureId, input).catch(duplicate('sub-feature'));
-      changed();
-      return row;
+      return change((db) => access.insertSubFeature(featureId, input, db)).catch(
+        duplicate('sub-feature'),
+      );
     },
     async updateSubFeature(actor: Actor, featureId: number, id: number, input: SubFeatureFields) {
       await subFeature(featureId, id);
       await assertNotHeldAbove(actor, [id]);
       await assertWithinOwn(actor, input);
-      const row = await access.updateSubFeature(id, input).catch(duplicate('sub-feature'));
+      const row = await change((db) => access.updateSubFeature(id, input, db)).catch(
+        duplicate('sub-feature'),
+      );
       if (!row) throw notFound(`Sub-feature ${id} not found`);
-      changed();
       return row;
     },
     async removeSubFeature(actor: Actor, featureId: number, id: number) {
       await subFeature(featureId, id);
       await assertNotHeldAbove(actor, [id]);
-      await access.removeSubFeature(id);
-      changed();
+      await change((db) => access.removeSubFeature(id, db));
     },
   };
 }

@@ -4,7 +4,7 @@
  * they have.
  */
 import { badRequest, forbidden, notFound } from '@pelita/kit';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import type { AccessRepository, Policy } from './access-repository';
 import { assertBelow, type Actor } from '../actor';
@@ -19,7 +19,7 @@ export interface PolicyInput {
 export function createPolicies(
   access: AccessRepository,
   roles: RoleRepository,
-  syncTrigger: SyncTrigger,
+  changes: RoleDataChanges,
 ) {
   async function existing(id: number): Promise<Policy> {
     const policy = await access.findPolicy(id);
@@ -54,8 +54,9 @@ export function createPolicies(
       else if (!(await access.findSubFeature(input.subFeatureId))) {
         throw badRequest(`Sub-feature ${input.subFeatureId} does not exist`);
       }
-      const id = await access.upsertPolicy(input.roleId, input.subFeatureId, input.status);
-      syncTrigger.trigger('role-grants');
+      const id = await changes.apply(['role-grants'], (db) =>
+        access.upsertPolicy(input.roleId, input.subFeatureId, input.status, db),
+      );
       return existing(id);
     },
 
@@ -63,15 +64,13 @@ export function createPolicies(
       const policy = await existing(id);
       await manageableRole(actor, policy.roleId);
       if (status) await assertHeld(actor, policy.subFeatureId);
-      await access.setPolicyStatus(id, status);
-      syncTrigger.trigger('role-grants');
+      await changes.apply(['role-grants'], (db) => access.setPolicyStatus(id, status, db));
       return existing(id);
     },
 
     async revoke(actor: Actor, id: number): Promise<void> {
       await manageableRole(actor, (await existing(id)).roleId);
-      await access.removePolicy(id);
-      syncTrigger.trigger('role-grants');
+      await changes.apply(['role-grants'], (db) => access.removePolicy(id, db));
     },
   };
 }

@@ -3,7 +3,7 @@ import { HttpError, conflict } from '@pelita/kit';
 import { hashPassword } from '../credentials/passwords';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { LicenseCheck } from '../license/license-check';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import type { UserRepository } from '../users/user-repository';
 
@@ -13,7 +13,7 @@ export interface RegistrationDeps {
   users: Pick<UserRepository, 'insert' | 'countActive' | 'withSeatLock'>;
   roles: Pick<RoleRepository, 'findByName'>;
   license: Pick<LicenseCheck, 'assertLicensed'>;
-  syncTrigger: Pick<SyncTrigger, 'trigger'>;
+  roleData: RoleDataChanges;
   /** Name of the role new accounts get (`REGISTRATION_ROLE`). */
   registrationRole: string;
 }
@@ -43,15 +43,19 @@ export function createRegistration(deps: RegistrationDeps) {
             addingUser: true,
             activeUsers: () => deps.users.countActive(),
           });
-          return deps.users.insert({
-            email: account.email,
-            username: account.username,
-            fullName: account.fullName,
-            passwordHash,
-            roleId: role.id,
-          });
+          return deps.roleData.apply(['role-users'], (db) =>
+            deps.users.insert(
+              {
+                email: account.email,
+                username: account.username,
+                fullName: account.fullName,
+                passwordHash,
+                roleId: role.id,
+              },
+              db,
+            ),
+          );
         });
-        deps.syncTrigger.trigger('role-users');
         return id;
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('E-mail or username is already registered');

@@ -1,4 +1,7 @@
-/** The ES256 key pair that signs access tokens: from settings, or ephemeral with a loud warning. */
+/**
+ * The ES256 key pair that signs access tokens: from settings, or — only when development mode
+ * allows it — ephemeral, with a loud warning.
+ */
 import {
   createPrivateKey,
   createPublicKey,
@@ -19,14 +22,17 @@ export function loadSigningKeys(
   privatePem: string | undefined,
   publicPem: string | undefined,
   logger: Logger,
+  allowEphemeral = false,
 ): SigningKeys {
   let privateKey: KeyObject;
   if (privatePem) {
     privateKey = createPrivateKey(privatePem);
+  } else if (!allowEphemeral) {
+    throw new Error('JWT_PRIVATE_KEY is not set (ALLOW_EPHEMERAL_SIGNING_KEY is off)');
   } else {
     logger.warn(
       'JWT_PRIVATE_KEY is not set: signing with an EPHEMERAL key pair. Every token dies with this ' +
-        'process and replicas reject each other’s tokens. Set JWT_PRIVATE_KEY in production.',
+        'process and replicas reject each other’s tokens (ALLOW_EPHEMERAL_SIGNING_KEY, for development only).',
     );
     privateKey = generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey;
   }

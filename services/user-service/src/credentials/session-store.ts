@@ -42,7 +42,9 @@ export function createSessionStore({
   accessTtlSeconds,
   refreshTtlSeconds,
 }: SessionStoreOptions) {
-  const accessPrefix = sessionKey('');
+  // The script builds access-session keys from this argument: ioredis prefixes only the keys it
+  // is given (KEYS), so the client's prefix (REDIS_KEY_PREFIX) is added here.
+  const accessPrefix = `${redis.options.keyPrefix ?? ''}${sessionKey('')}`;
   return {
     async create(sid: string, userId: string, jti: string, refreshHash: string): Promise<void> {
       await redis

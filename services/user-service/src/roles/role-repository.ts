@@ -1,5 +1,6 @@
 /** SQL of roles. */
 import type { Pool } from 'pg';
+import type { Db } from '../db/transaction';
 
 export interface Role {
   id: number;
@@ -32,23 +33,23 @@ export function createRoleRepository(pool: Pool) {
       return (await pool.query<Role>(`select ${COLUMNS} from roles where name = $1`, [name]))
         .rows[0];
     },
-    async insert(role: RoleInput): Promise<Role> {
-      const { rows } = await pool.query<Role>(
+    async insert(role: RoleInput, db: Db = pool): Promise<Role> {
+      const { rows } = await db.query<Role>(
         `insert into roles (name, description, level) values ($1, $2, $3) returning ${COLUMNS}`,
         [role.name, role.description, role.level],
       );
       return rows[0]!;
     },
-    async update(id: number, role: RoleInput): Promise<Role | undefined> {
-      const { rows } = await pool.query<Role>(
+    async update(id: number, role: RoleInput, db: Db = pool): Promise<Role | undefined> {
+      const { rows } = await db.query<Role>(
         `update roles set name = $2, description = $3, level = $4, updated_at = now()
          where id = $1 returning ${COLUMNS}`,
         [id, role.name, role.description, role.level],
       );
       return rows[0];
     },
-    async remove(id: number): Promise<boolean> {
-      return ((await pool.query('delete from roles where id = $1', [id])).rowCount ?? 0) > 0;
+    async remove(id: number, db: Db = pool): Promise<boolean> {
+      return ((await db.query('delete from roles where id = $1', [id])).rowCount ?? 0) > 0;
     },
     async countUsers(id: number): Promise<number> {
       const { rows } = await pool.query<{ n: string }>(

@@ -1,11 +1,11 @@
 /** Roles with a hierarchical level: an actor creates, changes and deletes only roles below their own. */
 import { conflict, notFound } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { RoleInput, RoleRepository, Role } from './role-repository';
 
-export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
+export function createRoles(roles: RoleRepository, changes: RoleDataChanges) {
   async function existing(id: number): Promise<Role> {
     const role = await roles.find(id);
     if (!role) throw notFound(`Role ${id} not found`);
@@ -20,22 +20,23 @@ export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
 
     async create(actor: Actor, input: RoleInput): Promise<Role> {
       assertBelow(actor, input.level, 'roles');
-      const role = await roles.insert(input).catch((err: unknown) => {
-        throw uniqueName(err);
-      });
-      syncTrigger.trigger('role-grants');
-      return role;
+      return changes
+        .apply(['role-grants'], (db) => roles.insert(input, db))
+        .catch((err: unknown) => {
+          throw uniqueName(err);
+        });
     },
 
     async update(actor: Actor, id: number, input: RoleInput): Promise<Role> {
       assertBelow(actor, (await existing(id)).level, 'roles');
       assertBelow(actor, input.level, 'roles');
-      const role = await roles.update(id, input).catch((err: unknown) => {
-        throw uniqueName(err);
-      });
-      if (!role) throw notFound(`Role ${id} not found`);
       // A rename changes both mappings' keys.
-      syncTrigger.trigger('role-users', 'role-grants');
+      const role = await changes
+        .apply(['role-users', 'role-grants'], (db) => roles.update(id, input, db))
+        .catch((err: unknown) => {
+          throw uniqueName(err);
+        });
+      if (!role) throw notFound(`Role ${id} not found`);
       return role;
     },
 
@@ -44,8 +45,7 @@ export function createRoles(roles: RoleRepository, syncTrigger: SyncTrigger) {
       if ((await roles.countUsers(id)) > 0) {
         throw conflict('The role still has users; move them to another role first');
       }
-      await roles.remove(id);
-      syncTrigger.trigger('role-grants');
+      await changes.apply(['role-grants'], (db) => roles.remove(id, db));
     },
   };
 }

@@ -2,6 +2,7 @@
 import type { Logger } from '@pelita/kit';
 import type { PoolClient } from 'pg';
 import { hashPassword } from '../credentials/passwords';
+import type { OutboxRepository } from '../policy-sync/outbox-repository';
 
 export interface FirstAdmin {
   email: string | undefined;
@@ -9,11 +10,16 @@ export interface FirstAdmin {
   username: string;
 }
 
-/** Creates the admin when no user exists; returns whether it did. Call under the start-up lock. */
+/**
+ * Creates the admin when no user exists; returns whether it did. Call under the start-up lock.
+ * With an outbox (policy-sync configured) both mappings are queued in the same transaction: the
+ * admin's grants may not be in OPA yet on a fresh installation.
+ */
 export async function ensureFirstAdmin(
   client: PoolClient,
   admin: FirstAdmin,
   logger: Logger,
+  outbox?: Pick<OutboxRepository, 'add'>,
 ): Promise<boolean> {
   const { rows } = await client.query<{ n: string }>('select count(*) as n from users');
   if (Number(rows[0]?.n ?? 0) > 0) return false;
@@ -23,11 +29,20 @@ export async function ensureFirstAdmin(
     );
     return false;
   }
-  await client.query(
-    `insert into users (email, username, full_name, password_hash, role_id)
-     select $1, $2, 'Administrator', $3, id from roles where name = 'admin'`,
-    [admin.email, admin.username, await hashPassword(admin.password)],
-  );
+  const passwordHash = await hashPassword(admin.password);
+  await client.query('begin');
+  try {
+    await client.query(
+      `insert into users (email, username, full_name, password_hash, role_id)
+       select $1, $2, 'Administrator', $3, id from roles where name = 'admin'`,
+      [admin.email, admin.username, passwordHash],
+    );
+    await outbox?.add(client, ['role-users', 'role-grants']);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw err;
+  }
   logger.info({ username: admin.username }, 'first administrator created');
   return true;
 }

@@ -2,7 +2,8 @@
  * SQL of users; every read joins the user's role (name and level decide what they may manage)
  * and names its columns as the {@link User} fields, so rows need no mapping.
  */
-import type { Pool, PoolClient } from 'pg';
+import type { Pool } from 'pg';
+import type { Db } from '../db/transaction';
 
 /** A user as the service handles it inside: camelCase (the API's snake_case is mapped in `schemas/users.ts`). */
 export interface User {
@@ -93,13 +94,13 @@ export function createUserRepository(pool: Pool) {
         client.release();
       }
     },
-    async countActive(db: Pool | PoolClient = pool): Promise<number> {
+    async countActive(db: Db = pool): Promise<number> {
       const { rows } = await db.query<{ n: string }>(
         'select count(*) as n from users where is_active',
       );
       return Number(rows[0]?.n ?? 0);
     },
-    async insert(user: NewUser, db: Pool | PoolClient = pool): Promise<string> {
+    async insert(user: NewUser, db: Db = pool): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
         `insert into users (email, username, full_name, password_hash, role_id)
          values ($1, $2, $3, $4, $5) returning id`,
@@ -107,8 +108,8 @@ export function createUserRepository(pool: Pool) {
       );
       return rows[0]!.id;
     },
-    async update(id: string, changes: UserChanges): Promise<boolean> {
-      const { rowCount } = await pool.query(
+    async update(id: string, changes: UserChanges, db: Db = pool): Promise<boolean> {
+      const { rowCount } = await db.query(
         `update users set
            email = coalesce($2, email), username = coalesce($3, username),
            full_name = coalesce($4, full_name), role_id = coalesce($5, role_id),
@@ -141,8 +142,8 @@ export function createUserRepository(pool: Pool) {
       );
       return rows[0]?.previous ?? null;
     },
-    async remove(id: string): Promise<boolean> {
-      return ((await pool.query('delete from users where id = $1', [id])).rowCount ?? 0) > 0;
+    async remove(id: string, db: Db = pool): Promise<boolean> {
+      return ((await db.query('delete from users where id = $1', [id])).rowCount ?? 0) > 0;
     },
   };
 }

@@ -20,7 +20,7 @@ import type { Mailer } from '../mail/mailer';
 import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';
 import type { LicenseCheck } from '../license/license-check';
-import type { SyncTrigger } from '../policy-sync/sync-trigger';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { NewUserInput, User, UserChanges, UserRepository } from './user-repository';
@@ -29,7 +29,7 @@ export interface UsersDeps {
   users: UserRepository;
   roles: RoleRepository;
   sessions: SessionStore;
-  syncTrigger: SyncTrigger;
+  roleData: RoleDataChanges;
   userNameCopy: UserNameCopy;
   license: LicenseCheck;
   mailer: Mailer;
@@ -43,7 +43,7 @@ export function createUsers({
   users,
   roles,
   sessions,
-  syncTrigger,
+  roleData,
   userNameCopy,
   license,
   mailer,
@@ -85,19 +85,23 @@ export function createUsers({
       const passwordHash = await hashPassword(input.password);
       const id = await users.withSeatLock(async () => {
         await assertSeatFree();
-        return users
-          .insert({
-            email: input.email,
-            username: input.username,
-            fullName: input.fullName,
-            passwordHash,
-            roleId: input.roleId,
-          })
+        return roleData
+          .apply(['role-users'], (db) =>
+            users.insert(
+              {
+                email: input.email,
+                username: input.username,
+                fullName: input.fullName,
+                passwordHash,
+                roleId: input.roleId,
+              },
+              db,
+            ),
+          )
           .catch((err: unknown) => {
             throw taken(err);
           });
       });
-      syncTrigger.trigger('role-users');
       const created = await existing(id);
       // The core backend knows users by these copies: a new user can be added to a workspace.
       userNameCopy.copy(created);
@@ -129,10 +133,19 @@ export function createUsers({
         throw forbidden('Your own role and status are changed by someone above you');
       if (!self) assertManagesUser(actor, before.roleLevel);
       if (changes.roleId !== undefined) await assignableRole(actor, changes.roleId);
+      // What OPA knows of a user: their name, their role, and whether they are active.
+      const differs = <K extends keyof UserChanges & keyof User>(key: K) =>
+        changes[key] !== undefined && changes[key] !== before[key];
+      const targets =
+        differs('username') || differs('roleId') || differs('isActive')
+          ? (['role-users'] as const)
+          : [];
       const save = () =>
-        users.update(id, changes).catch((err: unknown) => {
-          throw taken(err);
-        });
+        roleData
+          .apply(targets, (db) => users.update(id, changes, db))
+          .catch((err: unknown) => {
+            throw taken(err);
+          });
       // Reactivating takes a seat, as creating does.
       if (changes.isActive === true && !before.isActive)
         await users.withSeatLock(async () => {
@@ -144,13 +157,6 @@ export function createUsers({
       if ((!after.isActive && before.isActive) || after.username !== before.username)
         await sessions.revokeAllOf(id);
       if (after.email !== before.email) tellOldAddress(before.email, after.email);
-      if (
-        after.username !== before.username ||
-        after.roleId !== before.roleId ||
-        after.isActive !== before.isActive
-      ) {
-        syncTrigger.trigger('role-users');
-      }
       userNameCopy.copy(after);
       return after;
     },
@@ -177,9 +183,8 @@ export function createUsers({
       const user = await existing(id);
       if (user.id === actor.id) throw forbidden('You cannot delete your own account');
       assertManagesUser(actor, user.roleLevel);
-      await users.remove(id);
+      await roleData.apply(['role-users'], (db) => users.remove(id, db));
       await sessions.revokeAllOf(id);
-      syncTrigger.trigger('role-users');
     },
   };
 }

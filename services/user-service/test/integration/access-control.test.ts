@@ -488,10 +488,10 @@ describe('access control through the API, decided by OPA', () => {
   it('counts each sync trigger once it has reached policy-sync', async () => {
     const success = (target: string) =>
       platform.metric('user_service_policy_sync_triggers_total', { target, outcome: 'success' });
-    await platform.service.syncTrigger.idle();
+    await platform.service.outbox!.drained();
     const before = { grants: await success('role-grants'), users: await success('role-users') };
     await roleWithUser(70); // a role (role-grants), then a user holding it (role-users)
-    await platform.service.syncTrigger.idle();
+    await platform.service.outbox!.drained();
     expect({
       grants: (await success('role-grants')) - before.grants,
       users: (await success('role-users')) - before.users,

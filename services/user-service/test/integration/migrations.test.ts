@@ -12,6 +12,7 @@ const ALL = [
   '004_profile_photos',
   '005_core_backend_grants',
   '006_self_service',
+  '007_policy_sync_outbox',
 ];
 
 describe('migrations and the first admin', () => {

@@ -1,10 +1,26 @@
 import { loadConfig } from '@pelita/kit';
 import { licenseSettings, settingsSchema } from '../../src/config';
 
-const required = { DATABASE_URL: 'postgres://u:p@h/db', REDIS_URL: 'redis://h:6379' };
+const required = {
+  DATABASE_URL: 'postgres://u:p@h/db',
+  REDIS_URL: 'redis://h:6379',
+  JWT_PRIVATE_KEY: 'pem',
+};
 
 describe('settings', () => {
-  it('has defaults for everything but the two stores', () => {
+  it('refuses to start without a signing key unless development allows an ephemeral one', () => {
+    const { JWT_PRIVATE_KEY: _key, ...withoutKey } = required;
+    expect(() => loadConfig(settingsSchema, withoutKey)).toThrow(/JWT_PRIVATE_KEY: required/);
+    expect(() =>
+      loadConfig(settingsSchema, { ...withoutKey, ALLOW_EPHEMERAL_SIGNING_KEY: 'false' }),
+    ).toThrow(/JWT_PRIVATE_KEY: required/);
+    expect(
+      loadConfig(settingsSchema, { ...withoutKey, ALLOW_EPHEMERAL_SIGNING_KEY: 'true' })
+        .JWT_PRIVATE_KEY,
+    ).toBeUndefined();
+  });
+
+  it('has defaults for everything but the two stores and the key', () => {
     const settings = loadConfig(settingsSchema, required);
     expect(settings).toMatchObject({
       APP_TIMEZONE: 'UTC',

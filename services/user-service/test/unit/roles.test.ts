@@ -1,7 +1,7 @@
 /** The level rule of role management, with a small fake of the role repository. */
 import type { RoleInput, RoleRepository, Role } from '../../src/roles/role-repository';
 import { createRoles } from '../../src/roles/roles';
-import type { SyncTrigger } from '../../src/policy-sync/sync-trigger';
+import { fakeRoleData } from './role-data-fake';
 
 function fakeRoles(initial: Role[]): RoleRepository {
   const rows = new Map(initial.map((row) => [row.id, row]));
@@ -41,14 +41,11 @@ const role = (id: number, level: number): Role => ({
 });
 
 describe('roles and levels', () => {
-  const triggered: string[][] = [];
-  const trigger: SyncTrigger = {
-    trigger: (...t) => void triggered.push(t),
-    idle: () => Promise.resolve(),
-  };
+  const roleData = fakeRoleData();
+  const triggered = roleData.committed;
   const roles = createRoles(
     fakeRoles([role(1, 1), role(2, 10), role(3, 50), role(4, 60)]),
-    trigger,
+    roleData,
   );
   const manager = { id: 'm', username: 'm', roleId: 3, level: 10 };
 

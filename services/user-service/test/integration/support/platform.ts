@@ -3,7 +3,7 @@
  * loaded with policies/, and the real policy-sync (services/policy-sync) between them, so a
  * change made through the API reaches OPA's decisions exactly as in production.
  */
-import { randomBytes } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,7 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { LogCapture } from './log-capture';
 import { sampleValue } from './metrics';
 import { freePort, startOpa, type OpaProcess } from './opa';
+import { startTcpLink, type TcpLink } from './tcp-link';
 
 // Unique per test file: login limits live in the shared Redis, keyed by e-mail and address.
 export const ADMIN = {
@@ -44,6 +45,11 @@ export interface Platform {
   syncChannel: string;
   /** Kills OPA and starts it again on the same port, empty but for what it loads at start. */
   restartOpa(): Promise<void>;
+  /**
+   * The user service's way to policy-sync (POLICY_SYNC_URL goes through it): cut, policy-sync is
+   * unreachable but keeps running, so nothing reaches OPA but what the user service sends later.
+   */
+  policySyncLink: TcpLink;
   /** The current value of one sample of this service's `/metrics` (0 when it has none yet). */
   metric(name: string, labels?: Record<string, string>): Promise<number>;
   /** Asks OPA directly whether the user may call `method path`. */
@@ -59,19 +65,26 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   let opa = await startOpa({ dataDir: shareDir });
   const syncChannel = `pelita:user-service-test:${randomBytes(4).toString('hex')}`;
   const policySyncPort = await freePort();
+  // The user service reaches policy-sync through a link a test can cut (see `policySyncLink`).
+  const linkPort = await freePort();
+  const policySyncLink = await startTcpLink(linkPort, policySyncPort);
   const logs = new LogCapture();
   const logger = createLogger({ name: 'user-service', level: 'debug', destination: logs });
   const settings = loadConfig(settingsSchema, {
     DATABASE_URL: database.url,
     REDIS_URL,
     URL_OPA: opa.url,
-    POLICY_SYNC_URL: `http://127.0.0.1:${policySyncPort}`,
+    POLICY_SYNC_URL: `http://127.0.0.1:${linkPort}`,
     SMTP_HOST,
     SMTP_PORT,
     FRONTEND_URL: 'https://app.pelita.test',
     FIRST_ADMIN_EMAIL: ADMIN.email,
     FIRST_ADMIN_PASSWORD: ADMIN.password,
     FIRST_ADMIN_USERNAME: ADMIN.username,
+    // As an installation has it: the user service refuses to start without a signing key.
+    JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .privateKey.export({ type: 'pkcs8', format: 'pem' })
+      .toString(),
     // Every test file logs in from 127.0.0.1 against one Redis: the per-address limit would
     // count all their failures (the fuzz test's too) together. It is tested on its own.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
@@ -116,6 +129,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     url: running.url,
     service,
     policySync,
+    policySyncLink,
     syncChannel,
     get opa() {
       return opa;
@@ -145,9 +159,9 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
       return ((await res.json()) as { result?: unknown }).result === true;
     },
     async stop() {
-      await service.syncTrigger.idle();
       // Each stop drains its server, then stops its service.
       await syncServer.stop();
+      await policySyncLink.close();
       await running.stop();
       await opa.stop();
       rmSync(shareDir, { recursive: true, force: true });

@@ -1,14 +1,16 @@
-/** Self-registration with fakes of the repositories, the license check and the sync trigger. */
+/** Self-registration with fakes of the repositories, the license check and the role-data transaction. */
 import { HttpError } from '@pelita/kit';
 import { createRegistration } from '../../../src/auth/registration';
 import { verifyPassword } from '../../../src/credentials/passwords';
 import type { NewUser } from '../../../src/users/user-repository';
+import { fakeRoleData } from '../role-data-fake';
 
 function setup(
   options: { role?: boolean; licenseRefuses?: boolean; taken?: boolean; enabled?: boolean } = {},
 ) {
   const inserted: NewUser[] = [];
-  const triggered: string[][] = [];
+  const roleData = fakeRoleData();
+  const triggered = roleData.committed;
   const registration = createRegistration({
     enabled: options.enabled ?? true,
     users: {
@@ -44,7 +46,7 @@ function setup(
           ? Promise.reject(new HttpError(403, 'license_user_limit', 'full'))
           : Promise.resolve(),
     },
-    syncTrigger: { trigger: (...targets) => void triggered.push(targets) },
+    roleData,
     registrationRole: 'member',
   });
   const account = {
