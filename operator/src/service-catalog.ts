@@ -87,6 +87,11 @@ export interface ServiceEntry {
    * while that service runs (the caller then needs its URL too, in `links`).
    */
   presentsTokens?: Readonly<Record<string, ServiceName>>;
+  /**
+   * In-install services it calls through a URL built in `settings` rather than a `links` entry
+   * (only while they run). With `links`, the call graph the NetworkPolicies open.
+   */
+  calls?: (install: PlatformInstall) => readonly ServiceName[];
   /** Other keys of the platform Secret it reads, by setting name (nothing else reaches it). */
   platformKeys?: Readonly<Record<string, PlatformKey>>;
 }
@@ -262,6 +267,9 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_SUMMARIZER: { service: 'summarizer' },
     },
     volumes: [{ name: 'work', mountPath: '/var/lib/ocr', source: 'claim' }],
+    // The in-install engine, unless an external one is configured (ocrSettings' local URL). The
+    // API is told the same URL but never calls it.
+    calls: (install) => (install.spec.dependencies.ocrEngines.local ? [] : ['ocr-engine']),
     settings: (install, context) => ({
       ...ocrSettings(install, context),
       WORK_DIR: '/var/lib/ocr',

@@ -54,6 +54,7 @@ const OPERATOR_GRANTS: Record<string, string[]> = {
   'core/secrets': ['create', 'get'],
   'policy/poddisruptionbudgets': [...CRUD].sort(),
   'networking.k8s.io/ingresses': [...CRUD].sort(),
+  'networking.k8s.io/networkpolicies': [...CRUD].sort(),
   'monitoring.coreos.com/servicemonitors': [...CRUD].sort(),
 };
 

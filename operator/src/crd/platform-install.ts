@@ -168,6 +168,20 @@ function serviceEntry(name: ServiceName): ServiceEntrySchema {
   ) as ServiceEntrySchema;
 }
 
+const labelMap = z.record(z.string(), z.string());
+
+/** Pods of other namespaces let in by a NetworkPolicy: both label sets must match. */
+function peerSchema(namespaceLabels: Record<string, string>, podLabels: Record<string, string>) {
+  return z
+    .object({
+      namespaceLabels: labelMap
+        .default(namespaceLabels)
+        .describe('Labels of their namespace (kubernetes.io/metadata.name is the name itself).'),
+      podLabels: labelMap.default(podLabels).describe('Labels of the pods.'),
+    })
+    .prefault({});
+}
+
 const credentials = {
   usernameSecretRef: secretKeyRefSchema.optional().describe('Secret key holding the username.'),
   passwordSecretRef: secretKeyRefSchema.optional().describe('Secret key holding the password.'),
@@ -351,6 +365,25 @@ export const platformInstallSpecSchema = z
       })
       .prefault({})
       .describe('The databases the workspaces query through db-proxy.'),
+    networkPolicy: z
+      .object({
+        enabled: z
+          .boolean()
+          .default(true)
+          .describe(
+            "NetworkPolicies for the install's pods: ingress denied by default, each service reachable only from the install's services that call it, the ingress controller (core-backend) and Prometheus.",
+          ),
+        ingressController: peerSchema(
+          { 'kubernetes.io/metadata.name': 'ingress-nginx' },
+          { 'app.kubernetes.io/name': 'ingress-nginx' },
+        ).describe('The ingress controller pods, let in to core-backend when `ingress.enabled`.'),
+        prometheus: peerSchema(
+          { 'kubernetes.io/metadata.name': 'monitoring' },
+          { 'app.kubernetes.io/name': 'prometheus' },
+        ).describe("The Prometheus pods, let in to every service's http port (/metrics)."),
+      })
+      .prefault({})
+      .describe('Network isolation of the install.'),
     bootstrapAdmin: z
       .object({
         secretRef: z

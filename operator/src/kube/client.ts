@@ -78,6 +78,23 @@ function abortingOn(signal: AbortSignal | undefined): ConfigurationOptions | und
   };
 }
 
+/**
+ * client-node serialises a kind it knows through its generated model, dropping any field the
+ * model does not name. The model's names are the API's except where those clash with
+ * TypeScript: a NetworkPolicy rule's `from` is `_from`. The renderers write the API's JSON (the
+ * cache holds it and the drift check compares with it); this renames for the serialiser, which
+ * writes `from` again. Without it the rules would be sent without their peers: open to anyone.
+ */
+export function toClientModel<T extends KubernetesObject>(object: T): T {
+  if (object.kind !== 'NetworkPolicy') return object;
+  const spec = (object as { spec?: { ingress?: Array<Record<string, unknown>> } }).spec;
+  if (!spec?.ingress) return object;
+  const ingress = spec.ingress.map(({ from, ...rule }) =>
+    from === undefined ? rule : { ...rule, _from: from },
+  );
+  return { ...object, spec: { ...spec, ingress } };
+}
+
 export class KubeClient {
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
@@ -103,7 +120,7 @@ export class KubeClient {
   apply<T extends KubernetesObject>(object: T): Promise<T> {
     this.count('apply');
     return this.objects.patch(
-      object,
+      toClientModel(object),
       undefined,
       undefined,
       FIELD_MANAGER,

@@ -41,6 +41,7 @@ export const CHILD_KINDS: readonly WatchedKind[] = [
   STATEFUL_SET,
   { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', plural: 'poddisruptionbudgets' },
   { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', plural: 'ingresses' },
+  { apiVersion: 'networking.k8s.io/v1', kind: 'NetworkPolicy', plural: 'networkpolicies' },
 ];
 
 /** `/api/v1/configmaps` or `/apis/apps/v1/namespaces/<ns>/deployments`: list and watch path. */

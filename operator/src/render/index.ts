@@ -3,6 +3,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
 import { renderConfigMap } from './config-map';
 import { renderIngress } from './ingress';
+import { renderNetworkPolicies } from './network-policy';
 import { renderPodDisruptionBudget } from './pod-disruption-budget';
 import { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map';
 import { renderService } from './service';
@@ -28,11 +29,13 @@ export function renderDesired({ install, policies }: RenderInput): KubernetesObj
     );
   }
   objects.push(renderIngress(install), renderServiceMonitor(install));
+  objects.push(...renderNetworkPolicies(install));
   return objects.filter((o): o is KubernetesObject => o !== null);
 }
 
 export { renderConfigMap } from './config-map';
 export { renderIngress } from './ingress';
+export { callGraph, renderNetworkPolicies, type Call } from './network-policy';
 export { renderPodDisruptionBudget } from './pod-disruption-budget';
 export { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map';
 export { renderService } from './service';

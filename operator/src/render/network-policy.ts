@@ -1,0 +1,130 @@
+/**
+ * The install's NetworkPolicies: ingress to its pods is denied unless a rule lets it in, and each
+ * service is let in only from the install's services that call it (on the port they call), from
+ * the ingress controller (core-backend, when the Ingress exists) and from Prometheus (its http
+ * port, where /metrics is). Egress is not restricted.
+ */
+import type {
+  KubernetesObject,
+  V1LabelSelector,
+  V1NetworkPolicyPeer,
+  V1NetworkPolicyPort,
+} from '@kubernetes/client-node';
+import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
+import { CATALOG, OPA_PORT, type ServiceName } from '../service-catalog';
+import { childMeta, MANAGED_BY, selectorLabels } from './meta';
+
+/**
+ * A NetworkPolicy as the API's JSON: client-node's model names a rule's `from` `_from`, and the
+ * live objects in the cache (and the drift check comparing with them) have `from`. The client
+ * maps it onto its model when applying (kube/client.ts).
+ */
+export interface NetworkPolicy extends KubernetesObject {
+  spec: {
+    podSelector: V1LabelSelector;
+    policyTypes: Array<'Ingress'>;
+    ingress?: IngressRule[];
+  };
+}
+interface IngressRule {
+  from: V1NetworkPolicyPeer[];
+  ports: V1NetworkPolicyPort[];
+}
+
+/** One edge of the call graph: `caller` reaches `target` on `port`. */
+export interface Call {
+  caller: ServiceName;
+  target: ServiceName;
+  port: number;
+}
+
+/**
+ * Who calls whom in this install, from the catalog: each running service's `links` (on the
+ * linked port) and its `calls` (URLs built in its settings), to services that run. A path is
+ * open exactly when the catalog says a service calls another.
+ */
+export function callGraph(install: PlatformInstall): Call[] {
+  const runs = (s: ServiceName) => install.spec.services[s].enabled;
+  const calls = new Map<string, Call>();
+  const add = (caller: ServiceName, target: ServiceName, port: number) => {
+    if (runs(target)) calls.set(`${caller}>${target}:${port}`, { caller, target, port });
+  };
+  for (const caller of SERVICE_NAMES.filter(runs)) {
+    const entry = CATALOG[caller];
+    for (const link of Object.values(entry.links)) {
+      add(caller, link.service, link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port);
+    }
+    for (const target of entry.calls?.(install) ?? []) add(caller, target, CATALOG[target].port);
+  }
+  return [...calls.values()];
+}
+
+/** The pods of the install, whatever the service: the default-deny policy's selector. */
+function installPods(install: PlatformInstall): Record<string, string> {
+  return {
+    'app.kubernetes.io/instance': install.metadata.name,
+    'app.kubernetes.io/managed-by': MANAGED_BY,
+  };
+}
+
+function externalPeer(peer: {
+  namespaceLabels: Record<string, string>;
+  podLabels: Record<string, string>;
+}): V1NetworkPolicyPeer {
+  return {
+    namespaceSelector: { matchLabels: peer.namespaceLabels },
+    podSelector: { matchLabels: peer.podLabels },
+  };
+}
+
+const tcp = (port: number) => [{ protocol: 'TCP', port }];
+
+function servicePolicy(
+  install: PlatformInstall,
+  service: ServiceName,
+  calls: Call[],
+): NetworkPolicy {
+  const { networkPolicy, ingress } = install.spec;
+  const port = CATALOG[service].port;
+  const byPort = new Map<number, ServiceName[]>();
+  for (const call of calls.filter((c) => c.target === service)) {
+    byPort.set(call.port, [...(byPort.get(call.port) ?? []), call.caller]);
+  }
+  const rules: IngressRule[] = [...byPort.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([calledPort, callers]) => ({
+      from: callers.sort().map((caller) => ({
+        podSelector: { matchLabels: selectorLabels(install, caller) },
+      })),
+      ports: tcp(calledPort),
+    }));
+  // The Ingress exists only then (renderIngress); the controller's pods forward to core-backend.
+  if (service === 'core-backend' && ingress.enabled && ingress.host) {
+    rules.push({ from: [externalPeer(networkPolicy.ingressController)], ports: tcp(port) });
+  }
+  rules.push({ from: [externalPeer(networkPolicy.prometheus)], ports: tcp(port) });
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: childMeta(install, service),
+    spec: {
+      podSelector: { matchLabels: selectorLabels(install, service) },
+      policyTypes: ['Ingress'],
+      ingress: rules,
+    },
+  };
+}
+
+/** Default deny first, then one policy per running service; none when `networkPolicy.enabled` is false. */
+export function renderNetworkPolicies(install: PlatformInstall): NetworkPolicy[] {
+  if (!install.spec.networkPolicy.enabled) return [];
+  const calls = callGraph(install);
+  const defaultDeny: NetworkPolicy = {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: childMeta(install, 'default-deny-ingress'),
+    spec: { podSelector: { matchLabels: installPods(install) }, policyTypes: ['Ingress'] },
+  };
+  const services = SERVICE_NAMES.filter((s) => install.spec.services[s].enabled);
+  return [defaultDeny, ...services.map((s) => servicePolicy(install, s, calls))];
+}
