@@ -27,8 +27,9 @@ lint: install ## Lock file, ESLint (with import boundaries), Prettier, knip (dea
 	npx knip
 	tools/lint-extra.sh
 
-typecheck: install ## Type-check sources and tests of every workspace
+typecheck: install ## Type-check sources and tests of every workspace, and the web pages' scripts
 	npx tsc -p tsconfig.check.json
+	npx tsc -p services/core-backend/web/tsconfig.json
 
 testenv: install ## Install (when missing) and start the test servers; writes the env file tests read
 	npx tsc -b tools/testenv

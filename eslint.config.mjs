@@ -62,6 +62,11 @@ export default tseslint.config(
     },
   },
   {
+    // The web pages' scripts run in browsers (type-checked by their own tsconfig).
+    files: ['services/*/web/**/*.js'],
+    languageOptions: { globals: globals.browser, sourceType: 'module' },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     rules: {

@@ -22,8 +22,11 @@ COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 ARG SERVICE
+# `web/` holds the pages a service serves as written (core-backend's chat page and widget); an
+# empty one for the others, so the copy below is the same for every service.
 RUN test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<folder in services/>' >&2; exit 1; } \
- && npx tsc -b "services/${SERVICE}"
+ && npx tsc -b "services/${SERVICE}" \
+ && mkdir -p "services/${SERVICE}/web"
 
 # Production dependencies of this service and @pelita/kit only, at the lock file's versions.
 # devDependencies are deleted first: with them, npm also links kit's dev-only workspaces
@@ -37,6 +40,7 @@ RUN --mount=type=cache,target=/root/.npm \
  && npm ci --omit=dev --ignore-scripts --workspace="services/${SERVICE}"
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/${SERVICE}/dist services/${SERVICE}/dist
+COPY --from=build /src/services/${SERVICE}/web services/${SERVICE}/web
 
 FROM base
 ARG SERVICE

@@ -46,6 +46,10 @@ import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
 import { adminRoutes } from './routes/admin';
+import { embedRoutes } from './routes/embed';
+import { pageRoutes, WEB_DIR } from './routes/pages';
+import { signInRoutes, type SignInRelayOptions } from './routes/sign-in';
+import type { VisitorLimit } from './workspace-config/widget-visitor-limit';
 import { appKeyRoutes } from './routes/app-keys';
 import { chatRoutes } from './routes/chat';
 import { openApiChatRoutes, type WorkspaceModels } from './routes/open-api-chat';
@@ -94,6 +98,12 @@ export interface AppDeps {
   systemPrompts: SystemPrompts;
   integrations: Integrations;
   iframes: Iframes;
+  /** Questions a visitor address may still ask an embedded widget. */
+  visitorLimit: VisitorLimit;
+  /** The chat page's login, refresh and logout, relayed to the user service. */
+  signIn: SignInRelayOptions;
+  /** Proxy hops whose X-Forwarded-For is believed (TRUST_PROXY). */
+  trustProxy: number;
   reports: Reports;
   dashboard: Dashboard;
   databases: Databases;
@@ -105,12 +115,13 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const caller = callerOf(deps.users);
-  return createService({
+  const app = createService({
     name: 'core-backend',
     description: 'Workspaces and their knowledge: documents, topics, audios, databases, APIs',
     logger: deps.logger,
     metrics: deps.metrics,
     readiness: deps.readiness,
+    assets: { path: '/assets', dir: WEB_DIR },
     guard: requireAuth({
       publicKey: deps.publicKey,
       sessions: deps.sessions,
@@ -143,6 +154,11 @@ export function createApp(deps: AppDeps): Express {
       ...openApiHistoryRoutes(deps.appKeys, deps.chats),
       ...openApiChatRoutes({ ...deps, models: deps.workspaceModels }),
       ...utilRoutes(deps.users, deps.serviceToken),
+      ...signInRoutes(deps.signIn),
+      ...pageRoutes(deps.iframes),
+      ...embedRoutes(deps),
     ]),
   });
+  app.set('trust proxy', deps.trustProxy);
+  return app;
 }

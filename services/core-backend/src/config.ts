@@ -46,8 +46,22 @@ export const settingsSchema = baseSettings.extend({
    * from `URL_USER` at start.
    */
   JWT_PUBLIC_KEY: pem,
-  /** The user service, whose public key is fetched when JWT_PUBLIC_KEY is unset. */
+  /**
+   * The user service: its public key is fetched from it when JWT_PUBLIC_KEY is unset, and the
+   * chat page's login, refresh and logout are relayed to it.
+   */
   URL_USER: optionalHttpUrl,
+  /** Time-out of a relayed login, refresh or logout. */
+  USER_SERVICE_TIMEOUT_MS: milliseconds.default(10_000),
+  /**
+   * Proxy hops in front of the core backend whose X-Forwarded-For is believed (express's `trust
+   * proxy` hop count): 1 behind one Ingress. The visitor's address limits widget questions and is
+   * passed on with relayed logins.
+   */
+  TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
+  /** Questions one visitor address may ask one embedded widget per EMBED_RATE_WINDOW_SECONDS. */
+  EMBED_RATE_LIMIT: z.coerce.number().int().min(1).default(30),
+  EMBED_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
   URL_OPA: httpUrl.default('http://127.0.0.1:8181'),
   /**
    * The token the user service presents on `/utils/*` (its `CORE_BACKEND_TOKEN`); unset, those

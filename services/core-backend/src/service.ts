@@ -46,6 +46,7 @@ import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
 import { createSecretBox } from './crypto/secret-box';
 import { createIframes } from './workspace-config/iframes';
+import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
 import { createIntegrations } from './workspace-config/integrations';
 import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
@@ -246,7 +247,8 @@ export function createCoreBackend(
       logger,
       registry: metrics.registry,
       // Calls with an app key or the service token are a program's, not a user's action.
-      ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils)\//.test(route.path),
+      // The relayed logins are the user service's to record; widget visitors are not users.
+      ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils|auth|embed)\//.test(route.path),
     }),
     metrics,
     publicKey: () => publicKey.key(),
@@ -288,6 +290,12 @@ export function createCoreBackend(
       createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
     ),
     iframes: createIframes(pool),
+    visitorLimit: createVisitorLimit(redis, {
+      limit: settings.EMBED_RATE_LIMIT,
+      windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
+    }),
+    signIn: { userServiceUrl: settings.URL_USER, timeoutMs: settings.USER_SERVICE_TIMEOUT_MS },
+    trustProxy: settings.TRUST_PROXY,
     workspaceModelStore,
     dashboard: createDashboard(pool),
     models,

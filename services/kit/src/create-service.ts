@@ -51,6 +51,11 @@ export interface ServiceOptions {
    * endpoints (`/health`, `/ready`, `/metrics`, `/api-docs`) are never guarded.
    */
   guard?: RequestHandler;
+  /**
+   * Static files (a web page's scripts and styles) served from `dir` under `path`, before the
+   * routes; never guarded, since a browser loads them before anyone has logged in.
+   */
+  assets?: { path: string; dir: string };
 }
 
 export function createService(options: ServiceOptions): Express {
@@ -93,6 +98,17 @@ export function createService(options: ServiceOptions): Express {
     res.type(metrics.registry.contentType).send(await metrics.registry.metrics());
   });
   mountDocs(app, document);
+  if (options.assets) {
+    app.use(
+      options.assets.path,
+      express.static(options.assets.dir, {
+        index: false,
+        redirect: false,
+        maxAge: '5m',
+        setHeaders: (res) => res.setHeader('x-content-type-options', 'nosniff'),
+      }),
+    );
+  }
   for (const route of documented) {
     const guard = options.guard && isGuarded(route) ? [options.guard] : [];
     app[route.method](

@@ -26,6 +26,9 @@ export const RoomPatch = z
   .partial();
 export const RoomParams = z.object({ workspaceId: z.uuid(), roomId: z.uuid() });
 export const MessageParams = RoomParams.extend({ messageId: z.uuid() });
+/** How long a question may be (characters). */
+const QUESTION_MAX = 20_000;
+export const QuestionBody = z.object({ chat: storedText().trim().min(1).max(QUESTION_MAX) });
 export const ReactionBody = z.object({ reaction: z.enum(['like', 'dislike']).nullable() });
 
 export const RoomResponse = z.object({

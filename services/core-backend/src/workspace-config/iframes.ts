@@ -35,6 +35,17 @@ export interface Iframe {
   updated_at: Date;
 }
 
+export interface Widget {
+  id: string;
+  workspaceId: string;
+  workspaceName: string;
+  appKeyId: string;
+  /** The member who made the app key: the widget's chats use what they may use. */
+  actingUserId: string;
+  allowedOrigins: string[];
+  theme: IframeTheme;
+}
+
 export interface IframeInput {
   name: string;
   allowed_origins: string[];
@@ -73,8 +84,38 @@ export function createIframes(pool: pg.Pool) {
     }
   }
 
+  /**
+   * A live widget — enabled, its app key not revoked — with what serving it needs: the
+   * workspace, the key its chats are made with and the member the key acts as. Anything else
+   * is the same 404, so nobody learns which ids exist.
+   */
+  async function widget(id: string): Promise<Widget> {
+    const { rows } = await pool.query<
+      Iframe & { workspace_name: string; app_key_created_by: string }
+    >(
+      `select f.*, w.name as workspace_name, k.created_by as app_key_created_by
+       from workspace_iframes f
+       join app_keys k on k.id = f.app_key_id and k.revoked_at is null
+       join workspaces w on w.id = f.workspace_id
+       where f.id = $1 and f.enabled`,
+      [id],
+    );
+    const row = rows[0];
+    if (!row) throw notFound(id);
+    return {
+      id: row.id,
+      workspaceId: row.workspace_id,
+      workspaceName: row.workspace_name,
+      appKeyId: row.app_key_id,
+      actingUserId: row.app_key_created_by,
+      allowedOrigins: row.allowed_origins,
+      theme: row.theme,
+    };
+  }
+
   return {
     find,
+    widget,
     async list(workspaceId: string, paging: Paging) {
       const { rows: count } = await pool.query<{ n: number }>(
         'select count(*)::int as n from workspace_iframes where workspace_id = $1',
@@ -140,28 +181,11 @@ export function createIframes(pool: pg.Pool) {
       );
       if (!rowCount) throw notFound(id);
     },
-    /**
-     * What the widget loads: its look, for a page on an allowed origin, while the iframe is
-     * enabled and its app key live. Anything else is the same 404, so a page elsewhere learns
-     * nothing about which ids exist.
-     */
+    /** What a page on an allowed origin loads about the widget: its look. */
     async publicConfig(id: string, origin: string | undefined) {
-      const { rows } = await pool.query<Iframe & { workspace_name: string }>(
-        `${SELECT.replace('select f.*', 'select f.*, w.name as workspace_name')}
-         join workspaces w on w.id = f.workspace_id where f.id = $1`,
-        [id],
-      );
-      const iframe = rows[0];
-      if (
-        !iframe ||
-        !iframe.enabled ||
-        !iframe.app_key_active ||
-        !origin ||
-        !iframe.allowed_origins.includes(origin)
-      ) {
-        throw notFound(id);
-      }
-      return { id: iframe.id, workspace_name: iframe.workspace_name, theme: iframe.theme };
+      const live = await widget(id);
+      if (!origin || !live.allowedOrigins.includes(origin)) throw notFound(id);
+      return { id: live.id, workspace_name: live.workspaceName, theme: live.theme };
     },
   };
 }

@@ -2,6 +2,7 @@
 // A new server is one module under servers/ implementing Server, added here.
 import { type Server } from './server';
 import { actionlint } from './servers/actionlint';
+import { chromium } from './servers/chromium';
 import { documentTools } from './servers/document-tools';
 import { hadolint } from './servers/hadolint';
 import { kube } from './servers/kube';
@@ -27,4 +28,5 @@ export const servers: readonly Server[] = [
   hadolint,
   actionlint,
   documentTools,
+  chromium,
 ];

@@ -25,6 +25,7 @@ export const SERVER_KEYS = {
   hadolint: ['HADOLINT_BIN'],
   actionlint: ['ACTIONLINT_BIN', 'SHELLCHECK_BIN'],
   'document-tools': ['SOFFICE_BIN', 'TESSERACT_BIN'],
+  chromium: ['CHROMIUM_BIN'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ServerName = keyof typeof SERVER_KEYS;

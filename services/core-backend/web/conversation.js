@@ -1,0 +1,190 @@
+// @ts-check
+/**
+ * A conversation on a page: each exchange is the question, the answer (streamed in as it comes),
+ * the sources it was given and, where the page allows it, like / dislike. Text is only ever
+ * set as text, never as HTML: answers and document names are not trusted markup.
+ */
+import { readEvents } from './event-stream.js';
+
+/**
+ * @typedef {{ type: string, topic_id: string[] }} SourceDetail
+ * @typedef {{ id: string, chat: string, response: string, like: boolean, dislike: boolean,
+ *   status: string, error: string | null, knowledge_source_detail: SourceDetail[] }} ChatRecord
+ * @typedef {{ type: string, id: string, title: string, kind: string, position: number }} Passage
+ * @typedef {'like' | 'dislike' | null} Reaction
+ * @typedef {{
+ *   react?: (id: string, reaction: Reaction) => Promise<ChatRecord>,
+ *   sourceName?: (type: string, id: string) => string | undefined,
+ * }} ConversationOptions
+ */
+
+/**
+ * @param {string} tag
+ * @param {string} [className]
+ * @param {string} [text]
+ */
+function element(tag, className, text) {
+  const node = document.createElement(tag);
+  if (className) node.className = className;
+  if (text !== undefined) node.textContent = text;
+  return node;
+}
+
+/** An error an answer carried as JSON (`{error: {message}}`), or its status. */
+export async function errorOf(/** @type {Response} */ response) {
+  const body = await response.json().catch(() => undefined);
+  return new Error(body?.error?.message ?? `The server answered ${response.status}`);
+}
+
+export class Conversation {
+  /**
+   * @param {HTMLElement} list an `<ol>` the exchanges go in
+   * @param {ConversationOptions} options
+   */
+  constructor(list, options = {}) {
+    this.list = list;
+    this.options = options;
+  }
+
+  clear() {
+    this.list.replaceChildren();
+  }
+
+  /** Shows stored records, given newest first (as the APIs answer), oldest at the top. */
+  show(/** @type {ChatRecord[]} */ records) {
+    this.clear();
+    for (const record of [...records].reverse()) {
+      const exchange = this.#exchange(record.chat);
+      exchange.text.textContent = record.response;
+      exchange.finish(record);
+      exchange.showSources(this.#namedSources(record.knowledge_source_detail));
+    }
+    this.list.lastElementChild?.scrollIntoView({ block: 'end' });
+  }
+
+  /**
+   * Shows `question` and streams the answer of `response` (server-sent events `sources`, `token`,
+   * `done`, `error`) into a new exchange as it arrives. Resolves with the stored record.
+   * @param {string} question
+   * @param {Response} response
+   * @returns {Promise<ChatRecord | undefined>}
+   */
+  async stream(question, response) {
+    const exchange = this.#exchange(question);
+    exchange.answer.setAttribute('aria-busy', 'true');
+    let record;
+    try {
+      for await (const { event, data } of readEvents(response)) {
+        if (event === 'sources') {
+          exchange.showSources(
+            /** @type {Passage[]} */ (data).map((p) => `${p.title}${sourceWhere(p)}`),
+          );
+        } else if (event === 'token') {
+          exchange.text.append(data.text);
+          exchange.answer.scrollIntoView({ block: 'end' });
+        } else if (event === 'done') {
+          record = /** @type {ChatRecord} */ (data);
+        } else if (event === 'error') {
+          exchange.note(`The answer stopped: ${data.message}`);
+        }
+      }
+    } finally {
+      exchange.answer.removeAttribute('aria-busy');
+    }
+    if (record) exchange.finish(record);
+    return record;
+  }
+
+  /** @param {SourceDetail[]} details */
+  #namedSources(details) {
+    const names = [];
+    for (const detail of details) {
+      for (const id of detail.topic_id) {
+        names.push(this.options.sourceName?.(detail.type, id) ?? `a ${detail.type}`);
+      }
+    }
+    return [...new Set(names)];
+  }
+
+  /** @param {string} question */
+  #exchange(question) {
+    const item = element('li', 'exchange');
+    const asked = element('div', 'question');
+    asked.append(element('span', 'who', 'You'), element('p', 'text', question));
+    const answer = element('div', 'answer');
+    const text = element('p', 'text');
+    answer.append(element('span', 'who', 'Assistant'), text);
+    item.append(asked, answer);
+    this.list.append(item);
+    item.scrollIntoView({ block: 'end' });
+
+    const react = this.options.react;
+    return {
+      answer,
+      text,
+      /** @param {string} message */
+      note(message) {
+        answer.append(element('p', 'note', message));
+      },
+      /** @param {string[]} names */
+      showSources(names) {
+        answer.querySelector('.sources')?.remove();
+        if (names.length === 0) return;
+        const sources = element('div', 'sources');
+        const list = element('ul');
+        for (const name of names) list.append(element('li', undefined, name));
+        sources.append(element('span', 'label', 'Sources'), list);
+        answer.append(sources);
+      },
+      /** @param {ChatRecord} record */
+      finish(record) {
+        if (record.status === 'partial' || record.status === 'failed') {
+          if (!answer.querySelector('.note')) {
+            answer.append(
+              element('p', 'note', `The answer stopped: ${record.error ?? 'unknown error'}`),
+            );
+          }
+        }
+        if (react) answer.append(reactions(record, react));
+      },
+    };
+  }
+}
+
+/** Where in its source a passage is, for the list under an answer. */
+function sourceWhere(/** @type {Passage} */ passage) {
+  if (passage.kind === 'chunk') return ` (part ${passage.position + 1})`;
+  if (passage.kind === 'summary') return ' (summary)';
+  return '';
+}
+
+/**
+ * Like / dislike: toggle buttons, one excluding the other (the server keeps them so).
+ * @param {ChatRecord} record
+ * @param {(id: string, reaction: Reaction) => Promise<ChatRecord>} react
+ */
+function reactions(record, react) {
+  const group = element('div', 'reactions');
+  group.setAttribute('role', 'group');
+  group.setAttribute('aria-label', 'Rate this answer');
+  const like = element('button', 'like', 'Like');
+  const dislike = element('button', 'dislike', 'Dislike');
+  /** @param {ChatRecord} current */
+  const mark = (current) => {
+    like.setAttribute('aria-pressed', String(current.like));
+    dislike.setAttribute('aria-pressed', String(current.dislike));
+  };
+  mark(record);
+  for (const [button, reaction] of /** @type {const} */ ([
+    [like, 'like'],
+    [dislike, 'dislike'],
+  ])) {
+    button.setAttribute('type', 'button');
+    button.addEventListener('click', async () => {
+      const pressed = button.getAttribute('aria-pressed') === 'true';
+      mark(await react(record.id, pressed ? null : reaction));
+    });
+  }
+  group.append(like, dislike);
+  return group;
+}
