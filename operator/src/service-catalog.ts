@@ -165,6 +165,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       return {
         ...(url ? { FRONTEND_URL: url } : {}),
         ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
+        REDIS_KEY_PREFIX: redisKeyPrefix(install),
       };
     },
     secretSettings: (install) => {
@@ -234,6 +235,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       TEMP_DIR: '/tmp',
       // Access tokens are verified with it; unset, core-backend asks the user service at start.
       ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
+      // The same as the user service's: core-backend checks the sessions it keeps in Redis.
+      REDIS_KEY_PREFIX: redisKeyPrefix(install),
     }),
     acceptsToken: 'SERVICE_TOKEN',
     presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy' },
@@ -308,6 +311,14 @@ function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext
     ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
     ...(s3?.publicUrl ? { S3_PUBLIC_URL: s3.publicUrl } : {}),
   };
+}
+
+/**
+ * Before every Redis key of the user service and core-backend (sessions, rate limits, caches):
+ * installs sharing one Redis never read or revoke each other's sessions.
+ */
+function redisKeyPrefix(install: PlatformInstall): string {
+  return `pelita:${install.metadata.namespace}/${install.metadata.name}:`;
 }
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */

@@ -89,6 +89,16 @@ describe('service settings', () => {
     );
   });
 
+  it('gives the user service and core-backend one Redis key prefix per install, the same for both', () => {
+    const a = makeInstall();
+    const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
+    expect(config(a, 'user-service').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/acme:');
+    // core-backend checks the sessions the user service keeps: it must read the same keys.
+    expect(config(a, 'core-backend').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/acme:');
+    expect(config(b, 'user-service').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/other:');
+    expect(config(b, 'core-backend').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/other:');
+  });
+
   it('tells the OCR API and the worker the engines, and only the worker the cloud key', () => {
     const apiKeySecretRef = { name: 'ocr', key: 'cloud-key' };
     const install = makeInstall({
