@@ -35,7 +35,6 @@ export function renderDesired({ install, policies }: RenderInput): KubernetesObj
 
 export { renderConfigMap } from './config-map';
 export { renderIngress } from './ingress';
-export { callGraph, renderNetworkPolicies, type Call } from './network-policy';
 export { renderPodDisruptionBudget } from './pod-disruption-budget';
 export { renderPoliciesConfigMap, type PolicyFiles } from './policies-config-map';
 export { renderService } from './service';
