@@ -65,6 +65,9 @@ const LOCAL_EMBEDDINGS_ID = 'multilingual-e5-small-q4';
 function perService(llmUrl: string): Record<string, Record<string, string>> {
   return {
     summarizer: { BASE_URL_LOCAL: `${llmUrl}/v1`, MODEL_LOCAL: 'pelita-stub' },
+    // Logins reach the user service through the core backend's relay (the chat page), which
+    // passes the visitor's address on: one hop to believe.
+    'user-service': { TRUST_PROXY: '1' },
   };
 }
 
@@ -77,8 +80,7 @@ function wiring(
   local: LocalModel | undefined,
   opaUrl: string,
 ): Record<string, string> {
-  const stateDir = join(testenv.PELITA_TESTENV_DIR ?? currentSettings().dir, 'dev');
-  mkdirSync(stateDir, { recursive: true });
+  const stateDir = devStateDir(testenv);
   const links: Record<string, string | undefined> = {
     // the install's model: the real one when installed
     BASE_URL_LOCAL: local?.chatUrl ?? `${llmUrl}/v1`,
@@ -127,6 +129,13 @@ function wiring(
   return Object.fromEntries(
     Object.entries(links).filter((entry): entry is [string, string] => entry[1] !== undefined),
   );
+}
+
+/** Where `make dev` keeps what must outlive a run (the key of stored secrets, the admin's password). */
+function devStateDir(testenv: Record<string, string>): string {
+  const dir = join(testenv.PELITA_TESTENV_DIR ?? currentSettings().dir, 'dev');
+  mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /** A value made on the first run and kept in the dev state directory (file mode 0600). */
@@ -223,17 +232,26 @@ async function startLocalModel(
 
 async function main(): Promise<void> {
   const testenv = readEnvFile(envFilePath(currentSettings())) ?? {};
-  say('Test servers (from `make testenv`):');
-  for (const [key, value] of Object.entries(testenv)) {
-    if (/URL|ENDPOINT/.test(key)) say(`  ${key.padEnd(22)} ${value}`);
-  }
-
   const services = builtServices();
   const ports = new Map(services.map((name, index) => [name, basePort + 1 + index]));
   const urlOf = (name: string) => {
     const port = ports.get(name);
     return port === undefined ? undefined : `http://127.0.0.1:${port}`;
   };
+  // What a newcomer opens, first: the chat page and who to log in as.
+  const chatPage = services.includes('core-backend') ? `${urlOf('core-backend')}/chat` : undefined;
+  const adminPassword = devAdminPassword(devStateDir(testenv));
+  if (chatPage) {
+    say(`Chat with Pelita: ${chatPage}`);
+    say(
+      `  log in as ${DEV_ADMIN_EMAIL}, password ${adminPassword} (kept in the dev state directory)`,
+    );
+    say('');
+  }
+  say('Test servers (from `make testenv`):');
+  for (const [key, value] of Object.entries(testenv)) {
+    if (/URL|ENDPOINT/.test(key)) say(`  ${key.padEnd(22)} ${value}`);
+  }
   const children: ChildProcess[] = [];
 
   const stub = join(root, 'tools', 'llm-stub', 'dist', 'main.js');
@@ -277,6 +295,7 @@ async function main(): Promise<void> {
   say(`  ${'opa'.padEnd(22)} ${opa.url}  (policies/)`);
   const shared = wiring(testenv, urlOf, llmUrl, mineruUrl, local, opa.url);
   const only = perService(llmUrl);
+  const serviceProcesses = new Map<string, ChildProcess>();
   const startService = (name: string) => {
     const port = String(ports.get(name));
     const child = start(name, join(root, 'services', name, 'dist', 'main.js'), {
@@ -290,6 +309,7 @@ async function main(): Promise<void> {
       OTEL_SERVICE_NAME: name,
     });
     children.push(child);
+    serviceProcesses.set(name, child);
     say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
     return child;
   };
@@ -348,9 +368,15 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
-  if (services.includes('user-service')) {
-    say(`Log in as ${DEV_ADMIN_EMAIL} with password ${shared.FIRST_ADMIN_PASSWORD ?? ''}`);
-    say(`  (POST ${urlOf('user-service')}/auth/login; kept in the dev state directory)`);
+  if (chatPage) {
+    const core = children.find((child) =>
+      child.spawnargs.some((arg) => arg.includes('core-backend')),
+    );
+    const ready = core && (await answers(`${urlOf('core-backend')!}/ready`, core, 120_000));
+    say(ready ? `Ready: ${chatPage}` : 'core-backend is not ready: see its log above');
+  } else if (services.includes('user-service')) {
+    say(`Log in as ${DEV_ADMIN_EMAIL} with password ${adminPassword}`);
+    say(`  (POST ${urlOf('user-service')}/auth/login)`);
   }
   if (children.length > 0)
     say('Ctrl-C stops the services; `make testenv-down` stops the test servers.');
