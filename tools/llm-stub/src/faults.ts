@@ -129,18 +129,31 @@ function mulberry32(seed: number): () => number {
   };
 }
 
+const MALFORMED = 'I have read the document. It covers several subjects, summarised in prose here.';
+
+/** Applies `malformed` and `truncate` to a prose answer. */
+export function distortProse(
+  prose: string,
+  faults: Fault[],
+): { content: string; truncated: boolean } {
+  let content = faults.some((fault) => fault.kind === 'malformed') ? MALFORMED : prose;
+  let truncated = false;
+  for (const fault of faults) {
+    if (fault.kind === 'truncate') {
+      content = content.slice(0, Math.floor(content.length * fault.fraction));
+      truncated = true;
+    }
+  }
+  return { content, truncated };
+}
+
 /** Applies the content faults to a JSON answer; returns the text and whether it was cut. */
 export function distortAnswer(
   answer: Record<string, unknown>,
   faults: Fault[],
 ): { content: string; truncated: boolean } {
   const kinds = new Set(faults.map((fault) => fault.kind));
-  if (kinds.has('malformed')) {
-    return {
-      content: 'I have read the document. It covers several subjects, summarised in prose here.',
-      truncated: false,
-    };
-  }
+  if (kinds.has('malformed')) return { content: MALFORMED, truncated: false };
   let content = kinds.has('broken-json') ? looseJson(answer) : JSON.stringify(answer, null, 2);
   let truncated = false;
   for (const fault of faults) {

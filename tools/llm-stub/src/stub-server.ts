@@ -31,6 +31,7 @@ import {
   FaultRuleSchema,
   FaultScript,
   distortAnswer,
+  distortProse,
   ruleFromJson,
   type FaultRule,
 } from './faults';
@@ -483,9 +484,9 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
             enforced.json_schema.schema,
           ) as Record<string, unknown>)
         : answer.json;
-    const distorted = json
-      ? distortAnswer(json, faults)
-      : { content: answer.prose, truncated: false };
+    // A prose answer (a planning answer, a chat) can be distorted too: `malformed` makes it
+    // unusable, `truncate` cuts it.
+    const distorted = json ? distortAnswer(json, faults) : distortProse(answer.prose, faults);
     const capped = capTokens(distorted.content, call.maxTokens);
     const content = capped.content;
     const finishReason = distorted.truncated || capped.cut ? 'length' : 'stop';
