@@ -2,9 +2,22 @@
  * Chat completions from an OpenAI-compatible model server through the `openai` package, streamed.
  * One client per server and key. A failure before the first token is thrown as the kit's HTTP
  * error for it (503 unreachable, 504 time-out, 502 anything else); after it, the stream ends
- * with the error and the caller keeps what came.
+ * with the error and the caller keeps what came. Planning answers that must be JSON ask for
+ * their schema as `response_format` (kit `structured-output`): a server that refuses it moves
+ * that model to json_object, then to the prompt alone, once.
  */
-import { createGuardedLookup, toUpstreamHttpError, type TargetPolicy } from '@pelita/kit';
+import {
+  answerTokenCap,
+  createGuardedLookup,
+  createStructuredOutputModes,
+  parseStructuredAnswer,
+  responseFormatOf,
+  toUpstreamHttpError,
+  type AnswerShape,
+  type ResponseFormat,
+  type StructuredOutputMode,
+  type TargetPolicy,
+} from '@pelita/kit';
 import OpenAI from 'openai';
 import { Agent, fetch as guardedFetch } from 'undici';
 
@@ -38,12 +51,28 @@ export interface ModelClientOptions {
   maxRetries: number;
   /** Where guarded servers may be (ALLOWED_TARGETS). */
   targetPolicy: TargetPolicy;
+  /** How JSON answers are asked for first (default json_schema; refusals move a model down). */
+  structuredOutput?: StructuredOutputMode;
 }
+
+/** A JSON answer: the value when it parsed and validated, and the text as it came. */
+export interface JsonAnswer<T> {
+  value: T | undefined;
+  content: string;
+}
+
+/** Planning answers are short: a statement, an endpoint and its parameters. */
+const PLANNING_MAX_TOKENS = 1024;
+/** A planning answer that does not parse is asked once more, then given up. */
+const PLANNING_ATTEMPTS = 2;
 
 export function createModelClient(options: ModelClientOptions) {
   const clients = new Map<string, OpenAI>();
   const guard = new Agent({ connect: { lookup: createGuardedLookup(options.targetPolicy) } });
   const guardedOptions = { fetch: guardedFetch, fetchOptions: { dispatcher: guard } };
+  const modes = createStructuredOutputModes({
+    preferred: options.structuredOutput ?? 'json_schema',
+  });
   const clientFor = (choice: ModelChoice) => {
     // An IP literal connects without a lookup: checked here.
     if (choice.guarded) options.targetPolicy.checkUrl(new URL(choice.baseUrl));
@@ -76,21 +105,66 @@ export function createModelClient(options: ModelClientOptions) {
       }
     },
 
-    /** One whole answer, not streamed (planning prompts: SQL, endpoint choice). */
+    /** One whole answer, not streamed. */
     async complete(
       choice: ModelChoice,
       turns: ChatTurn[],
-      settings: { signal?: AbortSignal } = {},
+      settings: { signal?: AbortSignal; responseFormat?: ResponseFormat; maxTokens?: number } = {},
     ): Promise<string> {
       try {
         const answer = await clientFor(choice).chat.completions.create(
-          { model: choice.model, messages: turns, temperature: 0 },
+          {
+            model: choice.model,
+            messages: turns,
+            temperature: 0,
+            ...(settings.responseFormat ? { response_format: settings.responseFormat } : {}),
+            ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
+          },
           settings.signal ? { signal: settings.signal } : {},
         );
         return answer.choices[0]?.message?.content ?? '';
       } catch (err) {
         throw toUpstreamHttpError(err, 'The model could not answer');
       }
+    },
+
+    /**
+     * A planning answer as `shape` (SQL, endpoint choice): its schema is sent as response_format
+     * (or less, as the server allows), an answer that does not parse is asked once more, and
+     * one that never does comes back without a value, for the caller to make do with the text.
+     */
+    async completeJson<T>(
+      choice: ModelChoice,
+      turns: ChatTurn[],
+      shape: AnswerShape<T>,
+      settings: { signal?: AbortSignal } = {},
+    ): Promise<JsonAnswer<T>> {
+      const key = `${choice.baseUrl}\u0000${choice.model}`;
+      const maxTokens = answerTokenCap(turns, undefined, PLANNING_MAX_TOKENS);
+      let content = '';
+      for (let attempt = 1; attempt <= PLANNING_ATTEMPTS; attempt += 1) {
+        content = await modes
+          .send(key, (mode) => {
+            const responseFormat = responseFormatOf(shape, mode);
+            return clientFor(choice).chat.completions.create(
+              {
+                model: choice.model,
+                messages: turns,
+                temperature: 0,
+                max_tokens: maxTokens,
+                ...(responseFormat ? { response_format: responseFormat } : {}),
+              },
+              settings.signal ? { signal: settings.signal } : {},
+            );
+          })
+          .then((answer) => answer.choices[0]?.message?.content ?? '')
+          .catch((err: unknown) => {
+            throw toUpstreamHttpError(err, 'The model could not answer');
+          });
+        const parsed = parseStructuredAnswer(content, shape);
+        if (parsed.ok) return { value: parsed.value, content };
+      }
+      return { value: undefined, content };
     },
 
     /** Starts the answer; resolves once the server has accepted the request. */

@@ -6,10 +6,15 @@
  * parameters from their descriptions, and http-proxy calls it with the API's credentials. The
  * core backend never connects to either itself.
  *
+ * Both planning answers are JSON described by a zod schema, which is also sent to the model
+ * server as the answer's `response_format` (kit `structured-output`). A model whose answer never
+ * parses still gets its SQL read from the text; an endpoint choice that never parses is no choice.
+ *
  * Each source gives one finding for the answer's prompt; a source that fails gives a finding
  * saying so and the answer goes on from the rest.
  */
-import { errorMessage, type Logger } from '@pelita/kit';
+import { defineAnswerShape, errorMessage, type Logger } from '@pelita/kit';
+import { z } from 'zod';
 import type { Apis } from '../sources/apis';
 import type { Databases } from '../sources/databases';
 import type { Membership } from '../workspaces/workspaces';
@@ -43,20 +48,38 @@ export function extractSql(answer: string): string | undefined {
   return sql;
 }
 
-/** The first JSON object in an answer. */
-function jsonIn(answer: string): Record<string, unknown> | undefined {
-  const start = answer.indexOf('{');
-  const end = answer.lastIndexOf('}');
-  if (start === -1 || end < start) return undefined;
-  try {
-    const value: unknown = JSON.parse(answer.slice(start, end + 1));
-    return typeof value === 'object' && value !== null
-      ? (value as Record<string, unknown>)
-      : undefined;
-  } catch {
-    return undefined;
-  }
-}
+/** Text-to-SQL: one statement. */
+export const SQL_ANSWER = defineAnswerShape(
+  'sql_query',
+  z.object({ sql: z.string().describe('exactly one read-only SELECT statement') }),
+);
+
+/**
+ * Text-to-API: the endpoint and its parameters. Parameters are name/value pairs, not an object:
+ * strict structured output admits no free-form object; an object in a prompt-only answer is read
+ * as its pairs.
+ */
+export const ENDPOINT_ANSWER = defineAnswerShape(
+  'endpoint_choice',
+  z.object({
+    endpoint_id: z.string().describe('the id of the chosen endpoint'),
+    params: z.preprocess(
+      (value) =>
+        typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? Object.entries(value as Record<string, unknown>).map(([name, given]) => ({
+              name,
+              value: given,
+            }))
+          : (value ?? []),
+      z.array(
+        z.object({
+          name: z.string(),
+          value: z.union([z.string(), z.number(), z.boolean()]).transform(String).pipe(z.string()),
+        }),
+      ),
+    ),
+  }),
+);
 
 export function createSourceLookups(options: SourceLookupOptions) {
   const maxRows = options.maxRows ?? 50;
@@ -80,20 +103,23 @@ export function createSourceLookups(options: SourceLookupOptions) {
         return `${table}(${list})`;
       })
       .join('\n');
-    const answer = await options.models.complete(
+    const answer = await options.models.completeJson(
       choice,
       [
         {
           role: 'system',
           content:
-            `You write SQL for a ${engine} database. Answer with exactly one read-only SELECT ` +
-            `statement that answers the question, and nothing else.\n<schema>\n${schema}\n</schema>`,
+            `You write SQL for a ${engine} database. Answer with a JSON object ` +
+            `{"sql": "<one read-only SELECT statement that answers the question>"} and nothing ` +
+            `else.\n<schema>\n${schema}\n</schema>`,
         },
         { role: 'user', content: question },
       ],
+      SQL_ANSWER,
       signal ? { signal } : {},
     );
-    const sql = extractSql(answer);
+    // A model that wrote the statement without the JSON around it is taken at its word.
+    const sql = extractSql(answer.value?.sql ?? answer.content);
     if (!sql) {
       return {
         type: 'database',
@@ -136,22 +162,23 @@ export function createSourceLookups(options: SourceLookupOptions) {
         `${e.id} | ${e.method.toUpperCase()} ${e.path} | ${e.description || e.name} | ` +
         `params: ${e.params.map((p) => p.name).join(', ')}`,
     );
-    const answer = await options.models.complete(
+    const answer = await options.models.completeJson(
       choice,
       [
         {
           role: 'system',
           content:
             `Choose the endpoint of the API "${api.name}" that answers the question. Answer with ` +
-            `JSON only: {"endpoint_id": "<id>", "params": {"<name>": "<value>"}}.\n` +
+            `JSON only: {"endpoint_id": "<id>", "params": [{"name": "<name>", "value": "<value>"}]}.\n` +
             `<endpoints>\n${lines.join('\n')}\n</endpoints>`,
         },
         { role: 'user', content: question },
       ],
+      ENDPOINT_ANSWER,
       signal ? { signal } : {},
     );
-    const choiceJson = jsonIn(answer);
-    const endpoint = endpoints.find((e) => e.id === choiceJson?.endpoint_id);
+    const picked = answer.value;
+    const endpoint = endpoints.find((e) => e.id === picked?.endpoint_id);
     if (!endpoint) {
       return {
         type: 'api',
@@ -160,14 +187,11 @@ export function createSourceLookups(options: SourceLookupOptions) {
         text: `API "${api.name}": no endpoint was chosen for the question.`,
       };
     }
-    // Only the endpoint's own parameters, as plain values.
-    const given = (choiceJson?.params ?? {}) as Record<string, unknown>;
-    const values: Record<string, string | number | boolean> = {};
+    // Only the endpoint's own parameters.
+    const values: Record<string, string> = {};
     for (const param of endpoint.params) {
-      const value = given[param.name];
-      if (['string', 'number', 'boolean'].includes(typeof value)) {
-        values[param.name] = value as string | number | boolean;
-      }
+      const given = picked?.params.find((p) => p.name === param.name);
+      if (given) values[param.name] = given.value;
     }
     const answered = await options.apis.tryEndpoint(member, apiId, endpoint.id, values);
     return {

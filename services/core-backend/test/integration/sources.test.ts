@@ -290,6 +290,12 @@ describe('databases and APIs', () => {
     expect(sqlCall.prompt).toContain(`${table}(id int, total decimal)`);
     const endpointCall = calls.find((c) => c.prompt.includes('<endpoints>'))!;
     expect(endpointCall.prompt).toContain('GET /orders');
+    // Both planning answers were asked for with their JSON schema.
+    expect([sqlCall.jsonSchema?.name, endpointCall.jsonSchema?.name]).toEqual([
+      'sql_query',
+      'endpoint_choice',
+    ]);
+    expect(sqlCall.jsonSchema?.strict).toBe(true);
     // db-proxy ran the model's SELECT; http-proxy called the chosen endpoint with the id.
     const answerCall = calls.at(-1)!;
     expect(answerCall.prompt).toContain(`query: SELECT * FROM ${table} LIMIT 20`);
