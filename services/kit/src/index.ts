@@ -113,6 +113,7 @@ export {
   parseStructuredAnswer,
   createStructuredOutputModes,
   answerTokenCap,
+  contextLengthOf,
   type StructuredOutputMode,
   type ResponseFormat,
   type AnswerShape,
@@ -166,6 +167,12 @@ export {
   type ActivityLogOptions,
   type ActivityUser,
 } from './activity-log/activity-log';
+export {
+  describeChanges,
+  recordChanges,
+  MASKED_VALUE,
+  type ActivityChange,
+} from './activity-log/activity-changes';
 export {
   createActivityRepository,
   type ActivityEntry,

@@ -74,6 +74,7 @@ export function createActivityLog({
               ip: req.ip ?? '',
               userAgent: req.get('user-agent') ?? '',
               timestamp: new Date().toISOString(),
+              ...(res.locals.activityChanges ? { changes: res.locals.activityChanges } : {}),
             })
             .then(
               () => writes.inc({ outcome: 'success' }),

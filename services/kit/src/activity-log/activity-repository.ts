@@ -1,6 +1,7 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import { Client, type Types } from '@opensearch-project/opensearch';
 import { errorMessage } from '../error-message';
+import type { ActivityChange } from './activity-changes';
 
 export interface ActivityEntry {
   userId: string | null;
@@ -14,6 +15,8 @@ export interface ActivityEntry {
   userAgent: string;
   /** ISO 8601, UTC. */
   timestamp: string;
+  /** What the action changed, when its handler said (`recordChanges`); absent in older entries. */
+  changes?: ActivityChange[];
 }
 
 export interface ActivityQuery {
@@ -37,6 +40,7 @@ interface ActivityDocument {
   ip: string;
   user_agent: string;
   timestamp: string;
+  changes?: ActivityChange[];
 }
 
 const toDocument = (entry: ActivityEntry): ActivityDocument => ({
@@ -49,6 +53,7 @@ const toDocument = (entry: ActivityEntry): ActivityDocument => ({
   ip: entry.ip,
   user_agent: entry.userAgent,
   timestamp: entry.timestamp,
+  ...(entry.changes ? { changes: entry.changes } : {}),
 });
 
 const toEntry = (doc: ActivityDocument): ActivityEntry => ({
@@ -61,6 +66,7 @@ const toEntry = (doc: ActivityDocument): ActivityEntry => ({
   ip: doc.ip,
   userAgent: doc.user_agent,
   timestamp: doc.timestamp,
+  ...(doc.changes ? { changes: doc.changes } : {}),
 });
 
 const MAPPINGS = {
@@ -74,6 +80,14 @@ const MAPPINGS = {
     ip: { type: 'keyword' },
     user_agent: { type: 'text' },
     timestamp: { type: 'date' },
+    // Searchable by the changed field; the values are kept as sent (any JSON), not indexed.
+    changes: {
+      properties: {
+        field: { type: 'keyword' },
+        before: { type: 'object', enabled: false },
+        after: { type: 'object', enabled: false },
+      },
+    },
   },
 } as const;
 
@@ -87,7 +101,12 @@ export function createActivityRepository(
     /** Creates the index with its mappings unless it exists (another replica may race: fine). */
     async ensureIndex(): Promise<void> {
       const exists = await client.indices.exists({ index });
-      if (exists.body) return;
+      if (exists.body) {
+        // An index made before `changes` existed gets its mapping (adding fields is allowed);
+        // left to dynamic mapping, the first value's type would refuse every other.
+        await client.indices.putMapping({ index, body: { properties: MAPPINGS.properties } });
+        return;
+      }
       try {
         await client.indices.create({ index, body: { mappings: MAPPINGS } });
       } catch (err) {

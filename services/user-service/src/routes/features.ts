@@ -1,5 +1,5 @@
 /** /features and /features/:featureId/sub-features. */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import type { Features } from '../access/features';
 import type { Actor } from '../actor';
@@ -51,7 +51,11 @@ export function featureRoutes(
       successStatus: 201,
       request: { body: FeatureBody },
       responses: { 201: feature, 409: taken },
-      handler: async ({ body }) => toFeatureResponse(await features.create(body), time),
+      handler: async ({ body }, _req, res) => {
+        const created = toFeatureResponse(await features.create(body), time);
+        recordChanges(res, describeChanges(null, created));
+        return created;
+      },
     }),
     defineRoute({
       method: 'get',
@@ -69,8 +73,12 @@ export function featureRoutes(
       tags,
       request: { params: FeatureParams, body: FeatureBody },
       responses: { 200: feature, 404: missing, 409: taken },
-      handler: async ({ params, body }) =>
-        toFeatureResponse(await features.update(params.featureId, body), time),
+      handler: async ({ params, body }, _req, res) => {
+        const before = toFeatureResponse(await features.get(params.featureId), time);
+        const after = toFeatureResponse(await features.update(params.featureId, body), time);
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'delete',
@@ -79,8 +87,11 @@ export function featureRoutes(
       tags,
       request: { params: FeatureParams },
       responses: { 200: deleted, 403: notYours, 404: missing },
-      handler: async ({ params }, req) => {
-        await features.remove(await actorOf(req), params.featureId);
+      handler: async ({ params }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toFeatureResponse(await features.get(params.featureId), time);
+        await features.remove(actor, params.featureId);
+        recordChanges(res, describeChanges(before, null));
         return { deleted: true as const };
       },
     }),
@@ -108,8 +119,14 @@ export function featureRoutes(
       successStatus: 201,
       request: { params: FeatureParams, body: SubFeatureBody },
       responses: { 201: subFeature, 404: missing, 409: taken },
-      handler: async ({ params, body }) =>
-        toSubFeatureResponse(await features.createSubFeature(params.featureId, body), time),
+      handler: async ({ params, body }, _req, res) => {
+        const created = toSubFeatureResponse(
+          await features.createSubFeature(params.featureId, body),
+          time,
+        );
+        recordChanges(res, describeChanges(null, created));
+        return created;
+      },
     }),
     defineRoute({
       method: 'get',
@@ -128,11 +145,19 @@ export function featureRoutes(
       tags,
       request: { params: FeatureSubFeatureParams, body: SubFeatureBody },
       responses: { 200: subFeature, 403: notYours, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toSubFeatureResponse(
-          await features.updateSubFeature(await actorOf(req), params.featureId, params.id, body),
+      handler: async ({ params, body }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toSubFeatureResponse(
+          await features.getSubFeature(params.featureId, params.id),
           time,
-        ),
+        );
+        const after = toSubFeatureResponse(
+          await features.updateSubFeature(actor, params.featureId, params.id, body),
+          time,
+        );
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'delete',
@@ -141,8 +166,14 @@ export function featureRoutes(
       tags,
       request: { params: FeatureSubFeatureParams },
       responses: { 200: deleted, 403: notYours, 404: missing },
-      handler: async ({ params }, req) => {
-        await features.removeSubFeature(await actorOf(req), params.featureId, params.id);
+      handler: async ({ params }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toSubFeatureResponse(
+          await features.getSubFeature(params.featureId, params.id),
+          time,
+        );
+        await features.removeSubFeature(actor, params.featureId, params.id);
+        recordChanges(res, describeChanges(before, null));
         return { deleted: true as const };
       },
     }),

@@ -1,5 +1,11 @@
 /** /me: what every signed-in user does for themselves — read their account, change their password. */
-import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
+import {
+  defineRoute,
+  HttpError,
+  MASKED_VALUE,
+  recordChanges,
+  type RouteDefinition,
+} from '@pelita/kit';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Actor } from '../actor';
@@ -41,10 +47,12 @@ export function meRoutes(
         200: { description: 'Changed', schema: z.object({ changed: z.literal(true) }) },
         403: { description: 'The current password is not right' },
       },
-      handler: async ({ body }, req) => {
+      handler: async ({ body }, req, res) => {
         const actor = await actorOf(req);
         if (!req.auth) throw new HttpError(401, 'unauthorized', 'Sign in first');
         await passwords.changeOwn(actor.id, req.auth.jti, body.current_password, body.new_password);
+        // That it changed, never what to.
+        recordChanges(res, [{ field: 'password', before: MASKED_VALUE, after: MASKED_VALUE }]);
         return { changed: true as const };
       },
     }),

@@ -1,5 +1,5 @@
 /** /policies: grant a sub-feature to a role, switch a grant on or off, revoke it. */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import type { Actor } from '../actor';
 import type { Policies } from '../access/policies';
@@ -52,8 +52,20 @@ export function policyRoutes(
       tags,
       request: { body: GrantBody },
       responses: { 200: one, 400: { description: 'Unknown role or sub-feature' }, 403: notBelow },
-      handler: async ({ body }, req) =>
-        toPolicyResponse(await policies.grant(await actorOf(req), toPolicyInput(body)), time),
+      handler: async ({ body }, req, res) => {
+        const actor = await actorOf(req);
+        const input = toPolicyInput(body);
+        // A grant of a sub-feature the role already has changes that grant's status.
+        const existing = (await policies.list(input.roleId)).find(
+          (policy) => policy.subFeatureId === input.subFeatureId,
+        );
+        const after = toPolicyResponse(await policies.grant(actor, input), time);
+        recordChanges(
+          res,
+          describeChanges(existing ? toPolicyResponse(existing, time) : null, after),
+        );
+        return after;
+      },
     }),
     defineRoute({
       method: 'patch',
@@ -62,11 +74,16 @@ export function policyRoutes(
       tags,
       request: { params: IntId, body: StatusBody },
       responses: { 200: one, 403: notBelow, 404: missing },
-      handler: async ({ params, body }, req) =>
-        toPolicyResponse(
-          await policies.setStatus(await actorOf(req), params.id, body.status),
+      handler: async ({ params, body }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toPolicyResponse(await policies.get(params.id), time);
+        const after = toPolicyResponse(
+          await policies.setStatus(actor, params.id, body.status),
           time,
-        ),
+        );
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'delete',
@@ -75,8 +92,11 @@ export function policyRoutes(
       tags,
       request: { params: IntId },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: notBelow, 404: missing },
-      handler: async ({ params }, req) => {
-        await policies.revoke(await actorOf(req), params.id);
+      handler: async ({ params }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toPolicyResponse(await policies.get(params.id), time);
+        await policies.revoke(actor, params.id);
+        recordChanges(res, describeChanges(before, null));
         return { deleted: true as const };
       },
     }),

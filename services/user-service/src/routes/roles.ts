@@ -1,5 +1,5 @@
 /** /roles: list, read, create, change, delete (only below the caller's level). */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import type { Actor } from '../actor';
 import type { Roles } from '../roles/roles';
@@ -44,8 +44,11 @@ export function roleRoutes(
         403: { description: 'Level not below yours' },
         409: { description: 'Name taken' },
       },
-      handler: async ({ body }, req) =>
-        toRoleResponse(await roles.create(await actorOf(req), body), time),
+      handler: async ({ body }, req, res) => {
+        const created = toRoleResponse(await roles.create(await actorOf(req), body), time);
+        recordChanges(res, describeChanges(null, created));
+        return created;
+      },
     }),
     defineRoute({
       method: 'put',
@@ -59,8 +62,13 @@ export function roleRoutes(
         404: { description: 'No such role' },
         409: { description: 'Name taken' },
       },
-      handler: async ({ params, body }, req) =>
-        toRoleResponse(await roles.update(await actorOf(req), params.id, body), time),
+      handler: async ({ params, body }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toRoleResponse(await roles.get(params.id), time);
+        const after = toRoleResponse(await roles.update(actor, params.id, body), time);
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'delete',
@@ -74,8 +82,11 @@ export function roleRoutes(
         404: { description: 'No such role' },
         409: { description: 'Users still hold the role' },
       },
-      handler: async ({ params }, req) => {
-        await roles.remove(await actorOf(req), params.id);
+      handler: async ({ params }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toRoleResponse(await roles.get(params.id), time);
+        await roles.remove(actor, params.id);
+        recordChanges(res, describeChanges(before, null));
         return { deleted: true as const };
       },
     }),

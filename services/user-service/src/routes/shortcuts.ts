@@ -1,5 +1,5 @@
 /** GET/PUT /roles/:id/shortcuts, and GET /me/shortcuts (the caller's role's list). */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import type { Actor } from '../actor';
 import type { Shortcuts } from '../roles/shortcuts';
@@ -34,11 +34,16 @@ export function shortcutRoutes(
         403: { description: 'Role not below your level' },
         404: { description: 'No such role' },
       },
-      handler: async ({ params, body }, req) =>
-        toShortcutList(
+      handler: async ({ params, body }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toShortcutList(params.id, await shortcuts.ofRole(params.id));
+        const after = toShortcutList(
           params.id,
-          await shortcuts.replace(await actorOf(req), params.id, body.shortcuts),
-        ),
+          await shortcuts.replace(actor, params.id, body.shortcuts),
+        );
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'get',

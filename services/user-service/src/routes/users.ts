@@ -1,5 +1,5 @@
 /** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
 import { z } from 'zod';
 import type { Actor } from '../actor';
@@ -66,8 +66,14 @@ export function userRoutes(
         403: { description: 'Role not below your level' },
         409: { description: 'E-mail or username taken' },
       },
-      handler: async ({ body }, req) =>
-        toUserResponse(await users.create(await actorOf(req), toNewUser(body)), time),
+      handler: async ({ body }, req, res) => {
+        const created = toUserResponse(
+          await users.create(await actorOf(req), toNewUser(body)),
+          time,
+        );
+        recordChanges(res, describeChanges(null, created));
+        return created;
+      },
     }),
     defineRoute({
       method: 'patch',
@@ -81,16 +87,16 @@ export function userRoutes(
         404: { description: 'No such user' },
         409: { description: 'E-mail or username taken' },
       },
-      handler: async ({ params, body }, req) =>
-        toUserResponse(
-          await users.update(
-            await actorOf(req),
-            params.id,
-            toUserChanges(body),
-            body.current_password,
-          ),
+      handler: async ({ params, body }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toUserResponse(await users.get(params.id), time);
+        const after = toUserResponse(
+          await users.update(actor, params.id, toUserChanges(body), body.current_password),
           time,
-        ),
+        );
+        recordChanges(res, describeChanges(before, after));
+        return after;
+      },
     }),
     defineRoute({
       method: 'get',
@@ -153,8 +159,11 @@ export function userRoutes(
         403: { description: 'Not below your level' },
         404: { description: 'No such user' },
       },
-      handler: async ({ params }, req) => {
-        await users.remove(await actorOf(req), params.id);
+      handler: async ({ params }, req, res) => {
+        const actor = await actorOf(req);
+        const before = toUserResponse(await users.get(params.id), time);
+        await users.remove(actor, params.id);
+        recordChanges(res, describeChanges(before, null));
         return { deleted: true as const };
       },
     }),

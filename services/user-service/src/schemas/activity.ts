@@ -22,6 +22,18 @@ export const ActivityEntryResponse = z.object({
   ip: z.string(),
   user_agent: z.string(),
   timestamp: Timestamp,
+  changes: z
+    .array(
+      z.object({
+        field: z.string(),
+        before: z.unknown().describe('null when the resource or field did not exist'),
+        after: z.unknown().describe('null when it no longer exists'),
+      }),
+    )
+    .optional()
+    .describe(
+      'What the action changed (field, before, after); secrets are `[hidden]`. Absent for actions that record none (logins, refusals) and for entries written before this field existed',
+    ),
 });
 export const ActivityListResponse = z.object({
   data: z.array(ActivityEntryResponse),
@@ -43,6 +55,7 @@ export const toActivityResponse = (
   ip: entry.ip,
   user_agent: entry.userAgent,
   timestamp: time(new Date(entry.timestamp)),
+  ...(entry.changes ? { changes: entry.changes } : {}),
 });
 
 export const toActivityQuery = (query: z.infer<typeof ActivityQuerySchema>): ActivityQuery => ({

@@ -1,5 +1,6 @@
 /** The user activity log against the real OpenSearch: actions recorded after the answer, queried back filtered and paged. */
 import { randomBytes } from 'node:crypto';
+import { createActivityRepository } from '@pelita/kit';
 import { requireEnv, waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 
@@ -13,6 +14,7 @@ interface Page {
     username: string | null;
     status_code: number;
     timestamp: string;
+    changes?: Array<{ field: string; before: unknown; after: unknown }>;
   }>;
   total: number;
   page: number;
@@ -136,5 +138,119 @@ describe('user activity log', () => {
     expect(
       users.data.every((entry) => entry.status_code === 401 || entry.status_code === 403),
     ).toBe(true);
+  });
+
+  it('says what an action changed: the changed fields before and after, secrets hidden', async () => {
+    const name = `chg-${randomBytes(3).toString('hex')}`;
+    const role = (await (
+      await platform.request('POST', '/roles', { token: admin, body: { name, level: 45 } })
+    ).json()) as { id: number };
+    const username = `chg${randomBytes(3).toString('hex')}`;
+    const user = (await (
+      await platform.request('POST', '/users', {
+        token: admin,
+        body: {
+          email: `${username}@pelita.test`,
+          username,
+          full_name: 'Before Name',
+          password: 'changes-pw-123',
+          role_id: role.id,
+        },
+      })
+    ).json()) as { id: string };
+    const patched = await platform.request('PATCH', `/users/${user.id}`, {
+      token: admin,
+      body: { full_name: 'After Name', is_active: false },
+    });
+    expect(patched.status).toBe(200);
+    const renamed = await platform.request('PUT', `/roles/${role.id}`, {
+      token: admin,
+      body: { name, level: 46 },
+    });
+    expect(renamed.status).toBe(200);
+
+    const entryOf = async (action: string, path: string) => {
+      let found: Page['data'][number] | undefined;
+      await waitFor(async () => {
+        const page = await search(`action=${encodeURIComponent(action)}`);
+        found = page.data.find((entry) => entry.path === path);
+        return found !== undefined;
+      }, `${action} in the log`);
+      return found!;
+    };
+    expect((await entryOf('PATCH /users/:id', `/users/${user.id}`)).changes).toEqual([
+      { field: 'full_name', before: 'Before Name', after: 'After Name' },
+      { field: 'is_active', before: true, after: false },
+    ]);
+    expect((await entryOf('PUT /roles/:id', `/roles/${role.id}`)).changes).toEqual([
+      { field: 'level', before: 45, after: 46 },
+    ]);
+    const created = await entryOf('POST /users', '/users');
+    expect(created.changes).toEqual(
+      expect.arrayContaining([{ field: 'username', before: null, after: username }]),
+    );
+
+    // A password change says so, and the stored document holds neither password.
+    const own = await platform.login(ADMIN.email, ADMIN.password);
+    const changed = await platform.request('PUT', '/me/password', {
+      token: own.access_token,
+      body: { current_password: ADMIN.password, new_password: 'Activity-new-pw-77' },
+    });
+    expect(changed.status).toBe(200);
+    // The change ended every other session of the admin: the earlier token among them.
+    admin = own.access_token;
+    expect((await entryOf('PUT /me/password', '/me/password')).changes).toEqual([
+      { field: 'password', before: '[hidden]', after: '[hidden]' },
+    ]);
+    const back = await platform.request('PUT', '/me/password', {
+      token: own.access_token,
+      body: { current_password: 'Activity-new-pw-77', new_password: ADMIN.password },
+    });
+    expect(back.status).toBe(200);
+    await platform.service.activity?.refresh();
+    const raw = await (await fetch(`${OPENSEARCH_URL}/${INDEX}/_search?size=1000`)).text();
+    expect(raw).not.toContain('Activity-new-pw-77');
+    expect(raw).not.toContain(ADMIN.password);
+    expect(raw).not.toContain('changes-pw-123');
+  });
+});
+
+describe('an activity index made before entries said what changed', () => {
+  const index = `user-activity-log-old-${randomBytes(4).toString('hex')}`;
+  afterAll(() => fetch(`${OPENSEARCH_URL}/${index}`, { method: 'DELETE' }));
+
+  it('gets the mapping of changes at start, so values of any type are kept', async () => {
+    // The mappings of the earlier version: no `changes`.
+    const made = await fetch(`${OPENSEARCH_URL}/${index}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        mappings: { properties: { action: { type: 'keyword' }, timestamp: { type: 'date' } } },
+      }),
+    });
+    expect(made.status).toBe(200);
+    const repository = createActivityRepository(OPENSEARCH_URL, index);
+    await repository.ensureIndex();
+    const entry = (before: unknown, after: unknown) => ({
+      userId: null,
+      username: 'old-index',
+      action: 'PATCH /users/:id',
+      method: 'PATCH',
+      path: '/users/1',
+      statusCode: 200,
+      ip: '127.0.0.1',
+      userAgent: 'test',
+      timestamp: new Date().toISOString(),
+      changes: [{ field: 'x', before, after }],
+    });
+    // Left to dynamic mapping, the first (boolean) would refuse the second (text).
+    await repository.record(entry(true, false));
+    await repository.record(entry('text', { nested: 1 }));
+    await repository.refresh();
+    const { entries } = await repository.search({ page: 1, limit: 10 });
+    expect(entries.map((found) => found.changes?.[0]?.before)).toEqual(
+      expect.arrayContaining([true, 'text']),
+    );
+    await repository.close();
   });
 });
