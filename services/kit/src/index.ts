@@ -113,7 +113,6 @@ export {
   parseStructuredAnswer,
   createStructuredOutputModes,
   answerTokenCap,
-  contextLengthOf,
   type StructuredOutputMode,
   type ResponseFormat,
   type AnswerShape,
