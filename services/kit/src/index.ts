@@ -113,6 +113,7 @@ export {
   parseStructuredAnswer,
   createStructuredOutputModes,
   answerTokenCap,
+  contextLengthOf,
   type StructuredOutputMode,
   type ResponseFormat,
   type AnswerShape,

@@ -187,6 +187,22 @@ export function createStructuredOutputModes(
 
 const indexOf = (mode: StructuredOutputMode) => STRUCTURED_OUTPUT_MODES.indexOf(mode);
 
+/** Fields servers use for a model's context length: vLLM, llama.cpp/LM Studio/OpenRouter, others. */
+const CONTEXT_LENGTH_FIELDS = [
+  'max_model_len',
+  'context_length',
+  'context_window',
+  'max_context_length',
+] as const;
+
+/** The context length a model-list entry reports, if any. */
+export function contextLengthOf(entry: object): number | undefined {
+  const raw = entry as Record<string, unknown>;
+  return CONTEXT_LENGTH_FIELDS.map((field) => raw[field]).find(
+    (value): value is number => typeof value === 'number' && value > 0,
+  );
+}
+
 /** Characters per token assumed for the prompt: low on purpose (code and JSON tokenise densely). */
 const CHARS_PER_TOKEN = 3;
 /** Tokens a chat template adds around each message, at most. */

@@ -5,7 +5,7 @@
  * may take `LLM_TIMEOUT`. A retry hint longer than one attempt may take is shortened to it, so a
  * model server asking for an hour's pause cannot hold a request for an hour.
  */
-import type { Logger, ResponseFormat } from '@pelita/kit';
+import { contextLengthOf, type Logger, type ResponseFormat } from '@pelita/kit';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
@@ -54,14 +54,6 @@ export interface ModelClient {
   complete(messages: ChatCompletionMessageParam[], options: CallOptions): Promise<Completion>;
   listModels(timeoutMs: number): Promise<ModelInfo[]>;
 }
-
-/** Fields servers use for the context length: vLLM, llama.cpp/LM Studio/OpenRouter, Groq, others. */
-const CONTEXT_LENGTH_FIELDS = [
-  'max_model_len',
-  'context_length',
-  'context_window',
-  'max_context_length',
-] as const;
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
   const { model, metrics, logger } = options;
@@ -123,13 +115,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
 
     async listModels(timeoutMs) {
       const page = await client.models.list({ timeout: timeoutMs, maxRetries: 0 });
-      return page.data.map((entry) => {
-        const raw = entry as unknown as Record<string, unknown>;
-        const length = CONTEXT_LENGTH_FIELDS.map((field) => raw[field]).find(
-          (value): value is number => typeof value === 'number' && value > 0,
-        );
-        return { id: entry.id, maxModelLength: length };
-      });
+      return page.data.map((entry) => ({ id: entry.id, maxModelLength: contextLengthOf(entry) }));
     },
   };
 }

@@ -8,6 +8,7 @@
  */
 import {
   answerTokenCap,
+  contextLengthOf,
   createGuardedLookup,
   createStructuredOutputModes,
   parseStructuredAnswer,
@@ -93,6 +94,26 @@ export function createModelClient(options: ModelClientOptions) {
     return client;
   };
 
+  /**
+   * Each model's context length, asked of its server's model list once (a failed or silent list
+   * is remembered as unknown: the planning answer then asks for its usual length).
+   */
+  const contextLengths = new Map<string, Promise<number | undefined>>();
+  const contextOf = (choice: ModelChoice, key: string) => {
+    let length = contextLengths.get(key);
+    if (!length) {
+      length = clientFor(choice)
+        .models.list({ maxRetries: 0 })
+        .then((page) => {
+          const entry = page.data.find((model) => model.id === choice.model);
+          return entry && contextLengthOf(entry);
+        })
+        .catch(() => undefined);
+      contextLengths.set(key, length);
+    }
+    return length;
+  };
+
   return {
     /** The ids the model's server lists (a check that a workspace model exists there). */
     async listModels(choice: ModelChoice): Promise<string[]> {
@@ -140,7 +161,7 @@ export function createModelClient(options: ModelClientOptions) {
       settings: { signal?: AbortSignal } = {},
     ): Promise<JsonAnswer<T>> {
       const key = `${choice.baseUrl}\u0000${choice.model}`;
-      const maxTokens = answerTokenCap(turns, undefined, PLANNING_MAX_TOKENS);
+      const maxTokens = answerTokenCap(turns, await contextOf(choice, key), PLANNING_MAX_TOKENS);
       let content = '';
       for (let attempt = 1; attempt <= PLANNING_ATTEMPTS; attempt += 1) {
         content = await modes

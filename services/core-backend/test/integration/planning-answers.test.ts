@@ -50,7 +50,7 @@ describe('planning answers', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
-    stub.configure({ structuredOutput: 'honour' });
+    stub.configure({ structuredOutput: 'honour', maxModelLen: 32_768 });
   });
 
   it('a server that honours the schema: parsed at once, both shapes sent as strict schemas', async () => {
@@ -103,6 +103,16 @@ describe('planning answers', () => {
       'undefined:200',
       'undefined:200',
     ]);
+  });
+
+  it('asks for no more tokens than the context the model list reports leaves', async () => {
+    stub.configure({ maxModelLen: 400 });
+    const sql = await client().completeJson(choice(), SQL_TURNS, SQL_ANSWER);
+    expect(sql.value?.sql).toMatch(/^SELECT/);
+    const [call] = stub.stats().calls;
+    expect(call!.status).toBe(200);
+    expect(call!.maxTokens).toBeLessThan(400);
+    expect(call!.usage!.prompt_tokens + call!.maxTokens!).toBeLessThanOrEqual(400);
   });
 
   it('a model server that fails is the HTTP error the caller reports', async () => {
