@@ -255,6 +255,7 @@ formById('workspace-form').addEventListener('submit', (event) => {
   act('workspace-status', async () => {
     const created = await session.json('/api/workspaces', 'POST', { name });
     form.reset();
+    /** @type {HTMLDetailsElement} */ (form.closest('details')).open = false;
     say('workspace-status', `Workspace ${name} created.`);
     await loadWorkspaces(created.id);
   });

@@ -135,11 +135,12 @@ describe('the chat page and the widget in Chromium', () => {
     );
 
     // Like, then dislike: they exclude each other, and the server keeps what the page shows.
-    await answer.getByRole('button', { name: 'Like' }).click();
+    await answer.getByRole('button', { name: 'Like', exact: true }).click();
     await waitFor(
       async () =>
-        (await answer.getByRole('button', { name: 'Like' }).getAttribute('aria-pressed')) ===
-        'true',
+        (await answer
+          .getByRole('button', { name: 'Like', exact: true })
+          .getAttribute('aria-pressed')) === 'true',
       { what: 'like pressed', timeoutMs: 10_000 },
     );
     await answer.getByRole('button', { name: 'Dislike' }).click();
@@ -147,8 +148,9 @@ describe('the chat page and the widget in Chromium', () => {
       async () =>
         (await answer.getByRole('button', { name: 'Dislike' }).getAttribute('aria-pressed')) ===
           'true' &&
-        (await answer.getByRole('button', { name: 'Like' }).getAttribute('aria-pressed')) ===
-          'false',
+        (await answer
+          .getByRole('button', { name: 'Like', exact: true })
+          .getAttribute('aria-pressed')) === 'false',
       { what: 'dislike pressed, like released', timeoutMs: 10_000 },
     );
     await screenshot(page, 'chat-answered');
