@@ -43,6 +43,8 @@ export interface SummaryFile {
     named_entities: Record<string, unknown>;
   };
   final_summary_tokens: number;
+  /** Only when part of the result is degraded (failed chunks, a plain-text final summary, ...). */
+  warnings?: string[];
 }
 
 const RETRIED = new Set([500, 502, 503, 504]);
