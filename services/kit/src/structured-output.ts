@@ -45,7 +45,7 @@ export function defineAnswerShape<T>(name: string, schema: z.ZodType<T>): Answer
  * The zod schema as a JSON schema fit for strict mode. The output side is used: a field that a
  * preprocess step makes lenient on reading is still described as what it must become.
  */
-export function strictJsonSchema(schema: z.ZodType, name = 'answer'): Record<string, unknown> {
+function strictJsonSchema(schema: z.ZodType, name = 'answer'): Record<string, unknown> {
   const generated = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'throw' }) as Record<
     string,
     unknown

@@ -34,7 +34,7 @@ export const ResponseFormatSchema = z.discriminatedUnion('type', [
 export type ResponseFormat = z.output<typeof ResponseFormatSchema>;
 
 /** The reason a strict schema is refused, as OpenAI words it; undefined when it is fine. */
-export function strictSchemaProblem(schema: unknown, path = '$'): string | undefined {
+function strictSchemaProblem(schema: unknown, path = '$'): string | undefined {
   if (Array.isArray(schema)) {
     for (const [index, item] of schema.entries()) {
       const problem = strictSchemaProblem(item, `${path}[${index}]`);
