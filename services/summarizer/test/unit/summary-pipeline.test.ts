@@ -3,7 +3,7 @@
  * set comes from, what is aggregated, how failures and the reduction loop behave.
  */
 import { createLogger, createMetrics, HttpError } from '@pelita/kit';
-import { APIConnectionError } from 'openai';
+import { APIConnectionError, InternalServerError } from 'openai';
 import { emptyEntities, type NamedEntities } from '../../src/entities';
 import { ModelOutputError } from '@pelita/kit';
 import type { ModelTasks, SummaryAnswer } from '../../src/model-tasks';
@@ -157,6 +157,84 @@ describe('summarizeDocument', () => {
       named_entities: emptyEntities(),
     });
     expect(file.summarize_chunk[0]?.summary).toBe('fine');
+  });
+
+  describe('a final merge that fails degrades', () => {
+    const chunkAnswers = (text: string) =>
+      answer(`sum of ${text.split(' ')[0]}`, {
+        keyPoints: [`kp ${text.split(' ')[0]}`],
+        entities: entities({ PER: ['Ann'] }),
+      });
+
+    it('to a plain-text answer, its entities read by entity calls, key points from the chunks', async () => {
+      const { tasks, calls } = fakeTasks({
+        summarizeChunk: chunkAnswers,
+        finalMerge: () => {
+          throw new ModelOutputError('no usable answer in 3 attempts');
+        },
+        extractEntities: (text) => ({
+          entities: entities({ ORG: [text === 'plain final' ? 'FromPlain' : 'FromKeyPoints'] }),
+          usage: { promptTokens: 1, completionTokens: 1 },
+        }),
+      });
+      const file = await summarizeDocument(
+        'Alpha one two. Beta three four.',
+        params(),
+        deps(tasks),
+      );
+      expect(SummaryFileSchema.parse(file)).toEqual(file);
+      expect(calls.filter((call) => call.kind === 'final_text')).toHaveLength(1);
+      expect(file.final_summary.summary).toBe('plain final');
+      expect(file.final_summary.key_points_model).toEqual(['kp Alpha', 'kp Beta']);
+      expect(file.final_summary.named_entities.final_summary_entities.ORG).toEqual(['FromPlain']);
+      expect(file.final_summary_tokens).toBe(2);
+      expect(file.warnings).toEqual([expect.stringMatching(/plain-text answer/)]);
+    });
+
+    it('to the chunk summaries joined when the plain text fails too, or the server failed', async () => {
+      for (const failure of [
+        () => new ModelOutputError('garbage'),
+        () => new InternalServerError(500, { message: 'boom' }, undefined, new Headers()),
+      ]) {
+        const { tasks, calls } = fakeTasks({
+          summarizeChunk: chunkAnswers,
+          finalMerge: () => {
+            throw failure();
+          },
+          finalText: () => {
+            throw new ModelOutputError('the plain-text answer was empty');
+          },
+        });
+        const file = await summarizeDocument(
+          'Alpha one two. Beta three four.',
+          params(),
+          deps(tasks),
+        );
+        expect(file.final_summary.summary).toBe('sum of Alpha\n\nsum of Beta');
+        expect(file.final_summary.named_entities.final_summary_entities).toEqual(
+          entities({ PER: ['Ann'] }),
+        );
+        expect(file.final_summary_tokens).toBe(9); // 6 words × 1.4, rounded up
+        expect(file.warnings).toEqual([expect.stringMatching(/chunk summaries joined/)]);
+        // A server failure is not asked again as plain text: the SDK has already retried it.
+        expect(calls.filter((call) => call.kind === 'final_text')).toHaveLength(
+          failure() instanceof ModelOutputError ? 1 : 0,
+        );
+      }
+    });
+
+    it('but the caller going away still ends the request', async () => {
+      const controller = new AbortController();
+      const { tasks } = fakeTasks({
+        finalMerge: () => {
+          controller.abort();
+          throw new ModelOutputError('garbage');
+        },
+      });
+      await expect(
+        summarizeDocument('Alpha one.', params(), deps(tasks), controller.signal),
+      ).rejects.toBeInstanceOf(ModelOutputError);
+    });
   });
 
   it('fails with the first failure classified when every chunk fails', async () => {
