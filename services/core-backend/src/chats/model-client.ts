@@ -15,7 +15,6 @@ import {
   responseFormatOf,
   toUpstreamHttpError,
   type AnswerShape,
-  type ResponseFormat,
   type StructuredOutputMode,
   type TargetPolicy,
 } from '@pelita/kit';
@@ -123,29 +122,6 @@ export function createModelClient(options: ModelClientOptions) {
         return page.data.map((model) => model.id);
       } catch (err) {
         throw toUpstreamHttpError(err, 'The model server could not list its models');
-      }
-    },
-
-    /** One whole answer, not streamed. */
-    async complete(
-      choice: ModelChoice,
-      turns: ChatTurn[],
-      settings: { signal?: AbortSignal; responseFormat?: ResponseFormat; maxTokens?: number } = {},
-    ): Promise<string> {
-      try {
-        const answer = await clientFor(choice).chat.completions.create(
-          {
-            model: choice.model,
-            messages: turns,
-            temperature: 0,
-            ...(settings.responseFormat ? { response_format: settings.responseFormat } : {}),
-            ...(settings.maxTokens !== undefined ? { max_tokens: settings.maxTokens } : {}),
-          },
-          settings.signal ? { signal: settings.signal } : {},
-        );
-        return answer.choices[0]?.message?.content ?? '';
-      } catch (err) {
-        throw toUpstreamHttpError(err, 'The model could not answer');
       }
     },
 
