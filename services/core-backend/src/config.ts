@@ -12,6 +12,7 @@ import {
   httpUrl,
   optionalHttpUrl,
   optionalSetting,
+  STRUCTURED_OUTPUT_MODES,
 } from '@pelita/kit';
 import { z } from 'zod';
 
@@ -126,6 +127,11 @@ export const settingsSchema = baseSettings.extend({
   LLM_TIMEOUT_MS: milliseconds.default(120_000),
   /** Retries of a model call that fails before answering (connection errors, 429, 5xx). */
   LLM_MAX_RETRIES: z.coerce.number().int().min(0).max(5).default(1),
+  /**
+   * How planning answers (text-to-SQL, text-to-API) ask for JSON first: `json_schema`,
+   * `json_object` or `prompt`; a server that refuses a mode moves that model down once.
+   */
+  LLM_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_MODES).default('json_schema'),
   /**
    * Non-public addresses a workspace's own model server (`base_url`) may be at: CIDR ranges,
    * addresses or host names, comma-separated. Unset: public addresses only.

@@ -122,6 +122,7 @@ export function createCoreBackend(
     timeoutMs: settings.LLM_TIMEOUT_MS,
     maxRetries: settings.LLM_MAX_RETRIES,
     targetPolicy,
+    structuredOutput: settings.LLM_STRUCTURED_OUTPUT,
   });
   const s3Config = s3Settings(settings);
   const s3 = s3Config && new S3Client(s3Config);
