@@ -85,8 +85,9 @@ describe('the platform Secret', () => {
   });
 
   it('gives each container only its keys, and the public key through the ConfigMap', async () => {
-    await waitFor(async () => (await containerEnv(`${name}-http-proxy`))['http-proxy'], {
-      what: 'the http-proxy Deployment',
+    const deployments = ['http-proxy', 'user-service', 'policy-sync'].map((s) => `${name}-${s}`);
+    await waitFor(() => Promise.all(deployments.map(containerEnv)).catch(() => false), {
+      what: 'the Deployments',
       timeoutMs: 30_000,
     });
     expect(await containerEnv(`${name}-http-proxy`)).toEqual({

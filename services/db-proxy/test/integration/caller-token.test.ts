@@ -28,7 +28,7 @@ describe('caller authentication with PROXY_SERVICE_TOKEN', () => {
   ])('answers 401 to a caller with %s, before touching the database', async (_case, headers) => {
     const res = await proxy.execute({ ...database.headers, ...headers }, 'SELECT 1 AS one');
     expect(res.status).toBe(401);
-    expect(res.body.error.code).toBe('unauthorized');
+    expect(res.body.code).toBe('unauthorized');
     const tables = await proxy.call('GET', '/tables', { ...database.headers, ...headers });
     expect(tables.status).toBe(401);
   });
