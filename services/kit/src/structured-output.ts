@@ -120,8 +120,12 @@ export function parseStructuredAnswer<T>(
   return { ok: true, value: checked.data, repaired: parsed.repaired };
 }
 
-/** A 400 that is about the prompt's length, not about the parameters: no other mode helps. */
-const LENGTH_PROBLEM = /context length|context window|maximum context|too long|too many tokens/i;
+/**
+ * A 400 about the prompt's length, not about the parameters: no other mode helps (vLLM, OpenAI:
+ * "maximum context length"; TGI's 422: "`inputs` tokens + `max_new_tokens` must be <= ...").
+ */
+const LENGTH_PROBLEM =
+  /context length|context window|maximum context|too long|too many tokens|max_new_tokens|max_tokens/i;
 
 /**
  * Whether the server refused the request as such (400, or 422 from some gateways) for a reason
@@ -213,13 +217,14 @@ const MIN_ANSWER_TOKENS = 32;
 /**
  * `max_tokens` for one call: what the caller wants, but no more than the context leaves after
  * the prompt (estimated generously), so a long prompt gets a shorter answer instead of a 400
- * or an answer cut by the context. Without a known context length, what the caller wants.
+ * or an answer cut by the context. Without a known context length, what the caller wants;
+ * undefined (send none: the server's default) when the caller wants no fixed cap either.
  */
 export function answerTokenCap(
   messages: ReadonlyArray<{ content?: unknown }>,
   contextLength: number | undefined,
-  wanted: number,
-): number {
+  wanted: number | undefined,
+): number | undefined {
   if (contextLength === undefined) return wanted;
   const prompt = messages.reduce(
     (sum, message) =>
@@ -230,5 +235,5 @@ export function answerTokenCap(
       ),
     0,
   );
-  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted, contextLength - prompt));
+  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted ?? Infinity, contextLength - prompt));
 }

@@ -37,8 +37,17 @@ export const settingsSchema = baseSettings.extend({
    * or `prompt` (instructions only). A server that refuses a mode moves the model down once.
    */
   LLM_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_MODES).default('json_schema'),
-  /** Largest answer asked of one call (`max_tokens`), lowered to what the context leaves. */
-  LLM_MAX_TOKENS: z.coerce.number().int().min(16).max(1_000_000).default(4096),
+  /**
+   * Largest answer asked of one call (`max_tokens`), lowered to what the context leaves; 0: no
+   * fixed cap (what the context leaves when it is known, else no `max_tokens` at all).
+   */
+  LLM_MAX_TOKENS: z.coerce
+    .number()
+    .int()
+    .refine((value) => value === 0 || (value >= 16 && value <= 1_000_000), {
+      message: '0, or 16 to 1000000',
+    })
+    .default(0),
   /** The model's context length in tokens; 0: as the model list reports it (else no cap). */
   LLM_CONTEXT_LENGTH: z.coerce.number().int().min(0).default(0),
   /** Time limit of the model list call made by `/health`, `/ready` and the start-up probe. */

@@ -82,8 +82,8 @@ export interface ModelTaskDeps {
   metrics: SummarizerMetrics;
   /** How each model is asked for JSON (remembers a server's refusals). */
   modes: StructuredOutputModes;
-  /** The largest answer any call asks for (`LLM_MAX_TOKENS`). */
-  maxTokens: number;
+  /** The largest answer any call asks for (`LLM_MAX_TOKENS`); undefined: no fixed cap. */
+  maxTokens: number | undefined;
   /** The model's context length, when known: each call's `max_tokens` stays within it. */
   contextLength: () => number | undefined;
 }
@@ -129,7 +129,7 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
           const responseFormat = responseFormatOf(shape, tried);
           return deps.client.complete(messages, {
             operation,
-            maxTokens,
+            ...withCap(maxTokens),
             ...(responseFormat ? { responseFormat } : {}),
             ...(signal ? { signal } : {}),
           });
@@ -233,7 +233,7 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
       const completion = await call(operation, signal, () =>
         deps.client.complete(messages, {
           operation,
-          maxTokens: tokenCap(messages),
+          ...withCap(tokenCap(messages)),
           ...(signal ? { signal } : {}),
         }),
       );
@@ -249,6 +249,8 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
     },
   };
 }
+
+const withCap = (maxTokens: number | undefined) => (maxTokens === undefined ? {} : { maxTokens });
 
 function usageOf(completion: Completion): AnswerUsage {
   return {

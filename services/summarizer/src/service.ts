@@ -50,7 +50,7 @@ export function createSummarizerService(settings: Settings, logger: Logger): Sum
     logger,
     metrics: summarizerMetrics,
     modes,
-    maxTokens: settings.LLM_MAX_TOKENS,
+    maxTokens: settings.LLM_MAX_TOKENS || undefined,
     // The setting wins; else what the model list said (known once /ready or the probe ran).
     contextLength: () =>
       settings.LLM_CONTEXT_LENGTH > 0 ? settings.LLM_CONTEXT_LENGTH : modelStatus.contextLength(),

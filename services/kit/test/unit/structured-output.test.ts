@@ -121,6 +121,7 @@ describe('structured output modes', () => {
       () => new InternalServerError(500, { message: 'boom' }, undefined, new Headers()),
       () => new APIConnectionError({ message: 'refused' }),
       () => refusal("This model's maximum context length is 2048 tokens"),
+      () => refusal('Input validation error: `inputs` tokens + `max_new_tokens` must be <= 4096'),
     ]) {
       const fake = server(['json_schema'], error);
       await expect(modes.send('m', fake.call)).rejects.toBeDefined();
@@ -142,6 +143,8 @@ describe('answerTokenCap', () => {
 
   it('asks for what the caller wants without a context length, never for almost nothing', () => {
     expect(answerTokenCap(messages, undefined, 4096)).toBe(4096);
+    expect(answerTokenCap(messages, undefined, undefined)).toBeUndefined();
+    expect(answerTokenCap(messages, 2048, undefined)).toBe(932);
     expect(answerTokenCap(messages, 1000, 4096)).toBe(32);
   });
 });

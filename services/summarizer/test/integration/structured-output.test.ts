@@ -161,6 +161,16 @@ describe('structured output', () => {
       }
     });
 
+    it('sends no max_tokens when neither the context nor LLM_MAX_TOKENS is known', async () => {
+      stub.configure({ maxModelLen: null });
+      const running = await service();
+      await fetch(`${running.url}/ready`);
+      await summarize(running);
+      expect(calls().every((call) => call.maxTokens === undefined && call.status === 200)).toBe(
+        true,
+      );
+    });
+
     it('keeps the complete fields of an answer cut at max_tokens (finish_reason length)', async () => {
       const running = await service({ LLM_MAX_TOKENS: '40' });
       const result = await summarize(running);
