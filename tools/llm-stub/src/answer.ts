@@ -64,6 +64,18 @@ function documentOf(messages: ChatMessage[]): string {
   return last.trim();
 }
 
+/** Whether the instructions ask for a JSON answer: answer keys, or a planning prompt. */
+export function asksForJson(messages: ChatMessage[]): boolean {
+  const instructions = messages
+    .filter((message) => message.role === 'system')
+    .map((message) => textOf(message.content))
+    .join('\n');
+  return (
+    ANSWER_KEYS.some((key) => instructions.includes(`"${key}"`)) ||
+    toolAnswer(instructions, '') !== undefined
+  );
+}
+
 export function buildAnswer(
   messages: ChatMessage[],
   options: AnswerOptions,

@@ -28,6 +28,16 @@ const FaultSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('truncate'), fraction: z.number().min(0).max(1).default(0.8) }),
   /** The summary is the whole input: a model that does not shrink the text. */
   z.object({ kind: z.literal('no-shrink') }),
+  /**
+   * A streamed answer that fails part-way: `afterChunks` content chunks are sent, then after
+   * `pauseMs` (a stall, for a client's time-out between chunks) the connection is dropped.
+   * Answers that are not streamed are not affected.
+   */
+  z.object({
+    kind: z.literal('stream-break'),
+    afterChunks: z.number().int().min(0).default(1),
+    pauseMs: z.number().int().min(0).default(0),
+  }),
 ]);
 export type Fault = z.output<typeof FaultSchema>;
 export type FaultInput = z.input<typeof FaultSchema>;

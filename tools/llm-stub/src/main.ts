@@ -22,6 +22,8 @@ const Env = z.object({
   LLM_STUB_SEED: z.coerce.number().int().default(1),
   /** What `response_format` does: honour, ignore, json_object (refuses json_schema), none. */
   LLM_STUB_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_SUPPORT).default('honour'),
+  /** `true`: requests that ask for JSON without a json_schema response_format get a 400. */
+  LLM_STUB_REQUIRE_SCHEMA: z.enum(['true', 'false']).default('false'),
   /** JSON array of fault rules, as accepted by `PUT /_stub/faults`. */
   LLM_STUB_FAULTS: z.string().default('[]'),
 });
@@ -43,6 +45,7 @@ async function main(): Promise<void> {
     ...(env.LLM_STUB_API_KEY ? { apiKey: env.LLM_STUB_API_KEY } : {}),
     seed: env.LLM_STUB_SEED,
     structuredOutput: env.LLM_STUB_STRUCTURED_OUTPUT,
+    requireSchema: env.LLM_STUB_REQUIRE_SCHEMA === 'true',
     faults: faults.map(ruleFromJson),
   });
   process.stdout.write(`${JSON.stringify({ port: stub.port, url: stub.url })}\n`);

@@ -20,6 +20,7 @@ import {
 import { tokenCount, wordsOf } from './text-features';
 import { transcribe } from './transcription';
 import {
+  asksForJson,
   buildAnswer,
   promptOf,
   usageOf,
@@ -59,6 +60,11 @@ export interface LlmStubOptions {
    * ignores it, `json_object` refuses json_schema, `none` refuses any (see structured-output.ts).
    */
   structuredOutput?: StructuredOutputSupport;
+  /**
+   * Refuse (400) a request whose instructions ask for JSON without sending a json_schema
+   * `response_format` (default false): proves a caller sends the schema on every such call.
+   */
+  requireSchema?: boolean;
   faults?: FaultRule[];
   /** Seed of the generator that decides `rate` rules (default 1). */
   seed?: number;
@@ -138,6 +144,7 @@ type RuntimeOptions = Required<
     | 'shrinkFraction'
     | 'includeUsage'
     | 'structuredOutput'
+    | 'requireSchema'
   >
 > & { apiKey: string | undefined };
 
@@ -150,6 +157,7 @@ const OptionsPatchSchema = z
     shrinkFraction: z.number().gt(0).max(1),
     includeUsage: z.boolean(),
     structuredOutput: z.enum(STRUCTURED_OUTPUT_SUPPORT),
+    requireSchema: z.boolean(),
   })
   .partial();
 
@@ -185,6 +193,7 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
     shrinkFraction: options.shrinkFraction ?? 0.25,
     includeUsage: options.includeUsage ?? true,
     structuredOutput: options.structuredOutput ?? 'honour',
+    requireSchema: options.requireSchema ?? false,
     apiKey: options.apiKey,
   };
   const script = new FaultScript(options.faults ?? [], options.seed ?? 1);
@@ -400,6 +409,15 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       call.status = 404;
       return modelNotFound(res, request.model);
     }
+    if (runtime.requireSchema && responseFormat?.type !== 'json_schema' && asksForJson(messages)) {
+      call.status = 400;
+      return sendError(
+        res,
+        400,
+        'This stand-in requires response_format json_schema on requests that ask for JSON',
+        'BadRequestError',
+      );
+    }
     const refusal = refusalOf(responseFormat, runtime.structuredOutput);
     if (refusal) {
       call.status = 400;
@@ -509,12 +527,18 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       res.write(
         event([{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }]),
       );
-      for (let at = 0; at < content.length; at += 64) {
+      const streamBreak = faults.find((fault) => fault.kind === 'stream-break');
+      for (let at = 0, sent = 0; at < content.length; at += 64, sent += 1) {
+        if (streamBreak && sent === streamBreak.afterChunks) break;
         res.write(
           event([
             { index: 0, delta: { content: content.slice(at, at + 64) }, finish_reason: null },
           ]),
         );
+      }
+      if (streamBreak) {
+        if (await sleepUnlessClosed(streamBreak.pauseMs, res)) req.socket.destroy();
+        return;
       }
       res.write(event([{ index: 0, delta: {}, finish_reason: finishReason }]));
       if (runtime.includeUsage && request.stream_options?.include_usage) {

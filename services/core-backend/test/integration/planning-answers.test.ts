@@ -50,10 +50,11 @@ describe('planning answers', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
-    stub.configure({ structuredOutput: 'honour', maxModelLen: 32_768 });
+    stub.configure({ structuredOutput: 'honour', maxModelLen: 32_768, requireSchema: false });
   });
 
   it('a server that honours the schema: parsed at once, both shapes sent as strict schemas', async () => {
+    stub.configure({ requireSchema: true });
     const models = client();
     const sql = await models.completeJson(choice(), SQL_TURNS, SQL_ANSWER);
     expect(sql.value).toEqual({ sql: 'SELECT * FROM customers LIMIT 20' });

@@ -53,11 +53,13 @@ describe('structured output', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
-    stub.configure({ structuredOutput: 'honour', maxModelLen: 32_768 });
+    stub.configure({ structuredOutput: 'honour', maxModelLen: 32_768, requireSchema: false });
   });
 
   describe('a server that honours the schema', () => {
     it('gets the exact schema of each call, strict, and every answer parses on the first attempt', async () => {
+      // Any call asking for JSON without its schema would be refused.
+      stub.configure({ requireSchema: true });
       const running = await service({ LLM_MAX_TOKENS: '2000' });
       const result = await summarize(running);
       expect(result.warnings).toBeUndefined();

@@ -44,7 +44,23 @@ describe('response_format at the stand-in', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
-    stub.configure({ structuredOutput: 'honour' });
+    stub.configure({ structuredOutput: 'honour', requireSchema: false });
+  });
+
+  it('refuses, when told, a request that asks for JSON without its schema', async () => {
+    stub.configure({ requireSchema: true });
+    await expect(ask()).rejects.toThrow(/requires response_format json_schema/);
+    await expect(ask({ response_format: { type: 'json_object' } })).rejects.toBeInstanceOf(
+      BadRequestError,
+    );
+    await expect(ask({ response_format: FORMAT })).resolves.toBeDefined();
+    // A request that asks for prose is not concerned.
+    await expect(
+      client.chat.completions.create({
+        model: 'pelita-stub',
+        messages: [{ role: 'user', content: 'Hello there.' }],
+      }),
+    ).resolves.toBeDefined();
   });
 
   it('honours a json_schema: exactly its keys, whatever the prompt and the faults', async () => {
