@@ -14,6 +14,8 @@ export interface PlatformSecretState {
   keys: ReadonlySet<string>;
   /** Its `jwt-public-key`, else derived from `jwt-private-key`; undefined when it has neither. */
   jwtPublicKey: string | undefined;
+  /** Its resourceVersion: changes when it is edited or replaced. */
+  version: string | undefined;
 }
 
 export async function ensurePlatformSecret(
@@ -45,6 +47,7 @@ function stateOf(secret: V1Secret | undefined): PlatformSecretState {
   return {
     keys: new Set(Object.keys(data)),
     jwtPublicKey: text('jwt-public-key') ?? publicKeyOf(text('jwt-private-key')),
+    version: secret?.metadata?.resourceVersion,
   };
 }
 

@@ -166,7 +166,10 @@ export class Reconciler {
       ];
     }
     let desired = renderDesired({
-      install: { ...install, platformKeys: { jwtPublicKey: secret.jwtPublicKey } },
+      install: {
+        ...install,
+        platformKeys: { jwtPublicKey: secret.jwtPublicKey, version: secret.version },
+      },
       policies,
     });
     const missing = missingPlatformKeys(desired, secretName, secret.keys);

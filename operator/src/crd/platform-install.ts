@@ -513,7 +513,15 @@ export interface PlatformInstall {
    * What the operator read from the install's platform Secret (not part of the resource): the
    * JWT public key goes into the ConfigMaps of the services that verify tokens.
    */
-  platformKeys?: { jwtPublicKey?: string };
+  platformKeys?: {
+    jwtPublicKey?: string;
+    /**
+     * The Secret's resourceVersion: in the hash of the pods that read it, so a Secret replaced or
+     * edited (seen at the next reconcile; Secrets are not watched) rolls exactly those pods
+     * instead of leaving some with old tokens and others with new ones.
+     */
+    version?: string;
+  };
 }
 
 /** Parses a raw spec (as stored in the API) into the defaulted form, or throws with every issue. */

@@ -15,7 +15,7 @@ import {
   renderPoliciesConfigMap,
   type PolicyFiles,
 } from './policies-config-map';
-import { platformKeyRef } from './platform-secret';
+import { platformKeyRef, platformSecretName } from './platform-secret';
 import { canonicalQuantity } from './quantity';
 import { serviceSettings } from './settings';
 
@@ -155,10 +155,14 @@ export function podTemplate(
     ...(hasOpa ? [{ name: 'policies', configMap: { name: policiesConfigMapName(install) } }] : []),
   ];
 
+  // Pods reading a key of the platform Secret (the OPA sidecar always does) roll when it changes.
+  const readsPlatformSecret =
+    hasOpa || env.some((e) => e.valueFrom?.secretKeyRef?.name === platformSecretName(install));
   const hash = configHash({
     config,
     policies: hasOpa ? (renderPoliciesConfigMap(install, policies)?.data ?? {}) : {},
     secretsRevision: install.metadata.annotations?.[SECRETS_REVISION_ANNOTATION],
+    platformSecretVersion: readsPlatformSecret ? install.platformKeys?.version : undefined,
   });
 
   return {

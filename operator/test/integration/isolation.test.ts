@@ -132,6 +132,38 @@ describe('the platform Secret', () => {
     expect(after?.data).toEqual(before?.data);
   });
 
+  it('is generated again when deleted, and the pods reading it roll onto the new keys', async () => {
+    const before = await secret(`${name}-platform`);
+    const hash = async (service: string) =>
+      (await cluster.apps.readNamespacedDeployment({ namespace, name: `${name}-${service}` })).spec
+        ?.template.metadata?.annotations?.['pelita.io/config-hash'];
+    const [proxy, user] = [await hash('http-proxy'), await hash('user-service')];
+    await cluster.core.deleteNamespacedSecret({ namespace, name: `${name}-platform` });
+    // Secrets are not watched: the next reconcile notices. It is forced here by a change that
+    // leaves the pods below alone (db-proxy's replicas), so only the new Secret can roll them.
+    await apply(cluster, {
+      ...platformInstall(namespace, name, { services: { 'db-proxy': { replicas: 2 } } }),
+      metadata: { name, namespace, annotations: { 'pelita.io/secrets-revision': '2' } },
+    });
+    const again = await waitFor(
+      async () => {
+        const s = await secret(`${name}-platform`);
+        return s && s.metadata?.uid !== before?.metadata?.uid && s;
+      },
+      { what: 'a new platform Secret', timeoutMs: 30_000 },
+    );
+    expect(text(again, 'opa-token')).not.toBe(text(before, 'opa-token'));
+    await waitFor(
+      async () => (await hash('http-proxy')) !== proxy && (await hash('user-service')) !== user,
+      { what: 'the http-proxy and user-service pods rolling', timeoutMs: 30_000 },
+    );
+    const config = await cluster.core.readNamespacedConfigMap({
+      namespace,
+      name: `${name}-user-service`,
+    });
+    expect(config.data?.JWT_PUBLIC_KEY).toBe(text(again, 'jwt-public-key'));
+  });
+
   it("keeps the platform team's own Secret as it is and reports the keys it lacks", async () => {
     const own = 'own-keys';
     await cluster.core.createNamespacedSecret({

@@ -132,6 +132,27 @@ describe('the public key and the bootstrap administrator', () => {
   });
 });
 
+describe('a replaced or edited platform Secret', () => {
+  const hashOf = (version: string | undefined, service: ServiceName) => {
+    const copy = makeInstall({ services: allEnabled });
+    copy.platformKeys = { version };
+    return renderWorkload(copy, service)?.spec?.template.metadata?.annotations?.[
+      'pelita.io/config-hash'
+    ];
+  };
+
+  it('rolls the pods that read a key of it, and only those', () => {
+    // Otherwise some pods would keep old tokens while their peers start with new ones.
+    for (const service of ['http-proxy', 'user-service', 'policy-sync', 'core-backend'] as const) {
+      expect(hashOf('101', service)).not.toBe(hashOf('102', service));
+    }
+    for (const service of ['summarizer', 'ocr-worker', 'office-converter'] as const) {
+      expect(hashOf('101', service)).toBe(hashOf('102', service));
+      expect(hashOf('101', service)).toBe(hashOf(undefined, service));
+    }
+  });
+});
+
 describe('ALLOWED_DB_HOSTS', () => {
   it('is rendered from spec.databases.allowedHosts when set, and only then', () => {
     const declared = makeInstall({ databases: { allowedHosts: ['10.0.0.0/8', 'db.internal'] } });
