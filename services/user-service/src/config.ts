@@ -37,6 +37,8 @@ export const settingsSchema = baseSettings
     ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
     REFRESH_TOKEN_TTL_SECONDS: seconds.default(7 * 24 * 3600),
     RESET_TOKEN_TTL_SECONDS: seconds.default(3600),
+    /** Lifetime of the link that verifies a self-registered account's e-mail address. */
+    EMAIL_VERIFICATION_TTL_SECONDS: seconds.default(24 * 3600),
     /** Failed logins of one account before each further try waits 1, 2, 4, ... seconds. */
     LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
     /** Failed logins from one client address per window (any accounts) before 429. */

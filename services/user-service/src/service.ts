@@ -30,6 +30,7 @@ import { createRequestLimiter } from './auth/request-limiter';
 import { createLoginSessions } from './auth/login-sessions';
 import { createPasswordReset } from './auth/password-reset';
 import { createRegistration } from './auth/registration';
+import { createEmailVerification } from './auth/email-verification';
 import { createResetTokenStore } from './credentials/reset-token-store';
 import { createSessionStore } from './credentials/session-store';
 import { loadSigningKeys, type SigningKeys } from './auth/signing-keys';
@@ -169,6 +170,20 @@ export function createUserService(
     password: settings.SMTP_PASSWORD,
     from: settings.MAIL_FROM,
   });
+  const emailVerification = createEmailVerification({
+    users: userRepository,
+    tokens: createResetTokenStore(redis, settings.EMAIL_VERIFICATION_TTL_SECONDS, 'verify:email'),
+    license,
+    roleData,
+    mailer,
+    logger,
+    frontendUrl: settings.FRONTEND_URL,
+  });
+  if (settings.REGISTRATION_ENABLED && !settings.SMTP_HOST) {
+    logger.warn(
+      'REGISTRATION_ENABLED without SMTP_HOST: registered accounts cannot get their verification link',
+    );
+  }
   const auth = {
     loginSessions: createLoginSessions({
       users: userRepository,
@@ -192,9 +207,11 @@ export function createUserService(
       roles: roleRepository,
       license,
       roleData,
+      verification: emailVerification,
       enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
     }),
+    emailVerification,
     requestLimit: createRequestLimiter({
       redis,
       limit: settings.AUTH_RATE_LIMIT,

@@ -14,11 +14,11 @@ export interface RoleGrantRow {
 
 export function createPolicyDataRepository(pool: Pool) {
   return {
-    /** Active users and their role, by user name. */
+    /** Active users (verified, when self-registered) and their role, by user name. */
     async activeUserRoles(): Promise<Array<{ username: string; role: string }>> {
       const { rows } = await pool.query<{ username: string; role: string }>(
         `select u.username, r.name as role from users u join roles r on r.id = u.role_id
-         where u.is_active order by u.username`,
+         where u.is_active and u.email_verified order by u.username`,
       );
       return rows;
     },

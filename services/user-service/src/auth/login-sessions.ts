@@ -99,6 +99,15 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
         metrics.logins.inc({ outcome: 'inactive' });
         throw new HttpError(403, 'account_inactive', 'This account is deactivated');
       }
+      // Told only to whoever knows the password: it says nothing about who has an account.
+      if (!user.emailVerified) {
+        metrics.logins.inc({ outcome: 'unverified' });
+        throw new HttpError(
+          403,
+          'email_not_verified',
+          'Confirm your e-mail address first: follow the link mailed to you (POST /auth/resend-verification sends a new one)',
+        );
+      }
       await deps.license.assertLicensed({ addingUser: false }).catch((err: unknown) => {
         metrics.logins.inc({ outcome: 'license_refused' });
         throw err;

@@ -14,7 +14,7 @@ import type { UserRepository } from '../users/user-repository';
 
 export interface PasswordResetDeps {
   users: Pick<UserRepository, 'find' | 'findByEmail' | 'setPassword'>;
-  resetTokens: ResetTokenStore;
+  resetTokens: Pick<ResetTokenStore, 'issue' | 'consume' | 'revokeAllOf'>;
   sessions: Pick<SessionStore, 'revokeAllOf' | 'revokeAllBut' | 'sessionOf'>;
   mailer: Mailer;
   logger: Logger;

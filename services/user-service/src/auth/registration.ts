@@ -1,4 +1,7 @@
-/** Self-registration: an account with the registration role, counted against the license. */
+/**
+ * Self-registration: an account with the registration role that waits for its owner to follow
+ * the link mailed to it (`email-verification.ts`) before it can log in or take a license seat.
+ */
 import { HttpError, conflict } from '@pelita/kit';
 import { hashPassword } from '../credentials/passwords';
 import { isUniqueViolation } from '../db/unique-violation';
@@ -6,14 +9,16 @@ import type { LicenseCheck } from '../license/license-check';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import type { UserRepository } from '../users/user-repository';
+import type { EmailVerification } from './email-verification';
 
 export interface RegistrationDeps {
   /** REGISTRATION_ENABLED. */
   enabled: boolean;
-  users: Pick<UserRepository, 'insert' | 'countActive' | 'withSeatLock'>;
+  users: Pick<UserRepository, 'insert'>;
   roles: Pick<RoleRepository, 'findByName'>;
   license: Pick<LicenseCheck, 'assertLicensed'>;
   roleData: RoleDataChanges;
+  verification: Pick<EmailVerification, 'sendFirstLink'>;
   /** Name of the role new accounts get (`REGISTRATION_ROLE`). */
   registrationRole: string;
 }
@@ -37,25 +42,23 @@ export function createRegistration(deps: RegistrationDeps) {
       }
       const passwordHash = await hashPassword(account.password);
       try {
-        // Under the seat lock: counting and adding cannot interleave with another new account.
-        const id = await deps.users.withSeatLock(async () => {
-          await deps.license.assertLicensed({
-            addingUser: true,
-            activeUsers: () => deps.users.countActive(),
-          });
-          return deps.roleData.apply(['role-users'], (db) =>
-            deps.users.insert(
-              {
-                email: account.email,
-                username: account.username,
-                fullName: account.fullName,
-                passwordHash,
-                roleId: role.id,
-              },
-              db,
-            ),
-          );
-        });
+        // The installation must be licensed; the seat is taken (and checked) at verification.
+        await deps.license.assertLicensed({ addingUser: false });
+        // Not in OPA's data until verified: no policy-sync row yet.
+        const id = await deps.roleData.apply([], (db) =>
+          deps.users.insert(
+            {
+              email: account.email,
+              username: account.username,
+              fullName: account.fullName,
+              passwordHash,
+              roleId: role.id,
+              emailVerified: false,
+            },
+            db,
+          ),
+        );
+        deps.verification.sendFirstLink({ id, email: account.email });
         return id;
       } catch (err) {
         if (isUniqueViolation(err)) throw conflict('E-mail or username is already registered');

@@ -6,10 +6,17 @@
 import type { Redis } from 'ioredis';
 import { sha256 } from './token-material';
 
-const resetKey = (hash: string) => `reset:password:${hash}`;
-const userKey = (userId: string) => `reset:password:user:${userId}`;
-
-export function createResetTokenStore(redis: Redis, ttlSeconds: number) {
+/**
+ * `namespace` keeps kinds of token apart: `reset:password` (the default) and
+ * `verify:email` (e-mail verification links, the same rules).
+ */
+export function createResetTokenStore(
+  redis: Redis,
+  ttlSeconds: number,
+  namespace = 'reset:password',
+) {
+  const resetKey = (hash: string) => `${namespace}:${hash}`;
+  const userKey = (userId: string) => `${namespace}:user:${userId}`;
   return {
     async issue(token: string, userId: string): Promise<void> {
       const hash = sha256(token);
@@ -19,6 +26,10 @@ export function createResetTokenStore(redis: Redis, ttlSeconds: number) {
         .sadd(userKey(userId), hash)
         .expire(userKey(userId), ttlSeconds)
         .exec();
+    },
+    /** The user the token was issued for, without using it up; null when unknown or expired. */
+    peek(token: string): Promise<string | null> {
+      return redis.get(resetKey(sha256(token)));
     },
     /** The user the token was issued for, once; null when unknown, used or expired. */
     consume(token: string): Promise<string | null> {

@@ -1,6 +1,10 @@
-/** POST /auth/login, /auth/refresh, /auth/logout, /auth/register, /auth/forgot-password, /auth/reset-password; GET /auth/public-key. */
+/**
+ * POST /auth/login, /auth/refresh, /auth/logout, /auth/register, /auth/verify-email,
+ * /auth/resend-verification, /auth/forgot-password, /auth/reset-password; GET /auth/public-key.
+ */
 import { ACCESS_TOKEN_ISSUER, defineRoute, type RouteDefinition } from '@pelita/kit';
 import { TooManyAttemptsError, type LoginSessions } from '../auth/login-sessions';
+import type { EmailVerification } from '../auth/email-verification';
 import type { PasswordReset } from '../auth/password-reset';
 import type { Registration } from '../auth/registration';
 import type { RequestLimiter } from '../auth/request-limiter';
@@ -13,7 +17,9 @@ import {
   PublicKeyResponse,
   RefreshBody,
   RegisterBody,
+  ResendVerificationBody,
   ResetPasswordBody,
+  VerifyEmailBody,
   TokenPairResponse,
   toNewAccount,
   toTokenPairResponse,
@@ -21,18 +27,21 @@ import {
 import { Uuid } from '../schemas/common';
 
 const FORGOT_ANSWER = 'If an account with this e-mail exists, a reset link has been sent to it';
+const RESEND_ANSWER =
+  'If an account with this e-mail waits for its confirmation, a new link has been sent to it';
 
-/** The three flows behind `/auth/*`. */
+/** The flows behind `/auth/*`. */
 export interface AuthFlows {
   loginSessions: LoginSessions;
   registration: Registration;
+  emailVerification: EmailVerification;
   passwordReset: PasswordReset;
   /** Per-address limits of the unauthenticated endpoints a login does not guard. */
   requestLimit: RequestLimiter;
 }
 
 export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[] {
-  const { loginSessions, registration, passwordReset, requestLimit } = auth;
+  const { loginSessions, registration, emailVerification, passwordReset, requestLimit } = auth;
   const tooMany = { description: 'Too many calls from this address (AUTH_RATE_LIMIT)' };
   const tags = ['auth'];
   return [
@@ -46,7 +55,10 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       responses: {
         200: { description: 'Logged in', schema: TokenPairResponse },
         401: { description: 'Wrong e-mail or password' },
-        403: { description: 'Account deactivated' },
+        403: {
+          description:
+            'Account deactivated (`account_inactive`), or its e-mail address not confirmed yet (`email_not_verified`)',
+        },
         429: {
           description: 'Too many failed logins of this account (backoff) or from this address',
         },
@@ -105,7 +117,8 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
     defineRoute({
       method: 'post',
       path: '/auth/register',
-      summary: 'Create an account with the registration role',
+      summary:
+        'Create an account with the registration role; it is usable once its owner follows the link mailed to it',
       tags,
       public: true,
       before: [requestLimit('register')],
@@ -120,6 +133,42 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         409: { description: 'E-mail or username taken' },
       },
       handler: async ({ body }) => ({ id: await registration.register(toNewAccount(body)) }),
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/verify-email',
+      summary:
+        'Confirm a registered e-mail address with the token of the mailed link (single use); the account can then log in',
+      tags,
+      public: true,
+      before: [requestLimit('verify-email')],
+      request: { body: VerifyEmailBody },
+      responses: {
+        429: tooMany,
+        200: { description: 'Confirmed', schema: MessageResponse },
+        400: { description: 'Invalid, used or expired token' },
+        403: { description: 'The license has no seat left (the link stays valid)' },
+      },
+      handler: async ({ body }) => {
+        await emailVerification.verify(body.token);
+        return { message: 'E-mail address confirmed; you can log in' };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/auth/resend-verification',
+      summary:
+        'Mail a new confirmation link (older ones stop working); the answer is the same whether or not such an account exists',
+      tags,
+      public: true,
+      before: [requestLimit('resend-verification')],
+      successStatus: 202,
+      request: { body: ResendVerificationBody },
+      responses: { 202: { description: 'Accepted', schema: MessageResponse }, 429: tooMany },
+      handler: async ({ body }) => {
+        await emailVerification.resend(body.email);
+        return { message: RESEND_ANSWER };
+      },
     }),
     defineRoute({
       method: 'post',

@@ -19,6 +19,8 @@ export const toNewAccount = (body: z.infer<typeof RegisterBody>): NewAccount => 
   password: body.password,
 });
 export const ForgotPasswordBody = z.object({ email: Email });
+export const VerifyEmailBody = z.object({ token: z.string().min(1).max(512) });
+export const ResendVerificationBody = z.object({ email: Email });
 export const ResetPasswordBody = z.object({
   token: z.string().min(1).max(512),
   password: Password,

@@ -31,6 +31,8 @@ export const UserResponse = z.object({
   username: z.string(),
   full_name: z.string(),
   is_active: z.boolean(),
+  /** False while a self-registered account waits for its owner to follow the mailed link. */
+  email_verified: z.boolean(),
   /** Path of the profile photo, null when there is none. */
   photo_url: z.string().nullable(),
   role: z.object({ id: z.number().int(), name: z.string(), level: z.number().int() }),
@@ -71,6 +73,7 @@ export const toUserResponse = (
   username: user.username,
   full_name: user.fullName,
   is_active: user.isActive,
+  email_verified: user.emailVerified,
   photo_url: user.photoKey ? `/users/${user.id}/photo` : null,
   role: { id: user.roleId, name: user.roleName, level: user.roleLevel },
   created_at: time(user.createdAt),

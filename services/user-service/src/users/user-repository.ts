@@ -13,6 +13,8 @@ export interface User {
   fullName: string;
   passwordHash: string;
   isActive: boolean;
+  /** False for a self-registered account whose owner has not followed the mailed link yet. */
+  emailVerified: boolean;
   roleId: number;
   roleName: string;
   roleLevel: number;
@@ -37,6 +39,8 @@ export interface NewUser {
   fullName: string;
   passwordHash: string;
   roleId: number;
+  /** Unset: verified (an administrator vouches for the accounts they make). */
+  emailVerified?: boolean;
 }
 
 export interface UserChanges {
@@ -49,7 +53,8 @@ export interface UserChanges {
 
 const SELECT = `
   select u.id, u.email, u.username, u.full_name as "fullName", u.password_hash as "passwordHash",
-         u.is_active as "isActive", u.role_id as "roleId", r.name as "roleName",
+         u.is_active as "isActive", u.email_verified as "emailVerified",
+         u.role_id as "roleId", r.name as "roleName",
          r.level as "roleLevel", u.photo_key as "photoKey", u.photo_type as "photoType",
          u.created_at as "createdAt", u.updated_at as "updatedAt"
   from users u join roles r on r.id = u.role_id`;
@@ -94,17 +99,25 @@ export function createUserRepository(pool: Pool) {
         client.release();
       }
     },
+    /** The users taking a license seat: active, and verified when they registered themselves. */
     async countActive(db: Db = pool): Promise<number> {
       const { rows } = await db.query<{ n: string }>(
-        'select count(*) as n from users where is_active',
+        'select count(*) as n from users where is_active and email_verified',
       );
       return Number(rows[0]?.n ?? 0);
     },
     async insert(user: NewUser, db: Db = pool): Promise<string> {
       const { rows } = await db.query<{ id: string }>(
-        `insert into users (email, username, full_name, password_hash, role_id)
-         values ($1, $2, $3, $4, $5) returning id`,
-        [user.email, user.username, user.fullName, user.passwordHash, user.roleId],
+        `insert into users (email, username, full_name, password_hash, role_id, email_verified)
+         values ($1, $2, $3, $4, $5, $6) returning id`,
+        [
+          user.email,
+          user.username,
+          user.fullName,
+          user.passwordHash,
+          user.roleId,
+          user.emailVerified ?? true,
+        ],
       );
       return rows[0]!.id;
     },
@@ -123,6 +136,14 @@ export function createUserRepository(pool: Pool) {
           changes.roleId ?? null,
           changes.isActive ?? null,
         ],
+      );
+      return (rowCount ?? 0) > 0;
+    },
+    /** Marks the address verified; false when it already was (or the user is gone). */
+    async markVerified(id: string, db: Db = pool): Promise<boolean> {
+      const { rowCount } = await db.query(
+        'update users set email_verified = true, updated_at = now() where id = $1 and not email_verified',
+        [id],
       );
       return (rowCount ?? 0) > 0;
     },

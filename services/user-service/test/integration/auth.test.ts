@@ -8,7 +8,7 @@ import { verifyAccessToken } from '@pelita/kit';
 import { createPublicKey } from 'node:crypto';
 import { waitFor } from '@pelita/testenv';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
-import { messagesTo } from './support/mailbox';
+import { messagesTo, newMailedToken } from './support/mailbox';
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -31,7 +31,12 @@ describe('authentication', () => {
       body: { email, username: name, full_name: 'Test User', password },
     });
     expect(res.status).toBe(201);
-    return { email, username: name, password, id: ((await res.json()) as { id: string }).id };
+    const id = ((await res.json()) as { id: string }).id;
+    // Usable once its owner follows the mailed link (email-verification.test.ts).
+    const token = await newMailedToken(email, '/verify-email');
+    const verified = await platform.request('POST', '/auth/verify-email', { body: { token } });
+    expect(verified.status).toBe(200);
+    return { email, username: name, password, id };
   }
 
   it('logs the first admin in with a token the public key verifies, and the guard lets it through', async () => {

@@ -3,6 +3,7 @@
  * license service's API (`GET /api/licenses/{id_client}` with HTTP Basic), answering exactly
  * its documented shapes.
  */
+import { newMailedToken } from './support/mailbox';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 import { startRecordingServer } from './support/recording-server';
 
@@ -69,6 +70,11 @@ describe('license validation', () => {
         password: 'licensed-pw-1',
       },
     });
+  /** Follows the link mailed to a registered account: the moment it takes its seat. */
+  const verify = async (name: string) =>
+    platform.request('POST', '/auth/verify-email', {
+      body: { token: await newMailedToken(`${name}@pelita.test`, '/verify-email') },
+    });
   const code = async (res: Response) =>
     ((await res.json()) as { error: { code: string } }).error.code;
 
@@ -76,6 +82,7 @@ describe('license validation', () => {
     answer = clientAnswer();
     expect((await login()).status).toBe(200);
     expect((await register('licensed-one')).status).toBe(201);
+    expect((await verify('licensed-one')).status).toBe(200);
     expect(licenseApi.requests.at(-1)).toMatchObject({
       method: 'GET',
       path: `/api/licenses/${CLIENT_ID}`,
@@ -104,38 +111,51 @@ describe('license validation', () => {
     expect(await code(reg)).toBe('license_expired');
   });
 
-  it('refuses a registration beyond max_user, but not a login', async () => {
+  it('takes the seat at verification: beyond max_user the link is refused (and stays valid), not a login', async () => {
     answer = clientAnswer({ max_user: 2 }); // the admin and licensed-one
-    const reg = await register('licensed-three');
-    expect(reg.status).toBe(403);
-    expect(await code(reg)).toBe('license_user_limit');
+    // An unverified account takes no seat: registering is fine.
+    expect((await register('licensed-three')).status).toBe(201);
+    const token = await newMailedToken('licensed-three@pelita.test', '/verify-email');
+    const full = await platform.request('POST', '/auth/verify-email', { body: { token } });
+    expect(full.status).toBe(403);
+    expect(await code(full)).toBe('license_user_limit');
     expect((await login()).status).toBe(200);
+    answer = clientAnswer({ max_user: 3 });
+    const freed = await platform.request('POST', '/auth/verify-email', { body: { token } });
+    expect(freed.status).toBe(200);
   });
 
-  it('takes seats one at a time: of four registrations racing for the last seat one wins; reactivation takes a seat too', async () => {
+  it('takes seats one at a time: of four verifications racing for the last seat one wins; reactivation takes a seat too', async () => {
     answer = clientAnswer();
     const admin = ((await (await login()).json()) as { access_token: string }).access_token;
     const active = async () => {
       const res = await platform.request('GET', '/users?limit=200', { token: admin });
-      return ((await res.json()) as { data: Array<{ is_active: boolean }> }).data.filter(
-        (user) => user.is_active,
-      ).length;
+      const { data } = (await res.json()) as {
+        data: Array<{ is_active: boolean; email_verified: boolean }>;
+      };
+      // The seats: active users, verified when they registered themselves.
+      return data.filter((user) => user.is_active && user.email_verified).length;
     };
     answer = clientAnswer({ max_user: (await active()) + 1 });
-    const racers = await Promise.all(['race-a', 'race-b', 'race-c', 'race-d'].map(register));
-    expect(racers.map((res) => res.status).sort()).toEqual([201, 403, 403, 403]);
+    const names = ['race-a', 'race-b', 'race-c', 'race-d'];
+    const registered = await Promise.all(names.map(register));
+    expect(registered.map((res) => res.status)).toEqual([201, 201, 201, 201]);
+    const ids = await Promise.all(
+      registered.map(async (res) => ((await res.json()) as { id: string }).id),
+    );
+    const racers = await Promise.all(names.map(verify));
+    expect(racers.map((res) => res.status).sort()).toEqual([200, 403, 403, 403]);
 
     // Free a seat by deactivating the winner, fill it with a new account: reactivating the
     // winner would go beyond max_user.
-    const winner = (await Promise.all(racers.map((res) => res.json())))
-      .map((body) => body as { id?: string })
-      .find((body) => body.id)!;
+    const winner = { id: ids[racers.findIndex((res) => res.status === 200)]! };
     const off = await platform.request('PATCH', `/users/${winner.id}`, {
       token: admin,
       body: { is_active: false },
     });
     expect(off.status).toBe(200);
     expect((await register('seat-filler')).status).toBe(201);
+    expect((await verify('seat-filler')).status).toBe(200);
     const back = await platform.request('PATCH', `/users/${winner.id}`, {
       token: admin,
       body: { is_active: true },

@@ -13,6 +13,7 @@ const ALL = [
   '005_core_backend_grants',
   '006_self_service',
   '007_policy_sync_outbox',
+  '008_email_verification',
 ];
 
 describe('migrations and the first admin', () => {

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { waitFor } from '@pelita/testenv';
 import pg from 'pg';
+import { newMailedToken } from './support/mailbox';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 
 async function outboxRows(databaseUrl: string): Promise<string[]> {
@@ -133,6 +134,8 @@ describe('a revocation while policy-sync is unreachable', () => {
 });
 
 describe('the outbox against a recording policy-sync', () => {
+  // The SMTP receiver keeps every run's mail: addresses of this run only.
+  const suffix = Math.random().toString(16).slice(2, 8);
   let platform: Platform;
   const calls: Array<{ path: string; authorization: string | undefined }> = [];
   let failuresLeft = 0;
@@ -159,18 +162,22 @@ describe('the outbox against a recording policy-sync', () => {
     await new Promise((resolve) => server?.close(resolve));
   });
 
+  /** A registered account whose owner confirms it: a change of `role-users`. */
+  async function newConfirmedUser(username: string): Promise<void> {
+    const email = `${username}@pelita.test`;
+    const res = await platform.request('POST', '/auth/register', {
+      body: { email, username, full_name: 'Outbox', password: 'outbox-pw-12345' },
+    });
+    expect(res.status).toBe(201);
+    const token = await newMailedToken(email, '/verify-email');
+    const verified = await platform.request('POST', '/auth/verify-email', { body: { token } });
+    expect(verified.status).toBe(200);
+  }
+
   it('retries until policy-sync answers 200, with the service token; the user never waits', async () => {
     calls.length = 0;
     failuresLeft = 2;
-    const res = await platform.request('POST', '/auth/register', {
-      body: {
-        email: 'first@pelita.test',
-        username: 'first-registered',
-        full_name: 'First',
-        password: 'first-pw-12345',
-      },
-    });
-    expect(res.status).toBe(201);
+    await newConfirmedUser(`first-${suffix}`);
     await platform.service.outbox!.drained();
     expect(calls).toEqual(
       Array(3).fill({ path: '/role-users', authorization: 'Bearer sync-token-1' }),
@@ -179,17 +186,7 @@ describe('the outbox against a recording policy-sync', () => {
 
   it('sends one call for a burst of changes', async () => {
     failuresLeft = 1_000_000; // policy-sync refuses while the burst is made
-    for (let i = 0; i < 5; i++) {
-      const res = await platform.request('POST', '/auth/register', {
-        body: {
-          email: `burst${i}@pelita.test`,
-          username: `burst-user-${i}`,
-          full_name: 'B',
-          password: 'burst-pw-12345',
-        },
-      });
-      expect(res.status).toBe(201);
-    }
+    for (let i = 0; i < 5; i++) await newConfirmedUser(`burst-${i}-${suffix}`);
     expect(await outboxRows(platform.databaseUrl)).toEqual(Array(5).fill('role-users'));
     calls.length = 0;
     failuresLeft = 0;
@@ -207,7 +204,7 @@ describe('the outbox against a recording policy-sync', () => {
       headers: { authorization: 'Bearer open-api-token-4' },
     });
     expect(right.status).toBe(200);
-    expect(((await right.json()) as any).user_roles['first-registered']).toEqual(['user']);
+    expect(((await right.json()) as any).user_roles[`first-${suffix}`]).toEqual(['user']);
     // The kit's check: the scheme is case-insensitive (RFC 9110), a longer token is no match.
     const lowercase = await platform.request('GET', '/open-api/role-users', {
       headers: { authorization: 'bearer open-api-token-4' },

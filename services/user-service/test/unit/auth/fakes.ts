@@ -12,6 +12,7 @@ export function user(fields: Partial<User> = {}): User {
     fullName: 'Ada',
     passwordHash: 'scrypt$unset',
     isActive: true,
+    emailVerified: true,
     roleId: 2,
     roleName: 'user',
     roleLevel: 100,

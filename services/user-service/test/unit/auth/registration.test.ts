@@ -11,6 +11,7 @@ function setup(
   const inserted: NewUser[] = [];
   const roleData = fakeRoleData();
   const triggered = roleData.committed;
+  const mailed: Array<{ id: string; email: string }> = [];
   const registration = createRegistration({
     enabled: options.enabled ?? true,
     users: {
@@ -21,9 +22,6 @@ function setup(
         inserted.push(user);
         return Promise.resolve(`u-${inserted.length}`);
       },
-      countActive: () => Promise.resolve(inserted.length),
-      // One process, one caller at a time here: the lock itself is tested against PostgreSQL.
-      withSeatLock: (work) => work(),
     },
     roles: {
       findByName: (name) =>
@@ -47,6 +45,7 @@ function setup(
           : Promise.resolve(),
     },
     roleData,
+    verification: { sendFirstLink: (user) => void mailed.push(user) },
     registrationRole: 'member',
   });
   const account = {
@@ -55,12 +54,12 @@ function setup(
     fullName: 'New Bie',
     password: 'new-pw-1234',
   };
-  return { registration, inserted, triggered, account };
+  return { registration, inserted, triggered, mailed, account };
 }
 
 describe('registration', () => {
-  it('creates the account with the registration role and a hashed password, then syncs role-users', async () => {
-    const { registration, inserted, triggered, account } = setup();
+  it('creates an unverified account with the registration role and a hashed password, and mails its link', async () => {
+    const { registration, inserted, triggered, mailed, account } = setup();
     await expect(registration.register(account)).resolves.toBe('u-1');
     expect(inserted).toEqual([
       expect.objectContaining({
@@ -68,11 +67,14 @@ describe('registration', () => {
         username: 'newbie',
         fullName: 'New Bie',
         roleId: 7,
+        emailVerified: false,
       }),
     ]);
     expect(inserted[0]!.passwordHash).not.toContain('new-pw-1234');
     expect(await verifyPassword('new-pw-1234', inserted[0]!.passwordHash)).toBe(true);
-    expect(triggered).toEqual([['role-users']]);
+    // Not in OPA's data until verified.
+    expect(triggered).toEqual([]);
+    expect(mailed).toEqual([{ id: 'u-1', email: 'new@pelita.test' }]);
   });
 
   it('refuses (403) while self-registration is off, creating nothing', async () => {
@@ -99,7 +101,7 @@ describe('registration', () => {
     expect(triggered).toEqual([]);
   });
 
-  it('creates nothing when the license refuses another user', async () => {
+  it('creates nothing when the license refuses', async () => {
     const { registration, inserted, account } = setup({ licenseRefuses: true });
     await expect(registration.register(account)).rejects.toMatchObject({
       code: 'license_user_limit',

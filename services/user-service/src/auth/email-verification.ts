@@ -1,0 +1,90 @@
+/**
+ * E-mail verification of self-registered accounts: a single-use link mailed at registration
+ * (and again on request), valid `EMAIL_VERIFICATION_TTL_SECONDS`. Following it marks the
+ * address verified — only then may the account log in, does it take a license seat (checked
+ * here, under the seat lock) and reach OPA's data. Resending answers the same whether or not
+ * such an account exists, and mails in the background, so neither its answer nor its time
+ * says who registered.
+ */
+import { HttpError, errorMessage, type Logger } from '@pelita/kit';
+import type { ResetTokenStore } from '../credentials/reset-token-store';
+import { randomToken } from '../credentials/token-material';
+import type { LicenseCheck } from '../license/license-check';
+import type { Mailer } from '../mail/mailer';
+import type { RoleDataChanges } from '../policy-sync/role-data-changes';
+import type { UserRepository } from '../users/user-repository';
+
+export interface EmailVerificationDeps {
+  users: Pick<
+    UserRepository,
+    'find' | 'findByEmail' | 'markVerified' | 'countActive' | 'withSeatLock'
+  >;
+  /** The verification links (`verify:email` tokens in Redis, hashed). */
+  tokens: ResetTokenStore;
+  license: Pick<LicenseCheck, 'assertLicensed'>;
+  roleData: RoleDataChanges;
+  mailer: Mailer;
+  logger: Logger;
+  /** Base of the link mailed: `{frontendUrl}/verify-email?token=…`. */
+  frontendUrl: string;
+}
+
+const invalidLink = () =>
+  new HttpError(
+    400,
+    'invalid_verification_token',
+    'The verification link is invalid, used or expired; ask for a new one',
+  );
+
+export function createEmailVerification(deps: EmailVerificationDeps) {
+  async function sendLink(user: { id: string; email: string }): Promise<void> {
+    // A new link ends the older ones: only the last one mailed works.
+    await deps.tokens.revokeAllOf(user.id);
+    const token = randomToken();
+    await deps.tokens.issue(token, user.id);
+    const link = `${deps.frontendUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    await deps.mailer.send({
+      to: user.email,
+      subject: 'Confirm your e-mail address',
+      text: `An account was registered with this e-mail address.\n\nTo confirm it is yours and start using the account, open:\n${link}\n\nIf it was not you, ignore this e-mail: the account stays unusable.`,
+    });
+  }
+  const inBackground = (user: { id: string; email: string }) =>
+    void sendLink(user).catch((err: unknown) =>
+      deps.logger.error({ err: errorMessage(err) }, 'while sending a verification e-mail'),
+    );
+
+  return {
+    /** Mails the first link of a new account (in the background: registering never waits on SMTP). */
+    sendFirstLink: inBackground,
+
+    /** Mails a new link when an unverified, active account has this address; silent otherwise. */
+    async resend(email: string): Promise<void> {
+      const user = await deps.users.findByEmail(email);
+      if (!user || user.emailVerified || !user.isActive) return;
+      inBackground(user);
+    },
+
+    /** Follows a link: the account is verified and takes its seat, or nothing changes. */
+    async verify(token: string): Promise<void> {
+      const userId = await deps.tokens.peek(token);
+      const user = userId ? await deps.users.find(userId) : undefined;
+      if (!user) throw invalidLink();
+      if (!user.emailVerified) {
+        // The seat is taken now, not at registration: checked and taken under the seat lock.
+        await deps.users.withSeatLock(async () => {
+          await deps.license.assertLicensed({
+            addingUser: true,
+            activeUsers: () => deps.users.countActive(),
+          });
+          await deps.roleData.apply(['role-users'], (db) => deps.users.markVerified(user.id, db));
+        });
+      }
+      // Used up only once it worked: a refusal (no seat free) leaves the link for a later try.
+      await deps.tokens.consume(token);
+      await deps.tokens.revokeAllOf(user.id);
+    },
+  };
+}
+
+export type EmailVerification = ReturnType<typeof createEmailVerification>;
