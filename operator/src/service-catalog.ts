@@ -166,6 +166,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
         ...(url ? { FRONTEND_URL: url } : {}),
         ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
         REDIS_KEY_PREFIX: redisKeyPrefix(install),
+        INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
       };
     },
     secretSettings: (install) => {
@@ -237,6 +238,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
       // The same as the user service's: core-backend checks the sessions it keeps in Redis.
       REDIS_KEY_PREFIX: redisKeyPrefix(install),
+      INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
     }),
     acceptsToken: 'SERVICE_TOKEN',
     presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy' },
@@ -319,6 +321,14 @@ function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext
  */
 function redisKeyPrefix(install: PlatformInstall): string {
   return `pelita:${install.metadata.namespace}/${install.metadata.name}:`;
+}
+
+/**
+ * The activity log both the user service and core-backend write, and administrators read: one
+ * per install, or the administrators of one tenant would read another's on a shared OpenSearch.
+ */
+function activityLogIndex(install: PlatformInstall): string {
+  return `pelita-${install.metadata.namespace}-${install.metadata.name}-user-activity-log`;
 }
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */

@@ -99,6 +99,17 @@ describe('service settings', () => {
     expect(config(b, 'core-backend').REDIS_KEY_PREFIX).toBe('pelita:tenant-acme/other:');
   });
 
+  it('gives each install its own activity log index, written by the user service and core-backend', () => {
+    const a = makeInstall();
+    const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
+    const index = 'pelita-tenant-acme-acme-user-activity-log';
+    expect(config(a, 'user-service').INDEX_USER_ACTIVITY_LOG).toBe(index);
+    expect(config(a, 'core-backend').INDEX_USER_ACTIVITY_LOG).toBe(index);
+    expect(config(b, 'user-service').INDEX_USER_ACTIVITY_LOG).toBe(
+      'pelita-tenant-acme-other-user-activity-log',
+    );
+  });
+
   it('tells the OCR API and the worker the engines, and only the worker the cloud key', () => {
     const apiKeySecretRef = { name: 'ocr', key: 'cloud-key' };
     const install = makeInstall({
