@@ -11,6 +11,7 @@ import {
   contextLengthOf,
   createGuardedLookup,
   createStructuredOutputModes,
+  HttpError,
   parseStructuredAnswer,
   responseFormatOf,
   toUpstreamHttpError,
@@ -164,12 +165,30 @@ export function createModelClient(options: ModelClientOptions) {
       return { value: undefined, content };
     },
 
-    /** Starts the answer; resolves once the server has accepted the request. */
+    /**
+     * Starts the answer; resolves once the server has accepted the request. The model has
+     * `timeoutMs` to start and then between two chunks (a stalled stream ends with a time-out,
+     * whatever its length so far); the whole answer may take as long as it keeps coming.
+     */
     async stream(
       choice: ModelChoice,
       turns: ChatTurn[],
       settings: { temperature: number; signal?: AbortSignal },
     ): Promise<StreamedAnswer> {
+      const idle = idleDeadline(options.timeoutMs);
+      const signal = settings.signal
+        ? AbortSignal.any([settings.signal, idle.signal])
+        : idle.signal;
+      const failure = (err: unknown, context: string) =>
+        idle.expired()
+          ? new HttpError(
+              504,
+              'llm_timeout',
+              `${context}: no answer within ${options.timeoutMs} ms`,
+            )
+          : settings.signal?.aborted
+            ? new HttpError(499, 'client_closed_request', 'The client closed the connection')
+            : toUpstreamHttpError(err, context);
       const stream = await clientFor(choice)
         .chat.completions.create(
           {
@@ -179,21 +198,29 @@ export function createModelClient(options: ModelClientOptions) {
             stream: true,
             stream_options: { include_usage: true },
           },
-          settings.signal ? { signal: settings.signal } : {},
+          // The idle deadline is this call's time-out: the package's own would cut long answers.
+          { signal, timeout: STREAM_REQUEST_TIMEOUT_MS },
         )
         .catch((err: unknown) => {
-          throw toUpstreamHttpError(err, 'The model could not answer');
+          idle.clear();
+          throw failure(err, 'The model could not answer');
         });
+      idle.touch();
       let usage: ReturnType<StreamedAnswer['usage']>;
       async function* deltas(): AsyncGenerator<string> {
         try {
           for await (const chunk of stream) {
+            idle.touch();
             if (chunk.usage) usage = chunk.usage;
             const text = chunk.choices[0]?.delta?.content;
             if (text) yield text;
           }
+          // The package ends an aborted stream as if it were complete: it was not.
+          if (signal.aborted) throw signal.reason;
         } catch (err) {
-          throw toUpstreamHttpError(err, 'The model failed while answering');
+          throw failure(err, 'The model failed while answering');
+        } finally {
+          idle.clear();
         }
       }
       return { deltas: deltas(), usage: () => usage };
@@ -202,3 +229,23 @@ export function createModelClient(options: ModelClientOptions) {
 }
 
 export type ModelClient = ReturnType<typeof createModelClient>;
+
+/** Long enough never to end a streamed answer that keeps coming (24 h). */
+const STREAM_REQUEST_TIMEOUT_MS = 86_400_000;
+
+/** A deadline pushed back by every sign of progress; its signal aborts once it passes. */
+function idleDeadline(ms: number) {
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const touch = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(new Error(`no progress within ${ms} ms`)), ms);
+  };
+  touch();
+  return {
+    signal: controller.signal,
+    touch,
+    clear: () => clearTimeout(timer),
+    expired: () => controller.signal.aborted,
+  };
+}

@@ -221,3 +221,85 @@ describe('chat in a room', () => {
     }
   });
 });
+
+describe('chat with a model that fails part-way', () => {
+  let stub: LlmStub;
+  let stack: CoreStack;
+  let admin: TestUser;
+  let messages: string;
+
+  beforeAll(async () => {
+    stub = await startLlmStub({ latencyMs: 0 });
+    stack = await startCoreStack({
+      BASE_URL_LOCAL: stub.url,
+      MODEL_LOCAL: 'pelita-stub',
+      LLM_TIMEOUT_MS: '700',
+      LLM_MAX_RETRIES: '0',
+    });
+    admin = await stack.admin();
+    const ws = await expectJson<{ id: string }>(
+      stack.call('POST', '/api/workspaces', admin.token, { name: 'Faults' }),
+      201,
+    );
+    const room = await expectJson<{ id: string }>(
+      stack.call('POST', `/api/workspaces/${ws.id}/rooms`, admin.token, {}),
+      201,
+    );
+    messages = `/api/workspaces/${ws.id}/rooms/${room.id}/messages`;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await stub?.close();
+  });
+  afterEach(() => stub.setFaults([]));
+
+  const stored = async (chat: string) => {
+    const history = await expectJson<{ data: ChatRecord[] }>(
+      stack.call('GET', messages, admin.token),
+      200,
+    );
+    return history.data.find((record) => record.chat === chat)!;
+  };
+
+  it('answers 504 before any event when the model is silent past LLM_TIMEOUT_MS', async () => {
+    stub.setFaults([{ match: /SILENT/, fault: { kind: 'latency', ms: 3000 } }]);
+    const answer = await stack.call('POST', messages, admin.token, { chat: 'SILENT model?' });
+    expect(answer.status).toBe(504);
+    expect(await answer.json()).toMatchObject({ error: { code: 'llm_timeout' } });
+    expect(answer.headers.get('content-type')).toMatch(/json/);
+    expect((await stored('SILENT model?')).status).toBe('failed');
+  });
+
+  it('ends with an error event when the stream breaks, and keeps the partial answer', async () => {
+    stub.setFaults([{ match: /BREAK/, fault: { kind: 'stream-break', afterChunks: 1 } }]);
+    const events = await readEvents(
+      await stack.call('POST', messages, admin.token, {
+        chat: 'BREAK the stream of this rather long answer, please, after the first part.',
+      }),
+    );
+    const tokens = events.filter((e) => e.event === 'token');
+    expect(tokens.length).toBeGreaterThan(0);
+    const last = events.at(-1)!;
+    expect(last.event).toBe('error');
+    expect(last.data).toMatchObject({ code: expect.any(String), message: expect.any(String) });
+    const record = await stored(
+      'BREAK the stream of this rather long answer, please, after the first part.',
+    );
+    expect(record.status).toBe('partial');
+    expect(record.response).toBe(tokens.map((e) => (e.data as { text: string }).text).join(''));
+    expect(record.error).toBeTruthy();
+  });
+
+  it('ends with an error event when the stream stalls past LLM_TIMEOUT_MS, keeping what came', async () => {
+    stub.setFaults([
+      { match: /STALL/, fault: { kind: 'stream-break', afterChunks: 1, pauseMs: 5000 } },
+    ]);
+    const events = await readEvents(
+      await stack.call('POST', messages, admin.token, { chat: 'STALL half-way, model.' }),
+    );
+    expect(events.at(-1)!.event).toBe('error');
+    const record = await stored('STALL half-way, model.');
+    expect(record.status).toBe('partial');
+    expect(record.response.length).toBeGreaterThan(0);
+  });
+});
