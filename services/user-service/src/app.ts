@@ -14,6 +14,7 @@ import type { Express, Request } from 'express';
 import type { Redis } from 'ioredis';
 import type { ActivitySearch } from './activity/activity-search';
 import { loadActor, type FindUser } from './actor';
+import type { DecisionExplanations } from './access/decision-explanation';
 import type { Features } from './access/features';
 import type { Policies } from './access/policies';
 import type { PolicyData } from './access/policy-data';
@@ -21,6 +22,7 @@ import type { SigningKeys } from './auth/signing-keys';
 import type { Roles } from './roles/roles';
 import type { Shortcuts } from './roles/shortcuts';
 import { activityRoutes } from './routes/activity';
+import { authzRoutes } from './routes/authz';
 import { meRoutes } from './routes/me';
 import { authRoutes, type AuthFlows } from './routes/auth';
 import { featureRoutes } from './routes/features';
@@ -52,6 +54,7 @@ export interface AppDeps {
   features: Features;
   policies: Policies;
   policyData: PolicyData;
+  explanations: DecisionExplanations;
   time: FormatTimestamp;
   activityLog: ActivityLog;
   photos: ProfilePhotos;
@@ -87,6 +90,7 @@ export function createApp(deps: AppDeps): Express {
       ...policyRoutes(deps.policies, actorOf, deps.time),
       ...openApiRoutes(deps.policyData, deps.openApiToken),
       ...activityRoutes(deps.activitySearch, deps.time),
+      ...authzRoutes(deps.explanations, actorOf),
     ]),
   });
   // The login limits count per client address: behind an ingress that is only known from the

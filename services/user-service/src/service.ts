@@ -18,7 +18,9 @@ import {
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { createAccessRepository } from './access/access-repository';
+import { createDecisionExplanation } from './access/decision-explanation';
 import { createFeatures } from './access/features';
+import { opaExplainClient } from './access/opa-explain-client';
 import { createPolicies } from './access/policies';
 import { createPolicyData } from './access/policy-data';
 import { createPolicyDataRepository } from './access/policy-data-repository';
@@ -253,6 +255,10 @@ export function createUserService(
     features: createFeatures(access, roleData),
     policies: createPolicies(access, roleRepository, roleData),
     policyData: createPolicyData(createPolicyDataRepository(pool)),
+    explanations: createDecisionExplanation({
+      findUser: (id) => userRepository.find(id),
+      explain: opaExplainClient(settings.URL_OPA),
+    }),
     time: timestampFormatter(settings.APP_TIMEZONE),
     photos: createProfilePhotos(photoStore, userRepository, logger),
     photoMaxBytes: settings.PHOTO_MAX_BYTES,
