@@ -136,11 +136,12 @@ describe('helm template with default values', () => {
         'RoleBinding/pelita-operator-leader-election',
         'Service/pelita-operator',
         'ServiceAccount/pelita-operator',
+        'ValidatingAdmissionPolicy/pelita-operator-secrets',
+        'ValidatingAdmissionPolicyBinding/pelita-operator-secrets',
       ].sort(),
     );
-    for (const m of manifests.filter(
-      (m) => !m.kind.startsWith('Cluster') && !m.kind.startsWith('Custom'),
-    )) {
+    const clusterScoped = ['Cluster', 'Custom', 'ValidatingAdmissionPolicy'];
+    for (const m of manifests.filter((m) => !clusterScoped.some((k) => m.kind.startsWith(k)))) {
       expect(m.metadata.namespace).toBe(RELEASE_NAMESPACE);
     }
   });
@@ -159,6 +160,27 @@ describe('helm template with default values', () => {
     const { metadata: _source, ...sourceRest } = source;
     expect(renderedRest).toEqual(sourceRest);
     expect(crd.metadata.name).toBe(source.metadata.name);
+  });
+
+  it('binds the operator to Opaque Secrets of its own through an admission policy', () => {
+    const policy = findOne(manifests, 'ValidatingAdmissionPolicy') as unknown as {
+      spec: {
+        matchConditions: Array<{ expression: string }>;
+        validations: Array<{ expression: string }>;
+      };
+    };
+    expect(policy.spec.matchConditions[0]?.expression).toContain(
+      `system:serviceaccount:${RELEASE_NAMESPACE}:pelita-operator`,
+    );
+    expect(policy.spec.validations.map((v) => v.expression)).toEqual([
+      "has(object.type) && object.type == 'Opaque'",
+      expect.stringContaining("['app.kubernetes.io/managed-by'] == 'pelita-operator'"),
+    ]);
+    const binding = findOne(manifests, 'ValidatingAdmissionPolicyBinding') as any;
+    expect(binding.spec).toEqual({
+      policyName: 'pelita-operator-secrets',
+      validationActions: ['Deny'],
+    });
   });
 
   it('grants the operator exactly its rules, cluster-wide: on Secrets only get and create, nothing on Pods', () => {

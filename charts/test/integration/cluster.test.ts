@@ -143,6 +143,7 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
   let env: Record<string, string>;
   let dir: string;
   let operator: OperatorProcess | undefined;
+  let operatorKubeconfig: string;
 
   const canI = (args: string[]) =>
     kubectl(cluster.kubeconfigPath, [
@@ -171,9 +172,11 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
         'ClusterRoleBinding',
         'Role',
         'RoleBinding',
+        'ValidatingAdmissionPolicy',
+        'ValidatingAdmissionPolicyBinding',
       ].includes(m.kind),
     );
-    expect(rbac).toHaveLength(8);
+    expect(rbac).toHaveLength(10);
     // The same field manager as installCrd, whose next apply drops the chart's labels again.
     kubectlApply(cluster.kubeconfigPath, rbac);
     waitEstablished(
@@ -186,8 +189,9 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     const podName = `${deployment.metadata.name}-7d4b9c-${suffix}`;
     env = containerEnv(deployment, { name: podName, namespace: releaseNamespace });
     const { PORT: _port, POLICIES_DIR: _policies, ...settings } = env;
+    operatorKubeconfig = serviceAccountKubeconfig(cluster, releaseNamespace, serviceAccount, dir);
     operator = await startOperator({
-      kubeconfigPath: serviceAccountKubeconfig(cluster, releaseNamespace, serviceAccount, dir),
+      kubeconfigPath: operatorKubeconfig,
       namespace: releaseNamespace,
       identity: podName,
       // startOperator adds only a free PORT and the repository's policies (the image has them
@@ -206,7 +210,7 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
       await deleteNamespace(cluster, releaseNamespace);
       kubectl(cluster.kubeconfigPath, [
         'delete',
-        'clusterrole,clusterrolebinding',
+        'clusterrole,clusterrolebinding,validatingadmissionpolicy,validatingadmissionpolicybinding',
         '-l',
         `app.kubernetes.io/instance=${release}`,
         '--ignore-not-found',
@@ -297,6 +301,43 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     expect(canI(['delete', 'customresourcedefinitions.apiextensions.k8s.io'])).toBe('no');
   });
 
+  it('may create only Opaque Secrets labelled as its own (no ServiceAccount token Secrets)', async () => {
+    const create = (name: string, type: string, labels: Record<string, string>) =>
+      kubectl(
+        operatorKubeconfig,
+        ['create', '-f', '-', '-n', tenantNamespace],
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: {
+            name,
+            labels,
+            annotations: { 'kubernetes.io/service-account.name': 'default' },
+          },
+          type,
+        }),
+      );
+    const ours = { 'app.kubernetes.io/managed-by': 'pelita-operator' };
+    // The policy reaches the apiserver's admission a moment after it is created.
+    const refused = await waitFor(
+      () => {
+        const attempt = create(`sa-token-${randomBytes(3).toString('hex')}`, SA_TOKEN, ours);
+        return attempt.status !== 0 && attempt;
+      },
+      { what: 'the Secret admission policy to take effect', timeoutMs: 30_000 },
+    );
+    expect(refused.stderr).toContain('creates only Opaque Secrets');
+    expect(create('unlabelled', 'Opaque', {}).stderr).toContain('labelled');
+    expect(create('opaque-ours', 'Opaque', ours).status).toBe(0);
+    // An administrator is not bound by it.
+    const admin = kubectl(
+      cluster.kubeconfigPath,
+      ['create', '-f', '-', '-n', tenantNamespace],
+      JSON.stringify({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'by-admin' } }),
+    );
+    expect(admin.status).toBe(0);
+  });
+
   it('is granted no verb it does not use (reconciled to Ready above without them)', () => {
     const tenant = ['-n', tenantNamespace];
     expect(canI(['patch', 'platforminstalls.pelita.io', ...tenant])).toBe('no');
@@ -324,6 +365,8 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
  * real identity, so the apiserver enforces the chart's RBAC and the process holds no admin
  * credentials a client code path could fall back to.
  */
+const SA_TOKEN = 'kubernetes.io/service-account-token';
+
 function serviceAccountKubeconfig(
   admin: Cluster,
   namespace: string,
