@@ -5,7 +5,7 @@
  * history. Everything goes through the core backend's API with the user's own token, so the page
  * can do exactly what the user may do, no more.
  */
-import { Conversation, errorOf } from './conversation.js';
+import { Conversation, errorOf, onQuestion } from './conversation.js';
 import { Session } from './session.js';
 
 /** How often documents still in processing are looked at again (ms). */
@@ -279,27 +279,7 @@ byId('new-room').addEventListener('click', () =>
   }),
 );
 
-const askForm = formById('ask-form');
-const questionBox = /** @type {HTMLTextAreaElement} */ (byId('question'));
-askForm.addEventListener('submit', (event) => {
-  event.preventDefault();
-  const question = questionBox.value.trim();
-  if (!question) return;
-  const send = /** @type {HTMLButtonElement} */ (askForm.querySelector('button'));
-  send.disabled = true;
-  questionBox.value = '';
-  act('chat-status', () => ask(question)).finally(() => {
-    send.disabled = false;
-    questionBox.focus();
-  });
-});
-// Enter sends, Shift+Enter starts a new line.
-questionBox.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey) {
-    event.preventDefault();
-    askForm.requestSubmit();
-  }
-});
+onQuestion(formById('ask-form'), (question) => act('chat-status', () => ask(question)));
 
 if (session.loggedIn) act('chat-status', showApp);
 else showLogin();

@@ -188,3 +188,31 @@ function reactions(record, react) {
   group.append(like, dislike);
   return group;
 }
+
+/**
+ * The question form: on submit (the button, or Enter; Shift+Enter starts a new line) the
+ * question is taken from the box and handed to `ask`, the button disabled until it settles.
+ * @param {HTMLFormElement} form
+ * @param {(question: string) => Promise<unknown>} ask
+ */
+export function onQuestion(form, ask) {
+  const box = /** @type {HTMLTextAreaElement} */ (form.querySelector('textarea'));
+  const send = /** @type {HTMLButtonElement} */ (form.querySelector('button'));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const question = box.value.trim();
+    if (!question) return;
+    send.disabled = true;
+    box.value = '';
+    ask(question).finally(() => {
+      send.disabled = false;
+      box.focus();
+    });
+  });
+  box.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+}

@@ -5,7 +5,7 @@
  * the visitor's conversation id, issued with the first answer, is kept in localStorage so a
  * return visit shows the conversation again.
  */
-import { Conversation, errorOf } from './conversation.js';
+import { Conversation, errorOf, onQuestion } from './conversation.js';
 
 /**
  * @typedef {{ title: string, greeting: string, primary_color: string, dark_mode: boolean }} Theme
@@ -56,30 +56,11 @@ async function ask(/** @type {string} */ question) {
     record?.status === 'complete' ? 'Answered.' : 'The answer stopped early.';
 }
 
-const askForm = /** @type {HTMLFormElement} */ (byId('ask-form'));
-const questionBox = /** @type {HTMLTextAreaElement} */ (byId('question'));
-askForm.addEventListener('submit', (event) => {
-  event.preventDefault();
-  const question = questionBox.value.trim();
-  if (!question) return;
-  const send = /** @type {HTMLButtonElement} */ (askForm.querySelector('button'));
-  send.disabled = true;
-  questionBox.value = '';
-  ask(question)
-    .catch((/** @type {Error} */ err) => {
-      byId('chat-status').textContent = err.message;
-    })
-    .finally(() => {
-      send.disabled = false;
-      questionBox.focus();
-    });
-});
-questionBox.addEventListener('keydown', (event) => {
-  if (event.key === 'Enter' && !event.shiftKey) {
-    event.preventDefault();
-    askForm.requestSubmit();
-  }
-});
+onQuestion(/** @type {HTMLFormElement} */ (byId('ask-form')), (question) =>
+  ask(question).catch((/** @type {Error} */ err) => {
+    byId('chat-status').textContent = err.message;
+  }),
+);
 
 showHistory().catch((/** @type {Error} */ err) => {
   byId('chat-status').textContent = err.message;

@@ -11,8 +11,8 @@ import { z } from 'zod';
 import type { AnswerPipeline } from '../chats/answer-pipeline';
 import type { Room } from '../chats/chat-store';
 import { openEventStream } from '../chats/event-stream';
-import type { Hit } from '../retrieval/knowledge-index';
 import { toChatMessageRecord } from '../schemas/chats';
+import { toPassageResponse } from '../schemas/documents';
 import type { Membership, Workspaces } from '../workspaces/workspaces';
 
 export const answerEventsDoc = {
@@ -49,7 +49,7 @@ export async function streamAnswer(
     signal: clientGoneSignal(res),
   });
   const events = openEventStream(res);
-  events.send('sources', started.sources.map(toSource));
+  events.send('sources', started.sources.map(toPassageResponse));
   try {
     for await (const text of started.deltas) events.send('token', { text });
     const { message } = await started.finished();
@@ -60,17 +60,4 @@ export async function streamAnswer(
   } finally {
     events.end();
   }
-}
-
-/** A passage as the browser shows it under the answer. */
-function toSource(hit: Hit) {
-  return {
-    type: hit.resourceType,
-    id: hit.resourceId,
-    title: hit.title,
-    kind: hit.kind,
-    position: hit.position,
-    text: hit.text,
-    score: hit.score,
-  };
 }

@@ -4,7 +4,7 @@ import type { AccessLists } from '../access/access-lists';
 import type { CallerOf } from '../caller';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import { WorkspaceParams } from '../schemas/common';
-import { SearchBody, SearchResponse } from '../schemas/documents';
+import { SearchBody, SearchResponse, toPassageResponse } from '../schemas/documents';
 import type { Topics } from '../topics/topics';
 import type { Workspaces } from '../workspaces/workspaces';
 
@@ -49,18 +49,7 @@ export function searchRoutes(deps: {
           k: body.k ?? settings.top_k,
           mode: settings.retrieval_mode,
         });
-        return {
-          hits: hits.map((hit) => ({
-            type: hit.resourceType,
-            id: hit.resourceId,
-            title: hit.title,
-            kind: hit.kind,
-            position: hit.position,
-            text: hit.text,
-            score: hit.score,
-            matched_by: hit.matchedBy,
-          })),
-        };
+        return { hits: hits.map(toPassageResponse) };
       },
     }),
   ];

@@ -1,6 +1,7 @@
 /** Shapes of documents, folders, topics and search. */
 import { storedText, uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
+import type { Hit } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from '../documents/documents';
 import type { FolderRecord } from '../documents/folders';
 import type { TopicRecord } from '../topics/topics';
@@ -174,17 +175,26 @@ export const SearchBody = z.object({
   topic_ids: z.array(z.uuid()).max(50).optional(),
   k: z.number().int().min(1).max(50).optional(),
 });
-export const SearchResponse = z.object({
-  hits: z.array(
-    z.object({
-      type: z.string(),
-      id: z.string(),
-      title: z.string(),
-      kind: z.string(),
-      position: z.number().int(),
-      text: z.string(),
-      score: z.number(),
-      matched_by: z.array(z.string()),
-    }),
-  ),
+const Passage = z.object({
+  type: z.string(),
+  id: z.string(),
+  title: z.string(),
+  kind: z.string(),
+  position: z.number().int(),
+  text: z.string(),
+  score: z.number(),
+  matched_by: z.array(z.string()),
+});
+export const SearchResponse = z.object({ hits: z.array(Passage) });
+
+/** A passage retrieval found, as searches answer it and chats list it under an answer. */
+export const toPassageResponse = (hit: Hit): z.infer<typeof Passage> => ({
+  type: hit.resourceType,
+  id: hit.resourceId,
+  title: hit.title,
+  kind: hit.kind,
+  position: hit.position,
+  text: hit.text,
+  score: hit.score,
+  matched_by: hit.matchedBy,
 });
