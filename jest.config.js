@@ -14,7 +14,8 @@ const moduleNameMapper = {
   '^@pelita/fuzz$': '<rootDir>/tools/fuzz/src/index.ts',
   '^@pelita/llm-stub$': '<rootDir>/tools/llm-stub/src/index.ts',
   '^@pelita/mineru-cloud-stub$': '<rootDir>/tools/mineru-cloud-stub/src/index.ts',
-  '^@pelita/(db-proxy|http-proxy|policy-sync|summarizer|user-service|ocr-engine|office-converter|ocr-service|core-backend)$':
+  '^@pelita/vendor-doubles$': '<rootDir>/tools/vendor-doubles/src/index.ts',
+  '^@pelita/(db-proxy|http-proxy|policy-sync|summarizer|user-service|ocr-engine|office-converter|ocr-service|core-backend|license-service)$':
     '<rootDir>/services/$1/src/index.ts',
   '^@pelita/operator$': '<rootDir>/operator/src/index.ts',
 };

@@ -179,3 +179,13 @@ export {
   type ActivityQuery,
   type ActivityRepository,
 } from './activity-log/activity-repository';
+
+// The secret store (Infisical): universal-auth login, secrets by project, environment and path
+export {
+  createInfisicalClient,
+  SecretStoreError,
+  type InfisicalClient,
+  type InfisicalClientOptions,
+  type SecretScope,
+  type StoredSecret,
+} from './secret-store/infisical-client';

@@ -1,0 +1,51 @@
+/**
+ * Account password hashes with Node's scrypt (`scrypt$N$r$p$salt$hash`, base64), compared in
+ * constant time. Cost: OWASP's minimum for scrypt (N = 2^17, r = 8, p = 1).
+ */
+import {
+  randomBytes,
+  scrypt as scryptCallback,
+  timingSafeEqual,
+  type ScryptOptions,
+} from 'node:crypto';
+
+const KEY_LENGTH = 64;
+const PARAMS = { N: 2 ** 17, r: 8, p: 1 };
+const MAX_MEMORY = 256 * 1024 * 1024;
+
+function scrypt(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCallback(password, salt, KEY_LENGTH, options, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
+  );
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await scrypt(password, salt, { ...PARAMS, maxmem: MAX_MEMORY });
+  return [
+    'scrypt',
+    PARAMS.N,
+    PARAMS.r,
+    PARAMS.p,
+    salt.toString('base64'),
+    key.toString('base64'),
+  ].join('$');
+}
+
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const expected = Buffer.from(hash, 'base64');
+  const key = await scrypt(password, Buffer.from(salt, 'base64'), {
+    N: Number(n),
+    r: Number(r),
+    p: Number(p),
+    maxmem: MAX_MEMORY,
+  });
+  return key.length === expected.length && timingSafeEqual(key, expected);
+}
+
+/** A hash of nothing anyone knows: an unknown account costs what a real check costs. */
+export const UNUSABLE_HASH = `scrypt$${PARAMS.N}$8$1$${randomBytes(16).toString('base64')}$${randomBytes(KEY_LENGTH).toString('base64')}`;

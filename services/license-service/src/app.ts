@@ -1,0 +1,62 @@
+/** Builds the license service's express app from its dependencies; no listening, no environment reads. */
+import { join } from 'node:path';
+import { createService, type Logger, type Metrics, type ReadinessCheck } from '@pelita/kit';
+import type { Express } from 'express';
+import type { Pool } from 'pg';
+import type { CookieNames } from './auth/cookies';
+import type { PasswordCheck } from './auth/password-check';
+import type { SessionStore } from './auth/session-store';
+import { activityPage } from './dashboard/activity-page';
+import { environmentPages } from './dashboard/environment-pages';
+import { homePage } from './dashboard/home-page';
+import { loginRoutes } from './dashboard/login-pages';
+import { recordPages } from './dashboard/record-pages';
+import type { LoginNotifier } from './integrations/login-notifier';
+import type { Environments } from './records/environment';
+import { apiRoutes, SeedError, seedErrorBody } from './routes/api';
+import { livewireRoutes } from './routes/livewire';
+
+/** `web/` beside `src/` and `dist/`: the dashboard's stylesheet. */
+const WEB_DIR = join(__dirname, '..', 'web');
+
+export interface AppDeps {
+  logger: Logger;
+  metrics: Metrics;
+  pool: Pool;
+  bodyLimit: string;
+  passwords: PasswordCheck;
+  sessions: SessionStore;
+  cookies: CookieNames;
+  secureCookies: boolean;
+  notifier: LoginNotifier;
+  environments: Environments;
+  totpIssuer: string;
+  totpMaxAttempts: number;
+  readiness: Record<string, ReadinessCheck>;
+}
+
+export function createApp(deps: AppDeps): Express {
+  const env = { pool: deps.pool, sessions: deps.sessions, cookies: deps.cookies };
+  return createService({
+    name: 'license-service',
+    description:
+      'Clients, licenses and secret-store mappings of a Pelita vendor: the Basic-auth license API ' +
+      'tenants call (`/api/...`) and the admin dashboard (server-rendered HTML pages).',
+    logger: deps.logger,
+    metrics: deps.metrics,
+    bodyLimit: deps.bodyLimit,
+    errorBody: seedErrorBody,
+    errorSchema: SeedError,
+    readiness: deps.readiness,
+    assets: { path: '/assets', dir: WEB_DIR },
+    routes: [
+      ...apiRoutes(deps.pool, deps.passwords),
+      ...livewireRoutes(),
+      ...loginRoutes({ ...env, ...deps }),
+      homePage(env),
+      ...recordPages(env),
+      ...environmentPages(env, deps.environments),
+      activityPage(env),
+    ],
+  });
+}

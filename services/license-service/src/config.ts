@@ -1,0 +1,68 @@
+/** The license service's settings (environment variables), validated at start-up. */
+import { baseSettings, booleanSetting, httpUrl, optionalSetting } from '@pelita/kit';
+import { z } from 'zod';
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+export const settingsSchema = baseSettings
+  .extend({
+    DATABASE_URL: z.string().min(1),
+    /**
+     * The first dashboard account (role `super-admin`), created at start when no account exists;
+     * it enrols its TOTP second factor at its first login.
+     */
+    ADMIN_EMAIL: optionalSetting,
+    ADMIN_PASSWORD: optionalSetting,
+    ADMIN_NAME: optionalSetting,
+    /** A dashboard session ends after this long without a request… */
+    SESSION_IDLE_MINUTES: positiveInt(30),
+    /** …and this long after its login, whatever happens. */
+    SESSION_MAX_HOURS: positiveInt(12),
+    /**
+     * Secure cookies (`__Host-` prefix, HTTPS only). Browsers accept them from http://localhost
+     * and http://127.0.0.1 too, so only a plain-HTTP deployment elsewhere needs false.
+     */
+    COOKIE_SECURE: booleanSetting.default(true),
+    /** Failed logins (dashboard or Basic) of one account before it is locked for a while. */
+    LOGIN_MAX_ATTEMPTS: positiveInt(5),
+    LOGIN_LOCK_MINUTES: positiveInt(15),
+    /** Wrong TOTP codes in one login before it must start again with the password. */
+    TOTP_MAX_ATTEMPTS: positiveInt(5),
+    /** The issuer shown in authenticator apps. */
+    TOTP_ISSUER: z.string().min(1).default('Pelita License'),
+    /** The secret store the environment page edits (mappings carry their own credentials). */
+    INFISICAL_URL: httpUrl.default('https://app.infisical.com'),
+    /** GitLab whose pipelines a `frontend` mapping triggers after its secrets are saved. */
+    GITLAB_URL: httpUrl.default('https://gitlab.com'),
+    /** A token allowed to create pipeline trigger tokens in GITLAB_PROJECT_ID. */
+    GITLAB_TOKEN: optionalSetting,
+    GITLAB_PROJECT_ID: optionalSetting,
+    /** Telegram bot of the login notifications; unset: no notification. */
+    TELEGRAM_BOT_TOKEN: optionalSetting,
+    TELEGRAM_CHAT_ID: optionalSetting,
+    TELEGRAM_API_URL: httpUrl.default('https://api.telegram.org'),
+    /** Time-out of each call to Infisical, GitLab and Telegram. */
+    OUTBOUND_TIMEOUT_MS: positiveInt(10_000),
+  })
+  .superRefine((settings, ctx) => {
+    const pairs: Array<[keyof typeof settings, keyof typeof settings]> = [
+      ['ADMIN_EMAIL', 'ADMIN_PASSWORD'],
+      ['GITLAB_TOKEN', 'GITLAB_PROJECT_ID'],
+      ['TELEGRAM_BOT_TOKEN', 'TELEGRAM_CHAT_ID'],
+    ];
+    for (const [a, b] of pairs) {
+      if ((settings[a] === undefined) !== (settings[b] === undefined)) {
+        const missing = settings[a] === undefined ? a : b;
+        ctx.addIssue({
+          code: 'custom',
+          path: [missing],
+          message: `required together with ${missing === a ? b : a}`,
+        });
+      }
+    }
+    if (settings.ADMIN_PASSWORD !== undefined && settings.ADMIN_PASSWORD.length < 12) {
+      ctx.addIssue({ code: 'custom', path: ['ADMIN_PASSWORD'], message: 'at least 12 characters' });
+    }
+  });
+
+export type Settings = z.infer<typeof settingsSchema>;

@@ -1,0 +1,106 @@
+/**
+ * The home page (seed 001 D): counts of active clients, licenses and mappings, the number of
+ * accounts, the 5 most recently activated licenses and a chart of the 5 clients with most licenses.
+ */
+import type { RouteDefinition } from '@pelita/kit';
+import type { Pool } from 'pg';
+import { barChartSvg } from './bar-chart';
+import { formatDate, html, trusted } from './html';
+import { layout } from './layout';
+import { pageRoute, type PageEnvironment } from './page-route';
+
+interface HomeFigures {
+  active_clients: number;
+  licenses: number;
+  mappings: number;
+  admins: number;
+}
+
+export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition {
+  const { pool } = env;
+  return pageRoute(env, {
+    method: 'get',
+    path: '/',
+    summary: 'Home: counts, recent licenses, clients with most licenses',
+    access: 'signed-in',
+    handler: async (ctx) => {
+      const figures = (
+        await pool.query<HomeFigures>(
+          `select (select count(*)::int from clients where is_active) as active_clients,
+                  (select count(*)::int from licenses) as licenses,
+                  (select count(*)::int from secret_mappings) as mappings,
+                  (select count(*)::int from admin_users) as admins`,
+        )
+      ).rows[0]!;
+      const recent = await pool.query<{
+        id: string;
+        license_name: string;
+        client_name: string;
+        client_id: string;
+        activated_date: Date;
+      }>(
+        `select l.id, l.license_name, l.activated_date, c.name as client_name, c.id as client_id
+         from licenses l join clients c on c.id = l.client_id
+         where l.activated_date is not null
+         order by l.activated_date desc, l.created_at desc limit 5`,
+      );
+      const top = await pool.query<{ name: string; n: number }>(
+        `select c.name, count(l.id)::int as n from clients c join licenses l on l.client_id = c.id
+         group by c.id, c.name order by n desc, c.name limit 5`,
+      );
+      const counts: Array<[string, number, string]> = [
+        ['Active clients', figures.active_clients, 'active-clients'],
+        ['Licenses', figures.licenses, 'licenses'],
+        ['Mappings', figures.mappings, 'mappings'],
+        ['Admin users', figures.admins, 'admins'],
+      ];
+      const body = html`<section aria-labelledby="counts-title">
+          <h2 id="counts-title" class="visually-hidden">Counts</h2>
+          <ul class="counts">
+            ${counts.map(([label, n, id]) => html`<li class="count" data-count="${id}"><span class="number">${n}</span> <span>${label}</span></li>`)}
+          </ul>
+        </section>
+        <div class="columns">
+          <section class="card" aria-labelledby="recent-title">
+            <h2 id="recent-title">Recently activated licenses</h2>
+            ${
+              recent.rows.length
+                ? html`<table class="recent">
+                    <thead>
+                      <tr>
+                        <th scope="col">License</th>
+                        <th scope="col">Client</th>
+                        <th scope="col">Activated</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      ${recent.rows.map(
+                        (r) =>
+                          html`<tr>
+                            <td>${r.license_name}</td>
+                            <td><a href="/clients/${r.client_id}">${r.client_name}</a></td>
+                            <td>${formatDate(r.activated_date)}</td>
+                          </tr>`,
+                      )}
+                    </tbody>
+                  </table>`
+                : html`<p>No license has been activated yet.</p>`
+            }
+          </section>
+          <section class="card" aria-labelledby="top-title">
+            <h2 id="top-title">Clients with most licenses</h2>
+            ${trusted(
+              barChartSvg(
+                'Clients with most licenses',
+                top.rows.map((r) => ({ label: r.name, value: r.n })),
+              ),
+            )}
+          </section>
+        </div>`;
+      const flash = ctx.query.recovered
+        ? 'You logged in with a recovery code; it cannot be used again.'
+        : undefined;
+      return { html: layout({ title: 'Home', viewer: ctx.viewer, body, flash, current: '/' }) };
+    },
+  });
+}

@@ -1,0 +1,338 @@
+/** The pages of clients, their licenses and mappings, accounts and roles (see resource-pages.ts). */
+import { HttpError, type RouteDefinition } from '@pelita/kit';
+import type { Pool } from 'pg';
+import {
+  accountForm,
+  adminTable,
+  listRoles,
+  publicAccount,
+  roleForm,
+  roleTable,
+} from '../admins/accounts';
+import { hashPassword } from '../admins/passwords';
+import { PERMISSIONS } from '../admins/permissions';
+import type { SessionStore } from '../auth/session-store';
+import { clientForm, clientTable } from '../records/clients';
+import { parseForm } from '../records/form-input';
+import { licenseForm, licenseTable } from '../records/licenses';
+import { MAPPING_TYPES, mappingForm, mappingTable, withoutSecrets } from '../records/mappings';
+import { createRecordChanges } from '../records/record-changes';
+import type { Row } from '../store/table-repository';
+import { formatDate, formatTime, html } from './html';
+import { layout } from './layout';
+import { pageRoute, type PageEnvironment } from './page-route';
+import { resourcePages } from './resource-pages';
+
+const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
+
+export function recordPages(
+  env: PageEnvironment & { pool: Pool; sessions: SessionStore },
+): RouteDefinition[] {
+  const { pool } = env;
+
+  const clients = resourcePages(env, {
+    noun: 'client',
+    plural: 'clients',
+    table: clientTable,
+    changes: createRecordChanges(pool, clientTable, 'client'),
+    read: 'clients.read',
+    write: 'clients.write',
+    columns: [
+      {
+        key: 'name',
+        label: 'Name',
+        sortable: true,
+        render: (row) => html`<a href="/clients/${row.id}">${String(row.name)}</a>`,
+      },
+      { key: 'company_name', label: 'Company', sortable: true },
+      { key: 'email', label: 'E-mail', sortable: true },
+      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      { key: 'max_user', label: 'Max users', sortable: true },
+    ],
+    fields: () =>
+      Promise.resolve([
+        { name: 'name', label: 'Name', required: true },
+        { name: 'company_name', label: 'Company name' },
+        { name: 'email', label: 'E-mail', type: 'email' },
+        { name: 'phone', label: 'Phone' },
+        { name: 'address', label: 'Address', type: 'textarea' },
+        { name: 'max_user', label: 'Maximum users', type: 'number', hint: 'Empty: no limit' },
+        { name: 'is_active', label: 'Active', type: 'checkbox' },
+      ]),
+    parse: (form) => parseForm(clientForm, form),
+  });
+
+  const licenses = resourcePages(env, {
+    noun: 'license',
+    plural: 'licenses',
+    underClient: true,
+    table: licenseTable,
+    changes: createRecordChanges(pool, licenseTable, 'license'),
+    read: 'clients.read',
+    write: 'clients.write',
+    columns: [
+      { key: 'license_name', label: 'License', sortable: true },
+      { key: 'serial_number', label: 'Serial number', sortable: true },
+      { key: 'qty', label: 'Qty', sortable: true },
+      { key: 'status', label: 'Active', sortable: true, render: (row) => yesNo(row.status) },
+      {
+        key: 'activated_date',
+        label: 'Activated',
+        sortable: true,
+        render: (row) => formatDate(row.activated_date),
+      },
+      {
+        key: 'expired_date',
+        label: 'Expires',
+        sortable: true,
+        render: (row) => formatDate(row.expired_date),
+      },
+      { key: 'module', label: 'Module' },
+    ],
+    fields: () =>
+      Promise.resolve([
+        { name: 'license_name', label: 'License name', required: true },
+        { name: 'serial_number', label: 'Serial number' },
+        { name: 'qty', label: 'Quantity', type: 'number', required: true },
+        { name: 'installed_in', label: 'Installed in' },
+        { name: 'binded_in', label: 'Bound to' },
+        { name: 'module', label: 'Module' },
+        { name: 'activated_date', label: 'Activated on', type: 'date' },
+        { name: 'expired_date', label: 'Expires on', type: 'date' },
+        { name: 'status', label: 'Active (unticked: suspended)', type: 'checkbox' },
+      ]),
+    parse: (form) => parseForm(licenseForm, form),
+  });
+
+  const mappings = resourcePages(env, {
+    noun: 'mapping',
+    plural: 'mappings',
+    underClient: true,
+    table: mappingTable,
+    changes: createRecordChanges(pool, mappingTable, 'mapping'),
+    read: 'clients.read',
+    write: 'clients.write',
+    columns: [
+      { key: 'type', label: 'Type', sortable: true },
+      { key: 'project_id', label: 'Project', sortable: true },
+      { key: 'client_env', label: 'Environment', sortable: true },
+      { key: 'path', label: 'Path', sortable: true },
+      { key: 'branch_source', label: 'Branch', sortable: true },
+    ],
+    rowActions: (row) =>
+      html` <a href="/infisical-env?id=${row.id}"
+        >Secrets<span class="visually-hidden"> of ${String(row.project_id)}</span></a
+      >`,
+    fields: (_ctx, creating) =>
+      Promise.resolve([
+        {
+          name: 'type',
+          label: 'Type',
+          type: 'select',
+          required: true,
+          options: MAPPING_TYPES.map((t) => ({ value: t, label: t })),
+          hint: 'frontend: saving its secrets runs the pipeline of its branch',
+        },
+        { name: 'project_id', label: 'Infisical project ID', required: true },
+        {
+          name: 'client_env',
+          label: 'Environment slug',
+          required: true,
+          hint: 'e.g. dev, staging, prod',
+        },
+        { name: 'path', label: 'Secret path', required: true },
+        { name: 'client_id', label: 'Machine identity client ID', required: true },
+        {
+          name: 'client_secret',
+          label: 'Machine identity client secret',
+          type: 'password',
+          required: creating,
+          ...(creating ? {} : { hint: 'Empty: keep the stored secret' }),
+        },
+        { name: 'branch_source', label: 'Branch (frontend)' },
+      ]),
+    parse: (form, creating) => parseForm(mappingForm(creating), form),
+    toRecord: (values) => {
+      const record = { ...values };
+      if (record.client_secret === '') delete record.client_secret;
+      return Promise.resolve(record);
+    },
+    shown: withoutSecrets,
+  });
+
+  const roleOptions = async () =>
+    (await listRoles(pool)).map((r) => ({ value: r.id, label: r.name }));
+  const admins = resourcePages(env, {
+    noun: 'account',
+    plural: 'admins',
+    uniqueField: 'email',
+    table: adminTable,
+    changes: createRecordChanges(pool, adminTable, 'admin'),
+    read: 'admins.manage',
+    write: 'admins.manage',
+    columns: [
+      { key: 'name', label: 'Name', sortable: true },
+      { key: 'email', label: 'E-mail', sortable: true },
+      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      {
+        key: 'totp_secret',
+        label: 'Second factor',
+        render: (row) => (row.totp_secret ? 'Enrolled' : 'Not yet'),
+      },
+      {
+        key: 'last_login_at',
+        label: 'Last login',
+        sortable: true,
+        render: (row) => formatTime(row.last_login_at),
+      },
+    ],
+    fields: async (_ctx, creating) => [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'email', label: 'E-mail', type: 'email', required: true },
+      {
+        name: 'role_id',
+        label: 'Role',
+        type: 'select',
+        required: true,
+        options: await roleOptions(),
+      },
+      {
+        name: 'password',
+        label: creating ? 'Password' : 'New password',
+        type: 'password',
+        required: creating,
+        hint: creating ? 'At least 12 characters' : 'Empty: keep the password',
+      },
+      { name: 'is_active', label: 'Active', type: 'checkbox' },
+      ...(creating
+        ? []
+        : [
+            {
+              name: 'reset_totp',
+              label: 'Reset the second factor (enrols again at the next login)',
+              type: 'checkbox' as const,
+            },
+          ]),
+    ],
+    parse: (form, creating) => parseForm(accountForm(creating), form),
+    toRecord: async (values, creating) => {
+      const { password, reset_totp, ...record } = values as Record<string, unknown> & {
+        password: string;
+        reset_totp: boolean;
+      };
+      if (password) record.password_hash = await hashPassword(password);
+      if (!creating && reset_totp) {
+        record.totp_secret = null;
+        record.totp_last_step = null;
+        record.recovery_code_hashes = [];
+      }
+      return record;
+    },
+    shown: (row) => publicAccount(row),
+    afterChange: async (_ctx, before, after) => {
+      // A changed password, a deactivation, a reset second factor or a deletion ends every
+      // session of the account (one's own too: log in again with the new password).
+      const ended =
+        !after ||
+        !after.is_active ||
+        before?.password_hash !== after.password_hash ||
+        before?.totp_secret !== after.totp_secret;
+      if (before && ended) await env.sessions.destroyAllOf(before.id);
+    },
+    refuseDelete: (ctx, row) =>
+      Promise.resolve(row.id === ctx.account?.id ? 'You cannot delete your own account.' : null),
+  });
+
+  const roles = resourcePages(env, {
+    noun: 'role',
+    plural: 'roles',
+    uniqueField: 'name',
+    table: roleTable,
+    changes: createRecordChanges(pool, roleTable, 'role'),
+    read: 'admins.manage',
+    write: 'admins.manage',
+    columns: [
+      { key: 'name', label: 'Name', sortable: true },
+      {
+        key: 'permissions',
+        label: 'Permissions',
+        render: (row) => (row.permissions as string[]).join(', '),
+      },
+    ],
+    fields: () =>
+      Promise.resolve([
+        { name: 'name', label: 'Name', required: true },
+        {
+          name: 'permissions',
+          label: 'Permissions',
+          type: 'checkboxes',
+          options: Object.entries(PERMISSIONS).map(([value, label]) => ({ value, label })),
+        },
+      ]),
+    parse: (form) => parseForm(roleForm, form),
+    refuseDelete: async (_ctx, row) => {
+      const used = await pool.query('select 1 from admin_users where role_id = $1 limit 1', [
+        row.id,
+      ]);
+      return used.rowCount ? 'Accounts still have this role: give them another one first.' : null;
+    },
+  });
+
+  const clientDetail = pageRoute(env, {
+    method: 'get',
+    path: '/clients/:id',
+    summary: 'One client with links to its licenses and mappings',
+    access: 'clients.read',
+    handler: async (ctx) => {
+      const client = await clientTable.get(pool, ctx.params.id ?? '');
+      if (!client) throw new HttpError(404, 'not_found', 'No such client');
+      const counts = await pool.query<{ licenses: number; mappings: number }>(
+        `select (select count(*)::int from licenses where client_id = $1) as licenses,
+                (select count(*)::int from secret_mappings where client_ref = $1) as mappings`,
+        [client.id],
+      );
+      const c = counts.rows[0]!;
+      const write = ctx.viewer!.permissions.includes('clients.write');
+      const fields: Array<[string, unknown]> = [
+        ['ID', client.id],
+        ['Company', client.company_name],
+        ['E-mail', client.email],
+        ['Phone', client.phone],
+        ['Address', client.address],
+        ['Active', yesNo(client.is_active)],
+        ['Maximum users', client.max_user ?? 'no limit'],
+      ];
+      const body = html`<p>
+          <a href="/clients">Back to the clients</a
+          >${write ? html` · <a href="/clients/${client.id}/edit">Edit this client</a>` : ''}
+        </p>
+        <dl class="card">
+          ${fields.map(
+            ([k, v]) =>
+              html`<dt>${k}</dt>
+                <dd>${String(v as string)}</dd>`,
+          )}
+        </dl>
+        <ul class="links">
+          <li><a href="/clients/${client.id}/licenses">Licenses (${c.licenses})</a></li>
+          <li>
+            <a href="/clients/${client.id}/mappings">Secret-store mappings (${c.mappings})</a>
+          </li>
+          <li><a href="/activity?entity_id=${client.id}">Activity of this client</a></li>
+        </ul>`;
+      return {
+        html: layout({
+          title: `Client ${String(client.name)}`,
+          viewer: ctx.viewer,
+          body,
+          current: '/clients',
+        }),
+      };
+    },
+  });
+
+  // The detail route last: `/clients/new` must match the new-client form first.
+  return [...clients, ...licenses, ...mappings, ...admins, ...roles, clientDetail];
+}
+
+export type { Row };

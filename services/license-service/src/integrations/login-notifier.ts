@@ -1,0 +1,78 @@
+/**
+ * The chat-messaging notification of each successful dashboard login (seed: user name, e-mail,
+ * IP, time in UTC+7, user agent) through the Telegram Bot API's sendMessage. Without a bot token
+ * nothing is sent; the send runs after the login has answered and a failure is only logged, so
+ * it never delays or stops a login.
+ */
+import type { Logger } from '@pelita/kit';
+
+export interface LoginEvent {
+  name: string;
+  email: string;
+  ip: string;
+  userAgent: string;
+  at: Date;
+}
+
+export interface LoginNotifier {
+  notify(event: LoginEvent): void;
+  /** Resolves when every send started so far has finished (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+/** `2026-11-26 14:05:09 (UTC+7)`: the seed's zone, without depending on the host's time zone. */
+export function utcPlus7(at: Date): string {
+  const shifted = new Date(at.getTime() + 7 * 3600_000);
+  return `${shifted.toISOString().slice(0, 19).replace('T', ' ')} (UTC+7)`;
+}
+
+export function loginMessage(event: LoginEvent): string {
+  return [
+    'Login to the Pelita license dashboard',
+    `Name: ${event.name}`,
+    `E-mail: ${event.email}`,
+    `IP: ${event.ip}`,
+    `Time: ${utcPlus7(event.at)}`,
+    `User agent: ${event.userAgent.slice(0, 300)}`,
+  ].join('\n');
+}
+
+export function createLoginNotifier(options: {
+  apiUrl: string;
+  botToken: string | undefined;
+  chatId: string | undefined;
+  timeoutMs: number;
+  logger: Logger;
+}): LoginNotifier {
+  const pending = new Set<Promise<void>>();
+  const { botToken, chatId } = options;
+  return {
+    notify(event) {
+      if (!botToken || !chatId) return;
+      const send = (async () => {
+        try {
+          const res = await fetch(`${options.apiUrl}/bot${botToken}/sendMessage`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ chat_id: chatId, text: loginMessage(event) }),
+            signal: AbortSignal.timeout(options.timeoutMs),
+          });
+          await res.body?.cancel();
+          if (!res.ok)
+            options.logger.warn({ status: res.status }, 'login notification refused by Telegram');
+        } catch (err) {
+          // The URL holds the bot token: log the kind of failure, never the request.
+          options.logger.warn(
+            { reason: err instanceof Error ? err.name : 'unknown' },
+            'login notification not sent',
+          );
+        }
+      })();
+      pending.add(send);
+      void send.finally(() => pending.delete(send));
+    },
+    async idle() {
+      await Promise.all([...pending]);
+    },
+  };
+}

@@ -1,0 +1,21 @@
+/** Clients (seed 001 D): the vendor's customers, each with licenses and secret-store mappings. */
+import { z } from 'zod';
+import { createTableRepository } from '../store/table-repository';
+import { field } from './form-input';
+
+export const clientTable = createTableRepository({
+  table: 'clients',
+  columns: ['name', 'company_name', 'email', 'phone', 'address', 'is_active', 'max_user'],
+  searchable: ['name', 'company_name', 'email', 'phone'],
+  sortable: ['name', 'company_name', 'email', 'is_active', 'max_user', 'created_at'],
+});
+
+export const clientForm = z.object({
+  name: field.required(),
+  company_name: field.optional(200),
+  email: field.email(),
+  phone: field.optional(50),
+  address: field.optional(1000),
+  is_active: field.checkbox(),
+  max_user: field.optionalInt(0),
+});

@@ -1,0 +1,65 @@
+/**
+ * Create, update and delete of a managed record with its activity entry, in one transaction:
+ * the entry holds the fields that changed with their before and after values (the kit's
+ * `describeChanges`, which masks secrets such as a mapping's client secret).
+ */
+import { describeChanges } from '@pelita/kit';
+import type { Pool } from 'pg';
+import { recordActivity, type Actor } from '../activity/activity-log';
+import { inTransaction } from '../store/sql';
+import type { Row, TableRepository } from '../store/table-repository';
+
+export interface RecordChanges {
+  create(actor: Actor, values: Record<string, unknown>): Promise<Row>;
+  /** null when the record does not exist. */
+  update(actor: Actor, id: string, values: Record<string, unknown>): Promise<Row | null>;
+  remove(actor: Actor, id: string): Promise<Row | null>;
+}
+
+export function createRecordChanges(
+  pool: Pool,
+  repository: TableRepository,
+  entityType: string,
+): RecordChanges {
+  return {
+    create: (actor, values) =>
+      inTransaction(pool, async (db) => {
+        const row = await repository.insert(db, values);
+        await recordActivity(
+          db,
+          actor,
+          `${entityType}.create`,
+          entityType,
+          row.id,
+          describeChanges(null, row),
+        );
+        return row;
+      }),
+    update: (actor, id, values) =>
+      inTransaction(pool, async (db) => {
+        const before = await repository.get(db, id, true);
+        if (!before) return null;
+        const after = (await repository.update(db, id, values))!;
+        const changes = describeChanges(before, after);
+        if (changes.length > 0) {
+          await recordActivity(db, actor, `${entityType}.update`, entityType, id, changes);
+        }
+        return after;
+      }),
+    remove: (actor, id) =>
+      inTransaction(pool, async (db) => {
+        const row = await repository.remove(db, id);
+        if (row) {
+          await recordActivity(
+            db,
+            actor,
+            `${entityType}.delete`,
+            entityType,
+            id,
+            describeChanges(row, null),
+          );
+        }
+        return row;
+      }),
+  };
+}

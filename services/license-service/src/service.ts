@@ -1,0 +1,102 @@
+/**
+ * Puts the license service together from its settings: the PostgreSQL pool, the account,
+ * session and secret-store modules, the app. Nothing connects until `start`, which migrates
+ * under the start-up lock, makes the built-in roles and the first account, and sweeps expired
+ * sessions now and then.
+ */
+import { join } from 'node:path';
+import { createMetrics, migrate, withStartupLock, type Logger, type Service } from '@pelita/kit';
+import pg from 'pg';
+import { ensureFirstRecords } from './admins/accounts';
+import { createApp } from './app';
+import { cookieNames } from './auth/cookies';
+import { createPasswordCheck } from './auth/password-check';
+import { createSessionStore } from './auth/session-store';
+import type { Settings } from './config';
+import { createLoginNotifier } from './integrations/login-notifier';
+import { createPipelineTrigger } from './integrations/pipeline-trigger';
+import { createEnvironments } from './records/environment';
+
+/** `pg_advisory_lock` id of this service's start-up (an arbitrary constant of its own). */
+const STARTUP_LOCK = 0x4c1c_5e01;
+const MIGRATIONS = join(__dirname, '..', 'migrations');
+const SWEEP_MS = 10 * 60_000;
+
+export function createLicenseService(settings: Settings, logger: Logger): Service {
+  const metrics = createMetrics();
+  const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 10 });
+  pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
+  const sessions = createSessionStore(pool, {
+    idleMinutes: settings.SESSION_IDLE_MINUTES,
+    maxHours: settings.SESSION_MAX_HOURS,
+  });
+  const notifier = createLoginNotifier({
+    apiUrl: settings.TELEGRAM_API_URL,
+    botToken: settings.TELEGRAM_BOT_TOKEN,
+    chatId: settings.TELEGRAM_CHAT_ID,
+    timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
+    logger,
+  });
+  const app = createApp({
+    logger,
+    metrics,
+    pool,
+    bodyLimit: settings.BODY_LIMIT,
+    passwords: createPasswordCheck({
+      pool,
+      maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+      lockMinutes: settings.LOGIN_LOCK_MINUTES,
+    }),
+    sessions,
+    cookies: cookieNames(settings.COOKIE_SECURE),
+    secureCookies: settings.COOKIE_SECURE,
+    notifier,
+    environments: createEnvironments({
+      pool,
+      infisicalUrl: settings.INFISICAL_URL,
+      timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
+      pipelines: createPipelineTrigger({
+        baseUrl: settings.GITLAB_URL,
+        token: settings.GITLAB_TOKEN,
+        projectId: settings.GITLAB_PROJECT_ID,
+        timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
+      }),
+    }),
+    totpIssuer: settings.TOTP_ISSUER,
+    totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,
+    readiness: {
+      postgres: async () => {
+        await pool.query('select 1');
+      },
+    },
+  });
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    app,
+    async start() {
+      await withStartupLock(pool, STARTUP_LOCK, async (client) => {
+        const applied = await migrate(client, MIGRATIONS);
+        if (applied.length) logger.info({ applied }, 'migrations applied');
+        await ensureFirstRecords(
+          client,
+          settings.ADMIN_EMAIL && settings.ADMIN_PASSWORD
+            ? {
+                email: settings.ADMIN_EMAIL,
+                password: settings.ADMIN_PASSWORD,
+                name: settings.ADMIN_NAME,
+              }
+            : undefined,
+        );
+      });
+      sweeper = setInterval(() => {
+        sessions.sweep().catch((err: unknown) => logger.warn({ err }, 'session sweep failed'));
+      }, SWEEP_MS);
+      sweeper.unref();
+    },
+    async stop() {
+      clearInterval(sweeper);
+      await notifier.idle();
+      await pool.end();
+    },
+  };
+}
