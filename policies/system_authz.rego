@@ -23,8 +23,11 @@ allow if {
 	crypto.sha256(input.identity) == crypto.sha256(writer_token)
 }
 
-# The decision rules the services ask (services/kit's opaDecision): input in, true or false out.
-decision_rules := {"allow"}
+# The rules the services ask: `allow` (services/kit's opaDecision: input in, true or false out)
+# and `explain` (the user service's GET /authz/explain: why `allow` says so for that input, with
+# the grants that match it). Neither lists `data`: a caller learns only about the user, method
+# and path it names, which probing `allow` would tell it too.
+decision_rules := {"allow", "explain"}
 
 allow if {
 	input.method == "POST"

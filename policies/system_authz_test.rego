@@ -55,6 +55,8 @@ test_nobody_else_may_read_data_or_query if {
 
 test_anyone_may_ask_for_a_decision if {
 	allowed(anonymous, "POST", ["v1", "data", "pelita", "authz", "allow"])
+	allowed(anonymous, "POST", ["v1", "data", "pelita", "authz", "explain"])
+	not allowed(anonymous, "POST", ["v1", "data", "pelita", "authz", "request_path"])
 	allowed({"identity": "some-other-token"}, "POST", ["v1", "data", "pelita", "authz", "allow"])
 }
 

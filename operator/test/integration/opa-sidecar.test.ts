@@ -106,8 +106,15 @@ const grantAll = {
 };
 
 describe('the OPA sidecar as rendered', () => {
-  it('answers decisions to anyone, without a token', async () => {
+  it('answers decisions and their explanations to anyone, without a token', async () => {
     expect(await allowed()).toBe(false);
+    const explained = await call('POST', '/v1/data/pelita/authz/explain', { input: decision });
+    expect(explained.status).toBe(200);
+    expect(((await explained.json()) as { result: unknown }).result).toMatchObject({
+      allowed: false,
+      user_known: true,
+      roles: [],
+    });
     expect((await call('GET', '/health')).status).toBe(200);
     expect((await call('GET', '/health?bundles')).status).toBe(200);
   });
