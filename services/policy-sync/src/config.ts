@@ -23,6 +23,11 @@ export const settingsSchema = baseSettings
     REDIS_PASSWORD: optionalSetting,
     /** Pub/sub channel of the triggers; distinct per installation sharing one Redis. */
     SYNC_CHANNEL: z.string().min(1).default('pelita:policy-sync:trigger'),
+    /**
+     * How long a caller's sync waits for the other replicas to confirm theirs (the answer's
+     * `replicas`); keep it below the caller's time-out (the user service's 5 s).
+     */
+    PEER_CONFIRM_TIMEOUT_MS: milliseconds.default(3_000),
     /** Full resync of both mappings every so often (0 turns it off). */
     RESYNC_INTERVAL_MS: milliseconds.default(60_000),
     /** How often OPA is checked for still holding the pushed document (0 turns it off). */

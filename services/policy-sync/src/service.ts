@@ -55,7 +55,18 @@ export function createPolicySyncService(settings: Settings, logger: Logger): Pol
         channel: settings.SYNC_CHANNEL,
         instanceId: randomUUID(),
         logger,
-        onTrigger: (sources) => inBackground(sync.sync(sources, 'peer')),
+        onTrigger: (sources, request) => {
+          const synced = sync.sync(sources, 'peer');
+          inBackground(synced);
+          // The replica that published `request` waits to know this OPA holds the change.
+          if (request)
+            inBackground(
+              synced.then(
+                () => bus?.acknowledge(request, true),
+                () => bus?.acknowledge(request, false),
+              ),
+            );
+        },
         onResubscribed: () => inBackground(sync.sync(ALL_SOURCES, 'reconnect')),
       })
     : undefined;
@@ -66,7 +77,7 @@ export function createPolicySyncService(settings: Settings, logger: Logger): Pol
   const app = createApp({
     logger,
     metrics,
-    syncOnRequest: createSyncOnRequest(sync, bus),
+    syncOnRequest: createSyncOnRequest(sync, bus, settings.PEER_CONFIRM_TIMEOUT_MS),
     serviceToken: settings.SYNC_SERVICE_TOKEN,
     readiness,
   });

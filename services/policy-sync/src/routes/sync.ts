@@ -9,6 +9,17 @@ const SyncAnswer = z.object({
   info: z.string().describe('What was synced, e.g. `user_roles synced`'),
   revision: z.string().describe('Content hash of the policy data document OPA now holds'),
   count: z.number().int().describe('Users (`user_roles`) or roles (`role_grants`) received'),
+  replicas: z
+    .object({
+      expected: z.number().int().describe('Replicas listening for triggers, this one included'),
+      confirmed: z
+        .number()
+        .int()
+        .describe('Replicas whose OPA holds the new data: this one and the peers that said so'),
+    })
+    .describe(
+      'Whether every OPA holds the change: `confirmed < expected` when a peer did not confirm within PEER_CONFIRM_TIMEOUT_MS (or Redis is away); callers that need every OPA call again',
+    ),
 });
 
 const ENDPOINTS: Array<{ path: string; source: Source; what: string }> = [
@@ -44,6 +55,7 @@ export function syncRoutes(deps: { syncOnRequest: SyncOnRequest }): RouteDefinit
           info: `${source} synced`,
           revision: result.revision,
           count: result.counts[source] ?? 0,
+          replicas: result.replicas,
         };
       },
     }),

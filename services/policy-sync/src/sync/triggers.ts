@@ -3,6 +3,10 @@
  * sources to sync, every other replica hears it and syncs too. A message lost while a replica was
  * disconnected is made up for by a full sync when its subscription comes back, and by the
  * periodic resync.
+ *
+ * A trigger may carry a request id: each replica answers it with an acknowledgement once its own
+ * sync ended (`ok` when its OPA holds the new data), so the replica the caller reached can say
+ * how many replicas — counted as the channel's subscribers — hold the change.
  */
 import type { Logger } from '@pelita/kit';
 import { Redis } from 'ioredis';
@@ -12,8 +16,18 @@ import type { Source } from './policy-data';
 export interface TriggerBus {
   /** Connects and subscribes; resolves once subscribed, or once the first attempt failed. */
   start(): Promise<void>;
-  /** Asks every other replica to sync `sources`. */
-  publish(sources: readonly Source[]): Promise<void>;
+  /** Asks every other replica to sync `sources`; with `request`, each acknowledges it. */
+  publish(sources: readonly Source[], request?: string): Promise<void>;
+  /** Tells the replica that published `request` how this replica's sync of it ended. */
+  acknowledge(request: string, ok: boolean): Promise<void>;
+  /**
+   * Starts counting the acknowledgements of `request` (call before publishing it: a fast peer
+   * may answer first); `wait` resolves with the successful ones once `expected` peers answered
+   * or `timeoutMs` passed.
+   */
+  collectAcks(request: string): { wait(expected: number, timeoutMs: number): Promise<number> };
+  /** Replicas listening on the channel (this one included): Redis's subscriber count. */
+  countReplicas(): Promise<number>;
   /** Resolves when Redis answers. */
   checkHealth(): Promise<void>;
   close(): Promise<void>;
@@ -27,7 +41,8 @@ export interface TriggerBusOptions {
   /** This replica's id: its own messages come back to it and are skipped. */
   instanceId: string;
   logger: Logger;
-  onTrigger: (sources: Source[]) => void;
+  /** `request` set: the publisher waits for this replica's `acknowledge`. */
+  onTrigger: (sources: Source[], request: string | undefined) => void;
   /**
    * Subscribed after a time without subscription (a lost connection, or Redis unreachable at
    * start): triggers may have been missed.
@@ -38,7 +53,17 @@ export interface TriggerBusOptions {
 const TriggerMessage = z.object({
   origin: z.string(),
   sources: z.array(z.enum(['user_roles', 'role_grants'])).min(1),
+  request: z.string().max(100).optional(),
 });
+const AckMessage = z.object({ origin: z.string(), ack: z.string().max(100), ok: z.boolean() });
+
+interface AckCounter {
+  ok: number;
+  /** Acknowledgements received, failed ones included: the wait ends when every peer answered. */
+  answered: number;
+  expected: number;
+  done?: () => void;
+}
 
 export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   const { channel, instanceId, logger } = options;
@@ -60,6 +85,7 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
     autoResubscribe: false,
   });
 
+  const acks = new Map<string, AckCounter>();
   let subscribed = false;
   let missedTriggers = false;
   let resolveFirstSubscription: () => void = () => undefined;
@@ -106,7 +132,15 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
       return;
     }
     if (parsed.origin === instanceId) return;
-    options.onTrigger(parsed.sources);
+    if ('ack' in parsed) {
+      const counter = acks.get(parsed.ack);
+      if (!counter) return;
+      counter.answered += 1;
+      if (parsed.ok) counter.ok += 1;
+      if (counter.answered >= counter.expected) counter.done?.();
+      return;
+    }
+    options.onTrigger(parsed.sources, parsed.request);
   });
 
   return {
@@ -121,8 +155,39 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
         logger.warn({ err }, 'Redis unreachable at start; will keep trying');
       }
     },
-    async publish(sources) {
-      await publisher.publish(channel, JSON.stringify({ origin: instanceId, sources }));
+    async publish(sources, request) {
+      await publisher.publish(
+        channel,
+        JSON.stringify({ origin: instanceId, sources, ...(request ? { request } : {}) }),
+      );
+    },
+    async acknowledge(request, ok) {
+      await publisher.publish(channel, JSON.stringify({ origin: instanceId, ack: request, ok }));
+    },
+    collectAcks(request) {
+      const counter: AckCounter = { ok: 0, answered: 0, expected: Number.POSITIVE_INFINITY };
+      acks.set(request, counter);
+      return {
+        async wait(expected, timeoutMs) {
+          counter.expected = expected;
+          if (counter.answered < expected) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(finish, timeoutMs);
+              function finish() {
+                clearTimeout(timer);
+                resolve();
+              }
+              counter.done = finish;
+            });
+          }
+          acks.delete(request);
+          return counter.ok;
+        },
+      };
+    },
+    async countReplicas() {
+      const [, count] = (await publisher.pubsub('NUMSUB', channel)) as [string, number];
+      return Number(count);
     },
     async checkHealth() {
       await publisher.ping();
@@ -134,9 +199,14 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   };
 }
 
-function parseMessage(message: string): z.infer<typeof TriggerMessage> | undefined {
+function parseMessage(
+  message: string,
+): z.infer<typeof TriggerMessage> | z.infer<typeof AckMessage> | undefined {
   try {
-    const result = TriggerMessage.safeParse(JSON.parse(message));
+    const json: unknown = JSON.parse(message);
+    const ack = AckMessage.safeParse(json);
+    if (ack.success) return ack.data;
+    const result = TriggerMessage.safeParse(json);
     return result.success ? result.data : undefined;
   } catch {
     return undefined;

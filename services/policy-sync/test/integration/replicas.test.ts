@@ -69,13 +69,16 @@ describe('replicas sharing Redis', () => {
 
     const res = await first.sync.get('/role-grants');
     expect(res.status).toBe(200);
-    const { revision } = (await res.json()) as { revision: string };
+    const { revision, replicas: counted } = (await res.json()) as {
+      revision: string;
+      replicas: { expected: number; confirmed: number };
+    };
+    // The answer waited for every replica: each OPA holds the grant already.
+    expect(counted).toEqual({ expected: 3, confirmed: 3 });
     expect(await ask(first, '/api/v1/chat/9/messages')).toBe(true);
 
     for (const replica of others) {
-      await waitFor(() => ask(replica, '/api/v1/chat/9/messages'), {
-        what: 'the grant to reach another replica',
-      });
+      expect(await ask(replica, '/api/v1/chat/9/messages')).toBe(true);
       expect(await replica.sync.fileDocument()).toEqual(await first.sync.fileDocument());
       expect((await replica.opa.data()).pelita_policy_sync).toEqual({ revision });
     }
@@ -96,6 +99,11 @@ describe('replicas sharing Redis', () => {
     try {
       const res = await first.sync.get('/role-users');
       expect(res.status).toBe(200);
+      // Its OPA does not hold the change: the caller learns that not every replica confirmed.
+      expect(((await res.json()) as { replicas: unknown }).replicas).toEqual({
+        expected: 3,
+        confirmed: 2,
+      });
       await waitFor(
         async () => JSON.stringify(await second.sync.fileDocument()).includes('"dan"'),
         { what: 'the file of the replica whose OPA is down' },

@@ -69,7 +69,13 @@ describe('the sync steps', () => {
     const res = await sync.get('/role-users');
     expect(res.status).toBe(200);
     const body = (await res.json()) as { info: string; revision: string; count: number };
-    expect(body).toEqual({ info: 'user_roles synced', revision: expect.any(String), count: 2 });
+    expect(body).toEqual({
+      info: 'user_roles synced',
+      revision: expect.any(String),
+      count: 2,
+      // A single replica without Redis: itself.
+      replicas: { expected: 1, confirmed: 1 },
+    });
 
     const file = await sync.fileDocument();
     expect(file).toEqual({

@@ -1,8 +1,9 @@
 /**
  * Sends the outbox to policy-sync: `GET {POLICY_SYNC_URL}/role-users` or `/role-grants` for the
- * due rows, deleted once policy-sync answers 200 (its answer means its OPA holds data fetched
- * after the call arrived, so after the change was committed), postponed with a growing pause
- * otherwise — for as long as it takes, never given up. The change's own request never waits.
+ * due rows, deleted once policy-sync answers 200 with every replica confirmed (each replica's
+ * OPA then holds data fetched after the call arrived, so after the change was committed),
+ * postponed with a growing pause otherwise — for as long as it takes, never given up. The
+ * change's own request never waits.
  *
  * The replica that made a change is woken at once; the others poll, so a row a crashed replica
  * left behind is sent by the next. Rows are claimed with `for update skip locked` in a
@@ -57,8 +58,11 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
         headers: token ? { authorization: `Bearer ${token}` } : {},
         signal: AbortSignal.timeout(timeoutMs),
       });
-      await res.body?.cancel();
-      return res.ok ? undefined : `policy-sync answered ${res.status}`;
+      if (!res.ok) {
+        await res.body?.cancel();
+        return `policy-sync answered ${res.status}`;
+      }
+      return unconfirmedReplicas(await res.json().catch(() => undefined));
     } catch (err) {
       return `policy-sync unreachable: ${errorMessage(err)}`;
     }
@@ -163,6 +167,19 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
       }
     },
   };
+}
+
+/**
+ * Policy-sync answers how many of its replicas (each beside an OPA) hold the change; one that
+ * did not confirm may still allow what was revoked, so the change is not confirmed yet. An
+ * answer without the count (an older policy-sync) confirms its own replica only.
+ */
+function unconfirmedReplicas(body: unknown): string | undefined {
+  const replicas = (body as { replicas?: { expected?: unknown; confirmed?: unknown } } | undefined)
+    ?.replicas;
+  if (typeof replicas?.expected !== 'number' || typeof replicas.confirmed !== 'number') return;
+  if (replicas.confirmed >= replicas.expected) return;
+  return `${replicas.confirmed} of ${replicas.expected} policy-sync replicas confirmed`;
 }
 
 function outboxMetrics(registry: Registry) {

@@ -139,13 +139,18 @@ describe('the outbox against a recording policy-sync', () => {
   let platform: Platform;
   const calls: Array<{ path: string; authorization: string | undefined }> = [];
   let failuresLeft = 0;
+  /** 200 answers saying not every replica confirmed, before the ones that do. */
+  let unconfirmedLeft = 0;
   let server: Server;
 
   beforeAll(async () => {
     server = createServer((req, res) => {
       calls.push({ path: req.url ?? '', authorization: req.headers.authorization });
-      if (failuresLeft-- > 0) res.writeHead(503).end();
-      else res.writeHead(200, { 'content-type': 'application/json' }).end('{"info":"synced"}');
+      if (failuresLeft-- > 0) return void res.writeHead(503).end();
+      const replicas = unconfirmedLeft-- > 0 ? { expected: 3, confirmed: 2 } : undefined;
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ info: 'synced', ...(replicas ? { replicas } : {}) }));
     });
     server.listen(0, '127.0.0.1');
     await once(server, 'listening');
@@ -182,6 +187,14 @@ describe('the outbox against a recording policy-sync', () => {
     expect(calls).toEqual(
       Array(3).fill({ path: '/role-users', authorization: 'Bearer sync-token-1' }),
     );
+  });
+
+  it('keeps the change while a policy-sync replica has not confirmed it (its OPA may still allow)', async () => {
+    calls.length = 0;
+    unconfirmedLeft = 2;
+    await newConfirmedUser(`partial-${suffix}`);
+    await platform.service.outbox!.drained();
+    expect(calls.map((call) => call.path)).toEqual(Array(3).fill('/role-users'));
   });
 
   it('sends one call for a burst of changes', async () => {
