@@ -167,6 +167,11 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
         ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
         REDIS_KEY_PREFIX: redisKeyPrefix(install),
         INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+        // Logins from the chat page come through core-backend's relay, which passes the
+        // visitor's address on: its hop, and the Ingress's before it, are believed.
+        TRUST_PROXY: String(
+          install.spec.services['core-backend'].enabled ? ingressHops(install) + 1 : 0,
+        ),
       };
     },
     secretSettings: (install) => {
@@ -224,8 +229,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_OCR: { service: 'ocr-service' },
       // Audio transcripts are summarised (documents are, by the OCR worker).
       URL_SUMMARIZER: { service: 'summarizer' },
-      // Trying a workspace's API endpoints. (db-proxy is not linked yet: core-backend has no
-      // setting for db-proxy's token, and db-proxy refuses callers without it.)
+      // A workspace's databases (text-to-SQL, schema) and API endpoints, each with its token.
+      URL_DB_PROXY: { service: 'db-proxy' },
       URL_HTTP_PROXY: { service: 'http-proxy' },
     },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
@@ -239,9 +244,11 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       // The same as the user service's: core-backend checks the sessions it keeps in Redis.
       REDIS_KEY_PREFIX: redisKeyPrefix(install),
       INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+      // Visitors' addresses (widget limits, relayed logins) are behind the Ingress's.
+      TRUST_PROXY: String(ingressHops(install)),
     }),
     acceptsToken: 'SERVICE_TOKEN',
-    presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy' },
+    presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy', DB_PROXY_TOKEN: 'db-proxy' },
     // Encrypts the database and API credentials it stores.
     platformKeys: { ENCRYPTION_KEY: 'encryption-key' },
   },
@@ -329,6 +336,11 @@ function redisKeyPrefix(install: PlatformInstall): string {
  */
 function activityLogIndex(install: PlatformInstall): string {
   return `pelita-${install.metadata.namespace}-${install.metadata.name}-user-activity-log`;
+}
+
+/** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */
+function ingressHops(install: PlatformInstall): number {
+  return install.spec.ingress.enabled && install.spec.ingress.host ? 1 : 0;
 }
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */

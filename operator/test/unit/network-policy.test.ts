@@ -16,7 +16,7 @@ import { allEnabled, makeInstall } from './fixtures';
 /** target → port → callers, for an install with every service on and the in-install OCR engine. */
 const WHO_CALLS_WHOM: Record<ServiceName, Record<number, ServiceName[]>> = {
   'http-proxy': { 3000: ['core-backend'] },
-  'db-proxy': {},
+  'db-proxy': { 3000: ['core-backend'] },
   'user-service': { 3000: ['core-backend', 'policy-sync'] },
   'policy-sync': { 3666: ['user-service'], 8181: ['core-backend', 'user-service'] },
   'license-service': {},

@@ -54,6 +54,7 @@ describe('keys of the platform Secret per container', () => {
       'core-backend': {
         SERVICE_TOKEN: 'core-backend-token',
         HTTP_PROXY_TOKEN: 'http-proxy-token',
+        DB_PROXY_TOKEN: 'db-proxy-token',
         ENCRYPTION_KEY: 'encryption-key',
       },
     },

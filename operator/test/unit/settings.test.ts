@@ -49,6 +49,21 @@ describe('service settings', () => {
     expect(config(plain, 'user-service').FRONTEND_URL).toBe('http://acme.example.com');
   });
 
+  it("believes the Ingress's and core-backend's X-Forwarded-For, exactly those hops", () => {
+    const plain = makeInstall();
+    expect(config(plain, 'core-backend').TRUST_PROXY).toBe('0');
+    expect(config(plain, 'user-service').TRUST_PROXY).toBe('1');
+    const behind = makeInstall({ ingress: { enabled: true, host: 'acme.example.com' } });
+    expect(config(behind, 'core-backend').TRUST_PROXY).toBe('1');
+    expect(config(behind, 'user-service').TRUST_PROXY).toBe('2');
+    // Without core-backend no login is relayed: nothing in front of the user service.
+    const alone = makeInstall({
+      ingress: { enabled: true, host: 'acme.example.com' },
+      services: { 'core-backend': { enabled: false } },
+    });
+    expect(config(alone, 'user-service').TRUST_PROXY).toBe('0');
+  });
+
   it('gives every install its own SYNC_CHANNEL', () => {
     const a = makeInstall();
     const b = { ...a, metadata: { ...a.metadata, name: 'other' } };

@@ -118,6 +118,8 @@ export const settingsSchema = baseSettings.extend({
   DATABASE_CONNECT_TIMEOUT: milliseconds.default(86_400_000),
   /** http-proxy, for trying API endpoints; unset: that answers 503. */
   URL_HTTP_PROXY: optionalHttpUrl,
+  /** Sent as `Authorization: Bearer` to db-proxy (its PROXY_SERVICE_TOKEN). */
+  DB_PROXY_TOKEN: optionalSetting,
   /** Sent as `Authorization: Bearer` to http-proxy (its PROXY_SERVICE_TOKEN). */
   HTTP_PROXY_TOKEN: optionalSetting,
   HTTP_PROXY_TIMEOUT_MS: milliseconds.default(60_000),

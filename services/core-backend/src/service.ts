@@ -213,7 +213,11 @@ export function createCoreBackend(
     access,
     box: secrets,
     dbProxy: settings.URL_DB_PROXY
-      ? createDbProxyClient(settings.URL_DB_PROXY, settings.DATABASE_CONNECT_TIMEOUT)
+      ? createDbProxyClient(
+          settings.URL_DB_PROXY,
+          settings.DB_PROXY_TOKEN,
+          settings.DATABASE_CONNECT_TIMEOUT,
+        )
       : undefined,
   });
   const apis = createApis({

@@ -45,8 +45,17 @@ async function reach(url: string, init: RequestInit, timeoutMs: number, what: st
   }
 }
 
-export function createDbProxyClient(baseUrl: string, timeoutMs: number) {
+/** db-proxy refused our own token: a misconfiguration of the install, not the caller's fault. */
+const proxyRefused = () =>
+  new HttpError(
+    502,
+    'db_proxy_refused',
+    "db-proxy refused the core backend's service token (DB_PROXY_TOKEN)",
+  );
+
+export function createDbProxyClient(baseUrl: string, token: string | undefined, timeoutMs: number) {
   const headers = (target: DatabaseTarget) => ({
+    ...(token ? { authorization: `Bearer ${token}` } : {}),
     'x-db-mode': target.engine,
     'x-db-host': target.host,
     'x-db-port': String(target.port),
@@ -61,6 +70,7 @@ export function createDbProxyClient(baseUrl: string, timeoutMs: number) {
       timeoutMs,
       'db_proxy',
     );
+    if (res.status === 401) throw proxyRefused();
     const body = (await res.json().catch(() => ({}))) as { error?: string; code?: string };
     if (res.ok) return body as T;
     const mapped = DB_ERRORS[body.code ?? ''] ?? { status: 502, code: 'database_error' };
@@ -90,6 +100,7 @@ export function createDbProxyClient(baseUrl: string, timeoutMs: number) {
         timeoutMs,
         'db_proxy',
       );
+      if (res.status === 401) throw proxyRefused();
       const body = (await res.json().catch(() => ({}))) as {
         error?: string;
         code?: string;

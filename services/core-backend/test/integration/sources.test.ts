@@ -43,7 +43,7 @@ describe('databases and APIs', () => {
     await admin.end();
     const quiet = createLogger({ name: 'proxies', level: 'silent' });
     dbProxy = await serveInProcess(
-      createDbProxyService(loadConfig(dbProxySettings, {}), quiet),
+      createDbProxyService(loadConfig(dbProxySettings, { PROXY_SERVICE_TOKEN: 'db-token' }), quiet),
       quiet,
     );
     httpProxy = await serveInProcess(
@@ -74,6 +74,7 @@ describe('databases and APIs', () => {
       BASE_URL_LOCAL: stub.url,
       MODEL_LOCAL: 'pelita-stub',
       URL_DB_PROXY: dbProxy.url,
+      DB_PROXY_TOKEN: 'db-token',
       URL_HTTP_PROXY: httpProxy.url,
       HTTP_PROXY_TOKEN: 'proxy-token',
       DATABASE_CONNECT_TIMEOUT: '10000',
@@ -191,6 +192,39 @@ describe('databases and APIs', () => {
       502,
     );
     expect(down.error.code).toBe('database_unreachable');
+  });
+
+  it("reaches db-proxy only with the install's token: a wrong one is the install's fault (502)", async () => {
+    const misconfigured = await startCoreStack({
+      URL_DB_PROXY: dbProxy.url,
+      DB_PROXY_TOKEN: 'not-the-db-token',
+    });
+    try {
+      const boss = await misconfigured.admin();
+      const ws = await expectJson<{ id: string }>(
+        misconfigured.call('POST', '/api/workspaces', boss.token, { name: 'Wrong token' }),
+        201,
+      );
+      const db = await expectJson<{ id: string }>(
+        misconfigured.call('POST', `/api/workspaces/${ws.id}/databases`, boss.token, {
+          name: 'Shop',
+          engine: 'mariadb',
+          host: mariadb.hostname,
+          port: Number(mariadb.port),
+          database_name: mariadb.pathname.slice(1),
+          username: decodeURIComponent(mariadb.username),
+          password: decodeURIComponent(mariadb.password),
+        }),
+        201,
+      );
+      const refused = await expectJson<{ error: { code: string } }>(
+        misconfigured.call('POST', `/api/workspaces/${ws.id}/databases/${db.id}/test`, boss.token),
+        502,
+      );
+      expect(refused.error.code).toBe('db_proxy_refused');
+    } finally {
+      await misconfigured.stop();
+    }
   });
 
   it('tries an API endpoint through http-proxy with its bearer token and headers', async () => {
