@@ -39,7 +39,7 @@ export interface DecisionExplanationDeps {
   explain: ExplainDecision;
 }
 
-export function reasonOf(explanation: OpaExplanation): DecisionReason {
+function reasonOf(explanation: OpaExplanation): DecisionReason {
   if (explanation.allowed) return 'granted';
   if (!explanation.user_known) return 'not_in_policy_data';
   return explanation.matching_grants.length > 0 ? 'switched_off' : 'no_grant';

@@ -3,6 +3,7 @@
  * license service's API (`GET /api/licenses/{id_client}` with HTTP Basic), answering exactly
  * its documented shapes.
  */
+import { randomBytes } from 'node:crypto';
 import { newMailedToken } from './support/mailbox';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 import { startRecordingServer } from './support/recording-server';
@@ -61,10 +62,13 @@ describe('license validation', () => {
     platform.request('POST', '/auth/login', {
       body: { email: ADMIN.email, password: ADMIN.password },
     });
+  // The SMTP receiver keeps the mail of earlier runs: addresses of this run only.
+  const run = randomBytes(3).toString('hex');
+  const address = (name: string) => `${name}-${run}@pelita.test`;
   const register = (name: string) =>
     platform.request('POST', '/auth/register', {
       body: {
-        email: `${name}@pelita.test`,
+        email: address(name),
         username: name,
         full_name: name,
         password: 'licensed-pw-1',
@@ -73,7 +77,7 @@ describe('license validation', () => {
   /** Follows the link mailed to a registered account: the moment it takes its seat. */
   const verify = async (name: string) =>
     platform.request('POST', '/auth/verify-email', {
-      body: { token: await newMailedToken(`${name}@pelita.test`, '/verify-email') },
+      body: { token: await newMailedToken(address(name), '/verify-email') },
     });
   const code = async (res: Response) =>
     ((await res.json()) as { error: { code: string } }).error.code;
@@ -115,7 +119,7 @@ describe('license validation', () => {
     answer = clientAnswer({ max_user: 2 }); // the admin and licensed-one
     // An unverified account takes no seat: registering is fine.
     expect((await register('licensed-three')).status).toBe(201);
-    const token = await newMailedToken('licensed-three@pelita.test', '/verify-email');
+    const token = await newMailedToken(address('licensed-three'), '/verify-email');
     const full = await platform.request('POST', '/auth/verify-email', { body: { token } });
     expect(full.status).toBe(403);
     expect(await code(full)).toBe('license_user_limit');
