@@ -67,6 +67,18 @@ export function pageRoutes(iframes: Iframes): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get',
+      path: '/',
+      summary: 'The chat page is where a browser starts',
+      tags,
+      public: true,
+      responses: { 302: { description: 'To /chat' } },
+      handler: (_input, _req, res) => {
+        res.redirect(302, '/chat');
+        return Promise.resolve(undefined);
+      },
+    }),
+    defineRoute({
+      method: 'get',
       path: '/chat',
       summary: 'The chat page: log in, pick a workspace, add documents, chat',
       tags,

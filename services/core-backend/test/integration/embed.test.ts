@@ -92,6 +92,8 @@ describe('the embedded chat widget', () => {
     expect(html).toContain('Desk \\&quot;help\\&quot; &lt;b&gt;');
     expect(html).not.toContain('<b>');
 
+    const root = await fetch(`${stack.url}/`, { redirect: 'manual' });
+    expect([root.status, root.headers.get('location')]).toEqual([302, '/chat']);
     const chat = await fetch(`${stack.url}/chat`);
     expect(chat.status).toBe(200);
     expect(chat.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
