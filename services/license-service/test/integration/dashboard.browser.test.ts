@@ -94,6 +94,8 @@ describe('license dashboard in the browser', () => {
     }
     return code(totpKey, 30);
   }
+  const sessionCookie = async () =>
+    (await context.cookies()).find((c) => c.name === '__Host-pelita_license_session')?.value;
   const count = async (name: string) =>
     Number(await page.locator(`[data-count="${name}"] .number`).textContent());
 
@@ -118,6 +120,8 @@ describe('license dashboard in the browser', () => {
     await page.getByLabel('Password').fill(ADMIN.password);
     await page.getByRole('button', { name: 'Log in' }).click();
     expect(new URL(page.url()).pathname).toBe('/login/enrol');
+    const halfSession = await sessionCookie();
+    expect(halfSession).toBeDefined();
     expect(await page.locator('figure.qr svg').count()).toBe(1);
     totpKey = (await page.locator('.totp-key').textContent()) ?? '';
     expect(totpKey).toMatch(/^[A-Z2-7]{32}$/);
@@ -135,6 +139,8 @@ describe('license dashboard in the browser', () => {
     const cookies = await context.cookies();
     const session = cookies.find((c) => c.name === '__Host-pelita_license_session');
     expect(session).toMatchObject({ httpOnly: true, secure: true, sameSite: 'Strict', path: '/' });
+    // A new session id at each step: the half-logged-in id never becomes the logged-in one.
+    expect(session!.value).not.toBe(halfSession);
     await page.getByRole('link', { name: 'Continue to the dashboard' }).click();
     await expect(page.locator('h1').textContent()).resolves.toBe('Home');
   });
@@ -370,6 +376,28 @@ describe('license dashboard in the browser', () => {
     );
   });
 
+  it('shows the edit and new forms of every record type', async () => {
+    const ids = async (sql: string) => (await platform.db.query<{ id: string }>(sql)).rows[0]!.id;
+    const pages: Array<[string, string]> = [
+      [`/clients/${clientId}/edit`, 'client-edit'],
+      [`/licenses/${await ids('select id from licenses limit 1')}/edit`, 'license-edit'],
+      [`/clients/${clientId}/licenses/new`, 'license-new'],
+      [`/clients/${clientId}/mappings/new`, 'mapping-new'],
+      ['/clients/new', 'client-new'],
+      [`/admins/${await ids('select id from admin_users limit 1')}/edit`, 'account-edit'],
+      ['/roles/new', 'role-new'],
+      [`/roles/${await ids("select id from roles where name = 'operator'")}/edit`, 'role-edit'],
+    ];
+    for (const [path, name] of pages) {
+      const res = await page.goto(url(path));
+      expect(res?.status()).toBe(200);
+      await check(name);
+    }
+    const missing = await page.goto(url('/clients/00000000-0000-4000-8000-000000000000'));
+    expect(missing?.status()).toBe(404);
+    await check('error-not-found');
+  });
+
   it('lists, sorts, searches and pages the clients', async () => {
     for (let i = 0; i < 11; i++)
       await platform.addClient({ name: `Zeta ${String(i).padStart(2, '0')}` }, []);
@@ -500,6 +528,6 @@ describe('license dashboard in the browser', () => {
     ]) {
       expect(logs).not.toContain(secret);
     }
-    expect(screenshots.length).toBeGreaterThanOrEqual(20);
+    expect(screenshots.length).toBeGreaterThanOrEqual(30);
   });
 });
