@@ -81,7 +81,7 @@ export function publicAccount(row: Record<string, unknown>): Record<string, unkn
   return shown;
 }
 
-export const PASSWORD_MIN = 12;
+const PASSWORD_MIN = 12;
 
 export const accountForm = (creating: boolean) =>
   z.object({

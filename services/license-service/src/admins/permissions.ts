@@ -14,7 +14,7 @@ export const PERMISSIONS = {
 
 export type Permission = keyof typeof PERMISSIONS;
 
-export const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
+const ALL_PERMISSIONS = Object.keys(PERMISSIONS) as Permission[];
 
 export const isPermission = (name: string): name is Permission => name in PERMISSIONS;
 

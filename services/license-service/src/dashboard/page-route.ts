@@ -55,11 +55,11 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function sendHtml(res: Response, status: number, page: Html): void {
+function sendHtml(res: Response, status: number, page: Html): void {
   res.status(status).set(SECURITY_HEADERS).send(page.text);
 }
 
-export function errorPage(res: Response, err: HttpError, viewer?: Viewer): void {
+function errorPage(res: Response, err: HttpError, viewer?: Viewer): void {
   const title =
     err.status === 403
       ? 'Not allowed'

@@ -17,7 +17,6 @@ import { parseForm } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
 import { MAPPING_TYPES, mappingForm, mappingTable, withoutSecrets } from '../records/mappings';
 import { createRecordChanges } from '../records/record-changes';
-import type { Row } from '../store/table-repository';
 import { formatDate, formatTime, html } from './html';
 import { layout } from './layout';
 import { pageRoute, type PageEnvironment } from './page-route';
@@ -334,5 +333,3 @@ export function recordPages(
   // The detail route last: `/clients/new` must match the new-client form first.
   return [...clients, ...licenses, ...mappings, ...admins, ...roles, clientDetail];
 }
-
-export type { Row };
