@@ -11,6 +11,7 @@ import { minio } from './servers/minio';
 import { opa } from './servers/opa';
 import { opensearch } from './servers/opensearch';
 import { postgres } from './servers/postgres';
+import { prometheus } from './servers/prometheus';
 import { redis } from './servers/redis';
 import { schemathesis } from './servers/schemathesis';
 import { smtp } from './servers/smtp';
@@ -22,6 +23,7 @@ export const servers: readonly Server[] = [
   opensearch,
   minio,
   opa,
+  prometheus,
   kube,
   smtp,
   schemathesis,

@@ -10,6 +10,7 @@ export const SERVER_KEYS = {
   opensearch: ['OPENSEARCH_URL'],
   minio: ['S3_ENDPOINT', 'S3_ACCESS_KEY', 'S3_SECRET_KEY', 'S3_REGION'],
   opa: ['OPA_URL', 'OPA_BIN'],
+  prometheus: ['PROMETHEUS_URL', 'PROMETHEUS_TARGETS_DIR', 'PROMETHEUS_BIN', 'PROMTOOL_BIN'],
   kube: [
     'KUBECONFIG',
     'KUBE_APISERVER_URL',
