@@ -3,7 +3,7 @@
  * `policies/` (as the sidecar runs it), policy-sync and the user service.
  * - Propagation: from the user-service API call that switches a grant (PATCH /policies/:id) to
  *   OPA's decision for that user changing, over 100 changes (target p99 < 1 s).
- * - The same with policy-sync stopped for 5 s during a run of revocations (`grant-outage.ts`).
+ * - Revocations with policy-sync stopped, and unreachable, for 5 s during a run (`grant-outage.ts`).
  * - Authorisation overhead: a guarded endpoint (token check, Redis session, OPA decision) against
  *   the unguarded `/health` of the same process, sequential requests.
  */
@@ -13,7 +13,8 @@ import { join, resolve } from 'node:path';
 import { freePort, POLICIES_DIR, requireEnv, startOpa, waitFor } from '@pelita/testenv';
 import pg from 'pg';
 import { generateKeyPairSync } from 'node:crypto';
-import { measureOutage } from './grant-outage';
+import { measureOutages } from './grant-outage';
+import { startTcpLink, type TcpLink } from './tcp-link';
 import { startService, type StartedService } from './process';
 import { percentile, report, table, timingRow } from './report';
 
@@ -34,16 +35,23 @@ export async function run(): Promise<void> {
   // OPA as the policy-sync sidecar runs it: the shared directory and the policies.
   const opa = await startOpa([dataDir, POLICIES_DIR]);
   const started: StartedService[] = [];
+  let link: TcpLink | undefined;
   try {
     const syncPort = await freePort();
+    // The user service reaches policy-sync through a link the outage measurement cuts.
+    link = await startTcpLink(await freePort(), syncPort);
     const databaseUrl = new URL(env.POSTGRES_URL);
     databaseUrl.pathname = `/${database}`;
-    const users = await startService(join(ROOT, 'services/user-service/dist/main.js'), {
+    // PELITA_BENCH_USER_SERVICE: another build's entry, e.g. the code before the outbox (its
+    // `dist/main.js` in a worktree), measured by the same run for comparison.
+    const userServiceMain =
+      process.env.PELITA_BENCH_USER_SERVICE ?? join(ROOT, 'services/user-service/dist/main.js');
+    const users = await startService(userServiceMain, {
       env: {
         DATABASE_URL: databaseUrl.toString(),
         REDIS_URL: env.REDIS_URL,
         URL_OPA: opa.url,
-        POLICY_SYNC_URL: `http://127.0.0.1:${syncPort}`,
+        POLICY_SYNC_URL: `http://127.0.0.1:${link.port}`,
         FIRST_ADMIN_EMAIL: ADMIN.email,
         FIRST_ADMIN_PASSWORD: ADMIN.password,
         FIRST_ADMIN_USERNAME: ADMIN.username,
@@ -113,7 +121,8 @@ export async function run(): Promise<void> {
       propagation.push(performance.now() - start);
     }
 
-    await measureOutage({
+    await measureOutages({
+      link,
       api,
       allows,
       roleId: role.id,
@@ -151,6 +160,7 @@ export async function run(): Promise<void> {
     );
   } finally {
     for (const service of started.reverse()) await service.stop();
+    await link?.cut();
     await opa.stop();
     rmSync(dataDir, { recursive: true, force: true });
     await admin(env.POSTGRES_URL, `DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
