@@ -206,12 +206,25 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     // Its writes to the OPA sidecar (OPA's `system.authz` lets only this token write).
     platformKeys: { OPA_TOKEN: 'opa-token' },
   },
+  // The vendor's service, not a tenant's: one license service for all tenants, run by its own
+  // PlatformInstall that enables it (charts/pelita-operator/README.md). `built: false` keeps it
+  // off unless an install asks for it, though its image exists.
   'license-service': {
     ...plainService,
     image: 'license-service',
     built: false,
     uses: ['postgres'],
     requires: { dependencies: ['postgres'], services: [] },
+    // Migrations run before `/ready` answers; the budget covers a slow first start.
+    startupSeconds: 300,
+    // The first dashboard account (it enrols its TOTP second factor at its first login).
+    secretSettings: (install) => {
+      const admin = install.spec.bootstrapAdmin?.secretRef.name;
+      return {
+        ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
+        ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
+      };
+    },
   },
   'core-backend': {
     ...plainService,

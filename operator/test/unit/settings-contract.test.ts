@@ -7,6 +7,7 @@
 import { settingsSchema as coreBackend } from '@pelita/core-backend';
 import { settingsSchema as dbProxy } from '@pelita/db-proxy';
 import { settingsSchema as httpProxy } from '@pelita/http-proxy';
+import { settingsSchema as licenseService } from '@pelita/license-service';
 import { settingsSchema as ocrEngine } from '@pelita/ocr-engine';
 import { settingsSchema as ocrService } from '@pelita/ocr-service';
 import { settingsSchema as officeConverter } from '@pelita/office-converter';
@@ -26,6 +27,7 @@ const SCHEMAS: Partial<Record<ServiceName, z.ZodType>> = {
   'db-proxy': dbProxy,
   'user-service': userService,
   'policy-sync': policySync,
+  'license-service': licenseService,
   summarizer,
   'ocr-engine': ocrEngine,
   'office-converter': officeConverter,
