@@ -3,4 +3,9 @@ import { runService } from '@pelita/kit';
 import { settingsSchema } from './config';
 import { createCoreBackend } from './service';
 
-runService({ name: 'core-backend', settings: settingsSchema, create: createCoreBackend });
+// Its third parameter holds test hooks, not the kit's context.
+runService({
+  name: 'core-backend',
+  settings: settingsSchema,
+  create: (settings, logger) => createCoreBackend(settings, logger),
+});

@@ -3,4 +3,9 @@ import { runService } from '@pelita/kit';
 import { settingsSchema } from './config';
 import { createHttpProxyService } from './service';
 
-runService({ name: 'http-proxy', settings: settingsSchema, create: createHttpProxyService });
+// Its third parameter holds test hooks, not the kit's context.
+runService({
+  name: 'http-proxy',
+  settings: settingsSchema,
+  create: (settings, logger) => createHttpProxyService(settings, logger),
+});

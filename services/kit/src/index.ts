@@ -9,6 +9,7 @@ export {
   serveInProcess,
   type InProcessOptions,
   type Service,
+  type ServiceContext,
   type ServiceDefinition,
 } from './run-service';
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
@@ -189,3 +190,9 @@ export {
   type SecretScope,
   type StoredSecret,
 } from './secret-store/infisical-client';
+export {
+  openSettingsSource,
+  secretStoreSettings,
+  withStoreValues,
+  type SettingsSource,
+} from './secret-store/settings-source';

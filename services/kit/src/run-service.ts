@@ -1,14 +1,16 @@
 /**
- * A service's process, the same for every service: settings from the environment, a logger,
- * the service, listen, start-up work; SIGTERM drains and stops it. `main.ts` is one call.
+ * A service's process, the same for every service: settings from the environment (and the
+ * secret store, when one is configured), a logger, the service, listen, start-up work; SIGTERM
+ * drains and stops it. `main.ts` is one call.
  */
 import type { Express } from 'express';
 import type { z } from 'zod';
-import { loadConfig, type BaseSettings } from './config';
+import type { BaseSettings } from './config';
 import { errorMessage } from './error-message';
 import { isShuttingDown, markStarting } from './lifecycle';
 import { createLogger, type Logger } from './logger';
 import { redactString } from './redact';
+import { openSettingsSource } from './secret-store/settings-source';
 import { serve, type RunningServer } from './serve';
 
 /** What `src/service.ts` of every service returns: built without I/O, then started and stopped. */
@@ -23,10 +25,23 @@ export interface Service {
   stop(): Promise<void>;
 }
 
+/** What a service may use beyond its settings at start. */
+export interface ServiceContext<Settings> {
+  /**
+   * The settings as of the last good read of the secret store (the start's without one): for
+   * settings a service can take at run time, such as a model server's key.
+   */
+  latestSettings: () => Settings;
+}
+
 export interface ServiceDefinition<Schema extends z.ZodType<BaseSettings>> {
   name: string;
   settings: Schema;
-  create: (settings: z.output<Schema>, logger: Logger) => Service;
+  create: (
+    settings: z.output<Schema>,
+    logger: Logger,
+    context: ServiceContext<z.output<Schema>>,
+  ) => Service;
 }
 
 /** Runs a service as the process: `runService({ name, settings: settingsSchema, create })`. */
@@ -34,16 +49,21 @@ export function runService<Schema extends z.ZodType<BaseSettings>>(
   definition: ServiceDefinition<Schema>,
 ): void {
   runMain(definition.name, async () => {
-    const settings = loadConfig(definition.settings);
+    // The environment, and the secret store when one is configured (secret-store/).
+    const source = await openSettingsSource(definition.settings);
+    const { settings } = source;
     const logger = createLogger({ name: definition.name, level: settings.LOG_LEVEL });
-    const service = definition.create(settings, logger);
+    const service = definition.create(settings, logger, {
+      latestSettings: () => source.latest(),
+    });
     markStarting(service.app, true);
     const server = await serve(service.app, {
       port: settings.PORT,
       logger,
       shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_MS,
-      onShutdown: [() => service.stop()],
+      onShutdown: [() => service.stop(), () => source.stop()],
     });
+    source.startRefresh(logger);
     try {
       await service.start();
     } catch (err) {

@@ -10,11 +10,16 @@ import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
 import type { CallOperation, SummarizerMetrics } from './summarizer-metrics';
 
-export interface ModelClientOptions {
+/** Where the model is: read on every call, so a key rotated in the secret store applies at once. */
+export interface ModelEndpoint {
   baseUrl: string;
   /** Empty: no `Authorization` header is sent. */
   apiKey: string;
   model: string;
+}
+
+export interface ModelClientOptions {
+  endpoint: () => ModelEndpoint;
   timeoutMs: number;
   maxRetries: number;
   logger: Logger;
@@ -56,36 +61,51 @@ export interface ModelClient {
 }
 
 export function createModelClient(options: ModelClientOptions): ModelClient {
-  const { model, metrics, logger } = options;
+  const { metrics, logger } = options;
   const sdkLogger = logger.child({ component: 'openai-sdk' });
-  const client = new OpenAI({
-    baseURL: options.baseUrl,
-    // The SDK insists on a key; without one the header is removed below.
-    apiKey: options.apiKey === '' ? 'no-key' : options.apiKey,
-    ...(options.apiKey === '' ? { defaultHeaders: { Authorization: null } } : {}),
-    organization: null,
-    project: null,
-    timeout: options.timeoutMs,
-    maxRetries: options.maxRetries,
-    fetch: observedFetch(metrics, options.timeoutMs),
-    logLevel: 'warn',
-    logger: {
-      error: (message: string) => sdkLogger.error(message),
-      warn: (message: string) => sdkLogger.warn(message),
-      info: (message: string) => sdkLogger.info(message),
-      debug: (message: string) => sdkLogger.debug(message),
-    },
-  });
+  const sdkFor = (endpoint: ModelEndpoint) =>
+    new OpenAI({
+      baseURL: endpoint.baseUrl,
+      // The SDK insists on a key; without one the header is removed below.
+      apiKey: endpoint.apiKey === '' ? 'no-key' : endpoint.apiKey,
+      ...(endpoint.apiKey === '' ? { defaultHeaders: { Authorization: null } } : {}),
+      organization: null,
+      project: null,
+      timeout: options.timeoutMs,
+      maxRetries: options.maxRetries,
+      fetch: observedFetch(metrics, options.timeoutMs),
+      logLevel: 'warn',
+      logger: {
+        error: (message: string) => sdkLogger.error(message),
+        warn: (message: string) => sdkLogger.warn(message),
+        info: (message: string) => sdkLogger.info(message),
+        debug: (message: string) => sdkLogger.debug(message),
+      },
+    });
+  // One SDK client while the server and key stay the same (it keeps the connections).
+  let current: { baseUrl: string; apiKey: string; sdk: OpenAI } | undefined;
+  const client = () => {
+    const endpoint = options.endpoint();
+    if (current?.baseUrl !== endpoint.baseUrl || current.apiKey !== endpoint.apiKey) {
+      current = { baseUrl: endpoint.baseUrl, apiKey: endpoint.apiKey, sdk: sdkFor(endpoint) };
+    }
+    return { sdk: current.sdk, model: endpoint.model };
+  };
 
   return {
-    model,
-    baseUrl: options.baseUrl,
+    get model() {
+      return options.endpoint().model;
+    },
+    get baseUrl() {
+      return options.endpoint().baseUrl;
+    },
 
     async complete(messages, { operation, signal, responseFormat, maxTokens }) {
       const stopTimer = metrics.llmCallDuration.startTimer({ operation });
       const call = linkedSignal(signal);
       try {
-        const completion = await client.chat.completions.create(
+        const { sdk, model } = client();
+        const completion = await sdk.chat.completions.create(
           {
             model,
             messages,
@@ -114,7 +134,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     },
 
     async listModels(timeoutMs) {
-      const page = await client.models.list({ timeout: timeoutMs, maxRetries: 0 });
+      const page = await client().sdk.models.list({ timeout: timeoutMs, maxRetries: 0 });
       return page.data.map((entry) => ({ id: entry.id, maxModelLength: contextLengthOf(entry) }));
     },
   };

@@ -9,6 +9,7 @@ import {
   createStructuredOutputModes,
   type Logger,
   type Service,
+  type ServiceContext,
 } from '@pelita/kit';
 import { createApp } from './app';
 import type { Settings } from './config';
@@ -21,13 +22,20 @@ export interface SummarizerService extends Service {
   client: ModelClient;
 }
 
-export function createSummarizerService(settings: Settings, logger: Logger): SummarizerService {
+export function createSummarizerService(
+  settings: Settings,
+  logger: Logger,
+  context: Partial<ServiceContext<Settings>> = {},
+): SummarizerService {
   const metrics = createMetrics();
   const summarizerMetrics = createSummarizerMetrics(metrics.registry);
+  // The model settings are the seed's secret-manager settings: taken as the store has them now.
+  const latest = context.latestSettings ?? (() => settings);
   const client = createModelClient({
-    baseUrl: settings.BASE_URL_LOCAL,
-    apiKey: settings.API_KEY_LOCAL,
-    model: settings.MODEL_LOCAL,
+    endpoint: () => {
+      const now = latest();
+      return { baseUrl: now.BASE_URL_LOCAL, apiKey: now.API_KEY_LOCAL, model: now.MODEL_LOCAL };
+    },
     timeoutMs: Math.round(settings.LLM_TIMEOUT * 1000),
     maxRetries: settings.LLM_MAX_RETRIES,
     logger,

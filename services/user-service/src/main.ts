@@ -3,4 +3,9 @@ import { runService } from '@pelita/kit';
 import { settingsSchema } from './config';
 import { createUserService } from './service';
 
-runService({ name: 'user-service', settings: settingsSchema, create: createUserService });
+// Its third parameter holds test hooks, not the kit's context.
+runService({
+  name: 'user-service',
+  settings: settingsSchema,
+  create: (settings, logger) => createUserService(settings, logger),
+});
