@@ -398,6 +398,29 @@ export const platformInstallSpecSchema = z
       .describe(
         'The administrator the user service creates at its first start (when it has no user yet).',
       ),
+    secretStore: z
+      .object({
+        url: httpUrl.describe("Infisical's base URL (INFISICAL_URL of every service)."),
+        projectId: z.string().min(1).max(200).describe('The Infisical project.'),
+        environment: z.string().min(1).max(100).default('prod').describe('The environment slug.'),
+        path: z.string().min(1).max(500).default('/').describe('The folder of the secrets.'),
+        refreshSeconds: z
+          .number()
+          .int()
+          .min(0)
+          .max(86400)
+          .default(300)
+          .describe('How often services read the secrets again (0: only at start).'),
+        credentialsSecretRef: z
+          .object({
+            name: dnsLabel.describe('Secret with keys `clientId` and `clientSecret`.'),
+          })
+          .describe('The machine identity (universal auth) the services log in with.'),
+      })
+      .optional()
+      .describe(
+        "Settings from Infisical (seed 002 B's secret manager): every service reads the secrets of this project, environment and path as the settings of the same name; the Deployment's own settings win where both are set.",
+      ),
     observability: z
       .object({
         serviceMonitor: z

@@ -170,7 +170,30 @@ export function serviceSettings(
     env.push(...fromSecret(name, ref));
   }
   env.push(...platformSecretEnv(install, service));
+  const store = secretStoreSettings(install);
+  Object.assign(config, store.config);
+  env.push(...store.env);
   return { config, env };
+}
+
+/** Infisical, for every service (the kit's runService reads it before the service's settings). */
+function secretStoreSettings(install: PlatformInstall): ServiceSettingsOut {
+  const store = install.spec.secretStore;
+  if (!store) return empty();
+  const credentials = store.credentialsSecretRef.name;
+  return {
+    config: {
+      INFISICAL_URL: store.url,
+      INFISICAL_PROJECT_ID: store.projectId,
+      INFISICAL_ENVIRONMENT: store.environment,
+      INFISICAL_SECRET_PATH: store.path,
+      INFISICAL_REFRESH_SECONDS: String(store.refreshSeconds),
+    },
+    env: [
+      ...fromSecret('INFISICAL_CLIENT_ID', { name: credentials, key: 'clientId' }),
+      ...fromSecret('INFISICAL_CLIENT_SECRET', { name: credentials, key: 'clientSecret' }),
+    ],
+  };
 }
 
 /**

@@ -64,6 +64,39 @@ describe('service settings', () => {
     expect(config(alone, 'user-service').TRUST_PROXY).toBe('0');
   });
 
+  it('points every service at the secret store, its identity from the Secret', () => {
+    expect(config(makeInstall(), 'summarizer')).not.toHaveProperty('INFISICAL_URL');
+    const install = makeInstall({
+      secretStore: {
+        url: 'https://infisical.acme.example',
+        projectId: 'proj-1',
+        path: '/pelita',
+        credentialsSecretRef: { name: 'infisical-identity' },
+      },
+      services: { summarizer: { enabled: true }, 'core-backend': { enabled: true } },
+    });
+    for (const service of ['summarizer', 'core-backend', 'user-service'] as const) {
+      expect(config(install, service)).toMatchObject({
+        INFISICAL_URL: 'https://infisical.acme.example',
+        INFISICAL_PROJECT_ID: 'proj-1',
+        INFISICAL_ENVIRONMENT: 'prod',
+        INFISICAL_SECRET_PATH: '/pelita',
+        INFISICAL_REFRESH_SECONDS: '300',
+      });
+      const env = renderWorkload(install, service)?.spec?.template.spec?.containers[0]?.env ?? [];
+      expect(env.filter((e) => e.name.startsWith('INFISICAL_'))).toEqual([
+        {
+          name: 'INFISICAL_CLIENT_ID',
+          valueFrom: { secretKeyRef: { name: 'infisical-identity', key: 'clientId' } },
+        },
+        {
+          name: 'INFISICAL_CLIENT_SECRET',
+          valueFrom: { secretKeyRef: { name: 'infisical-identity', key: 'clientSecret' } },
+        },
+      ]);
+    }
+  });
+
   it('gives every install its own SYNC_CHANNEL', () => {
     const a = makeInstall();
     const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
