@@ -15,6 +15,7 @@ import type { LoginNotifier } from './integrations/login-notifier';
 import type { Environments } from './records/environment';
 import { apiRoutes, SeedError, seedErrorBody } from './routes/api';
 import { livewireRoutes } from './routes/livewire';
+import type { LicenseMetrics } from './metrics';
 
 /** `web/` beside `src/` and `dist/`: the dashboard's stylesheet. */
 const WEB_DIR = join(__dirname, '..', 'web');
@@ -22,6 +23,7 @@ const WEB_DIR = join(__dirname, '..', 'web');
 export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
+  licenseMetrics: LicenseMetrics;
   pool: Pool;
   bodyLimit: string;
   passwords: PasswordCheck;
@@ -50,9 +52,9 @@ export function createApp(deps: AppDeps): Express {
     readiness: deps.readiness,
     assets: { path: '/assets', dir: WEB_DIR },
     routes: [
-      ...apiRoutes(deps.pool, deps.passwords),
+      ...apiRoutes(deps.pool, deps.passwords, deps.licenseMetrics),
       ...livewireRoutes(),
-      ...loginRoutes({ ...env, ...deps }),
+      ...loginRoutes({ ...env, ...deps, metrics: deps.licenseMetrics }),
       homePage(env),
       ...recordPages(env),
       ...environmentPages(env, deps.environments),

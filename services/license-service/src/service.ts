@@ -15,6 +15,7 @@ import { createSessionStore } from './auth/session-store';
 import type { Settings } from './config';
 import { createLoginNotifier } from './integrations/login-notifier';
 import { createPipelineTrigger } from './integrations/pipeline-trigger';
+import { registerMetrics } from './metrics';
 import { createEnvironments } from './records/environment';
 
 /** `pg_advisory_lock` id of this service's start-up (an arbitrary constant of its own). */
@@ -24,6 +25,7 @@ const SWEEP_MS = 10 * 60_000;
 
 export function createLicenseService(settings: Settings, logger: Logger): Service {
   const metrics = createMetrics();
+  const licenseMetrics = registerMetrics(metrics.registry);
   const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 10 });
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
   const sessions = createSessionStore(pool, {
@@ -36,10 +38,12 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     chatId: settings.TELEGRAM_CHAT_ID,
     timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
     logger,
+    metrics: licenseMetrics,
   });
   const app = createApp({
     logger,
     metrics,
+    licenseMetrics,
     pool,
     bodyLimit: settings.BODY_LIMIT,
     passwords: createPasswordCheck({
@@ -61,6 +65,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
         projectId: settings.GITLAB_PROJECT_ID,
         timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
       }),
+      metrics: licenseMetrics,
     }),
     totpIssuer: settings.TOTP_ISSUER,
     totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,

@@ -15,6 +15,7 @@ import { hashRecoveryCode, consumeRecoveryCode, newRecoveryCodes } from '../auth
 import type { SessionStore } from '../auth/session-store';
 import { acceptedStep, newTotpSecret, totpQrSvg, totpUri } from '../auth/totp';
 import type { LoginNotifier } from '../integrations/login-notifier';
+import type { LicenseMetrics } from '../metrics';
 import type { RouteDefinition } from '@pelita/kit';
 import { html, trusted } from './html';
 import { csrfInput, layout } from './layout';
@@ -29,6 +30,7 @@ export interface LoginDeps extends PageEnvironment {
   notifier: LoginNotifier;
   totpIssuer: string;
   totpMaxAttempts: number;
+  metrics: LicenseMetrics;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -128,6 +130,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
 
   /** Full session: new id, cookie set, login recorded and announced. */
   async function completeLogin(ctx: PageContext, account: Account): Promise<void> {
+    deps.metrics.logins.inc({ step: 'second_factor', outcome: 'ok' });
     await sessions.destroy(ctx.session!);
     const id = await sessions.create(account.id, 'full');
     setCookie(ctx.res, cookies.session, id, secureCookies);
@@ -151,6 +154,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
 
   /** A wrong code: counted; past the limit the half session ends and the password is due again. */
   async function wrongCode(ctx: PageContext): Promise<boolean> {
+    deps.metrics.logins.inc({ step: 'second_factor', outcome: 'refused' });
     const failures = await sessions.countTotpFailure(ctx.session!);
     await deps.passwords.recordFailure(ctx.account!);
     if (failures < deps.totpMaxAttempts) return false;
@@ -182,6 +186,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         const password =
           typeof ctx.form.password === 'string' ? ctx.form.password.slice(0, 500) : '';
         const outcome = await deps.passwords.check(email, password);
+        deps.metrics.logins.inc({ step: 'password', outcome: outcome.ok ? 'ok' : 'refused' });
         if (!outcome.ok) {
           // One message for every refusal: it must not tell which accounts exist or are locked.
           const csrf = newLoginCsrf();

@@ -5,6 +5,7 @@
  * it never delays or stops a login.
  */
 import type { Logger } from '@pelita/kit';
+import type { LicenseMetrics } from '../metrics';
 
 export interface LoginEvent {
   name: string;
@@ -43,6 +44,7 @@ export function createLoginNotifier(options: {
   chatId: string | undefined;
   timeoutMs: number;
   logger: Logger;
+  metrics: LicenseMetrics;
 }): LoginNotifier {
   const pending = new Set<Promise<void>>();
   const { botToken, chatId } = options;
@@ -58,9 +60,12 @@ export function createLoginNotifier(options: {
             signal: AbortSignal.timeout(options.timeoutMs),
           });
           await res.body?.cancel();
-          if (!res.ok)
+          options.metrics.notifications.inc({ outcome: res.ok ? 'sent' : 'failed' });
+          if (!res.ok) {
             options.logger.warn({ status: res.status }, 'login notification refused by Telegram');
+          }
         } catch (err) {
+          options.metrics.notifications.inc({ outcome: 'failed' });
           // The URL holds the bot token: log the kind of failure, never the request.
           options.logger.warn(
             { reason: err instanceof Error ? err.name : 'unknown' },

@@ -15,6 +15,7 @@ import {
 import type { Pool } from 'pg';
 import { recordActivity, type Actor } from '../activity/activity-log';
 import type { PipelineTrigger } from '../integrations/pipeline-trigger';
+import type { LicenseMetrics } from '../metrics';
 import type { Row } from '../store/table-repository';
 import { mappingTable } from './mappings';
 
@@ -23,6 +24,7 @@ export interface EnvironmentOptions {
   infisicalUrl: string;
   timeoutMs: number;
   pipelines: PipelineTrigger;
+  metrics: LicenseMetrics;
 }
 
 export interface SaveOutcome {
@@ -98,16 +100,18 @@ export function createEnvironments(options: EnvironmentOptions) {
       }
       await recordSave(actor, mapping, changedKeys);
       if (mapping.type !== 'frontend') return { changedKeys };
-      const { pipelineId } = await pipelines.run(
-        String(mapping.branch_source),
-        (mapping.trigger_token as string | null) ?? null,
-        `Pelita license service: mapping ${mapping.id}`,
-        async (token) => {
-          await pool.query('update secret_mappings set trigger_token = $2 where id = $1', [
-            mapping.id,
-            token,
-          ]);
-        },
+      const { pipelineId } = await counted(
+        pipelines.run(
+          String(mapping.branch_source),
+          (mapping.trigger_token as string | null) ?? null,
+          `Pelita license service: mapping ${mapping.id}`,
+          async (token) => {
+            await pool.query('update secret_mappings set trigger_token = $2 where id = $1', [
+              mapping.id,
+              token,
+            ]);
+          },
+        ),
       );
       await recordActivity(pool, actor, 'pipeline.trigger', 'mapping', mapping.id, [
         { field: 'pipeline', before: null, after: { id: pipelineId, ref: mapping.branch_source } },
@@ -115,6 +119,18 @@ export function createEnvironments(options: EnvironmentOptions) {
       return { changedKeys, pipelineId };
     },
   };
+
+  /** A pipeline run, counted by outcome. */
+  async function counted<T>(run: Promise<T>): Promise<T> {
+    try {
+      const result = await run;
+      options.metrics.pipelines.inc({ outcome: 'triggered' });
+      return result;
+    } catch (err) {
+      options.metrics.pipelines.inc({ outcome: 'failed' });
+      throw err;
+    }
+  }
 
   async function recordSave(actor: Actor, mapping: Row, keys: string[]): Promise<void> {
     await recordActivity(

@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { lookupClient, VALIDATION_CODES } from '../api/license-lookup';
 import { basicCredentials } from '../auth/basic-credentials';
 import type { PasswordCheck } from '../auth/password-check';
+import type { LicenseMetrics } from '../metrics';
 
 export const SeedError = z.object({ success: z.literal(false), message: z.string() });
 export const seedErrorBody = (err: HttpError) => ({
@@ -51,11 +52,15 @@ const ClientWithLicenses = z.object({
 
 const NotFound = SeedError.extend({ validation: Validation.optional() });
 
-const unauthenticated = () => new HttpError(401, 'unauthenticated', 'Unauthenticated.');
+const unauthenticated = (metrics: LicenseMetrics) => {
+  metrics.licenseChecks.inc({ outcome: 'unauthenticated' });
+  return new HttpError(401, 'unauthenticated', 'Unauthenticated.');
+};
 
 export function apiRoutes(
   pool: Pool,
   passwords: PasswordCheck,
+  metrics: LicenseMetrics,
   now = () => new Date(),
 ): RouteDefinition[] {
   const errors = { body: seedErrorBody, schema: SeedError };
@@ -105,14 +110,16 @@ export function apiRoutes(
         // should send Basic credentials, not invent an Authorization value.
         const credentials = basicCredentials(req.headers.authorization);
         res.set('www-authenticate', 'Basic realm="Pelita license API", charset="UTF-8"');
-        if (!credentials) throw unauthenticated();
+        if (!credentials) throw unauthenticated(metrics);
         const outcome = await passwords.check(credentials.user, credentials.password);
-        if (!outcome.ok) throw unauthenticated();
+        if (!outcome.ok) throw unauthenticated(metrics);
         if (!outcome.account.permissions.includes('api.licenses')) {
+          metrics.licenseChecks.inc({ outcome: 'forbidden' });
           throw new HttpError(403, 'forbidden', 'This account may not use the license API');
         }
         res.removeHeader('www-authenticate');
         const client = await lookupClient(pool, params.id_client, now(), query.users);
+        metrics.licenseChecks.inc({ outcome: client?.validation.code ?? 'NOT_FOUND' });
         if (!client) {
           res.status(404).json({
             success: false,

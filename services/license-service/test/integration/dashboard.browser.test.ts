@@ -516,6 +516,17 @@ describe('license dashboard in the browser', () => {
     expect(new URL(page.url()).pathname).toBe('/login');
   });
 
+  it('counted logins, notifications and pipelines on /metrics', async () => {
+    const text = await (await fetch(url('/metrics'))).text();
+    const value = (series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\d+)`, 'm').exec(text)?.[1] ?? 0);
+    expect(value('license_dashboard_logins_total{step="password",outcome="refused"}')).toBe(1);
+    expect(value('license_dashboard_logins_total{step="second_factor",outcome="ok"}')).toBe(5);
+    expect(value('license_pipeline_triggers_total{outcome="triggered"}')).toBe(2);
+    expect(value('license_login_notifications_total{outcome="failed"}')).toBe(1);
+    expect(value('license_login_notifications_total{outcome="sent"}')).toBe(4);
+  });
+
   it('kept secrets and passwords out of the logs', () => {
     const logs = platform.logs.lines.join('\n');
     for (const secret of [

@@ -173,6 +173,22 @@ describe('license API', () => {
     }
   });
 
+  it('counts the answers by outcome on /metrics', async () => {
+    const text = await (await fetch(`${platform.url}/metrics`)).text();
+    for (const outcome of [
+      'VALID',
+      'NOT_FOUND',
+      'SUSPENDED',
+      'EXPIRED',
+      'TOO_MANY_USERS',
+      'CLIENT_INACTIVE',
+      'unauthenticated',
+      'forbidden',
+    ]) {
+      expect(text).toMatch(new RegExp(`license_api_checks_total\\{outcome="${outcome}"\\} [1-9]`));
+    }
+  });
+
   it('kept every password out of the logs', () => {
     const text = platform.logs.lines.join('\n');
     for (const secret of [ADMIN.password, 'api-password-123', 'locked-password-1'])
