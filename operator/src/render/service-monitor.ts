@@ -2,6 +2,18 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
 import { childMeta, MANAGED_BY } from './meta';
 
+interface Relabeling {
+  sourceLabels: string[];
+  targetLabel: string;
+}
+
+interface Endpoint {
+  port: string;
+  path: string;
+  interval: string;
+  relabelings: Relabeling[];
+}
+
 /** A Prometheus Operator ServiceMonitor (monitoring.coreos.com/v1); no client type exists for it. */
 export interface ServiceMonitor extends KubernetesObject {
   apiVersion: 'monitoring.coreos.com/v1';
@@ -9,9 +21,24 @@ export interface ServiceMonitor extends KubernetesObject {
   spec: {
     selector: { matchLabels: Record<string, string> };
     namespaceSelector: { matchNames: string[] };
-    endpoints: Array<{ port: string; path: string; interval: string }>;
+    endpoints: Endpoint[];
   };
 }
+
+/** A Service label, as the relabeling source Prometheus gives it (`.`, `/`, `-` become `_`). */
+const serviceLabel = (name: string) =>
+  `__meta_kubernetes_service_label_${name.replace(/[^a-zA-Z0-9]/g, '_')}`;
+
+/**
+ * The labels the chart's dashboards and alerts select by, copied from each Service's labels:
+ * `install` and `tenant` tell tenants apart however the Services are named; `component` names
+ * the service.
+ */
+const TENANT_LABELS: Relabeling[] = [
+  { sourceLabels: [serviceLabel('app.kubernetes.io/instance')], targetLabel: 'install' },
+  { sourceLabels: [serviceLabel('pelita.io/tenant')], targetLabel: 'tenant' },
+  { sourceLabels: [serviceLabel('app.kubernetes.io/component')], targetLabel: 'component' },
+];
 
 /** One ServiceMonitor selecting every service of the install; null when disabled. */
 export function renderServiceMonitor(install: PlatformInstall): ServiceMonitor | null {
@@ -29,7 +56,14 @@ export function renderServiceMonitor(install: PlatformInstall): ServiceMonitor |
         },
       },
       namespaceSelector: { matchNames: [install.metadata.namespace] },
-      endpoints: [{ port: 'http', path: '/metrics', interval: serviceMonitor.interval }],
+      endpoints: [
+        {
+          port: 'http',
+          path: '/metrics',
+          interval: serviceMonitor.interval,
+          relabelings: TENANT_LABELS,
+        },
+      ],
     },
   };
 }
