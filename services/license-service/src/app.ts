@@ -10,6 +10,7 @@ import { activityPage } from './dashboard/activity-page';
 import { environmentPages } from './dashboard/environment-pages';
 import { homePage } from './dashboard/home-page';
 import { loginRoutes } from './dashboard/login-pages';
+import { notFoundPage } from './dashboard/not-found-page';
 import { recordPages } from './dashboard/record-pages';
 import type { LoginNotifier } from './integrations/login-notifier';
 import type { Environments } from './records/environment';
@@ -59,6 +60,8 @@ export function createApp(deps: AppDeps): Express {
       ...recordPages(env),
       ...environmentPages(env, deps.environments),
       activityPage(env),
+      // Last: every other route matches first.
+      notFoundPage(),
     ],
   });
 }

@@ -59,7 +59,7 @@ function sendHtml(res: Response, status: number, page: Html): void {
   res.status(status).set(SECURITY_HEADERS).send(page.text);
 }
 
-function errorPage(res: Response, err: HttpError, viewer?: Viewer): void {
+export function errorPage(res: Response, err: HttpError, viewer?: Viewer): void {
   const title =
     err.status === 403
       ? 'Not allowed'

@@ -163,6 +163,19 @@ describe('license API', () => {
     expect(await bad.json()).toMatchObject({ success: false, message: expect.any(String) });
   });
 
+  it('answers unknown paths with 404: JSON under /api/, an HTML page elsewhere', async () => {
+    const api = await fetch(`${platform.url}/api/nothing-here`);
+    expect(api.status).toBe(404);
+    expect(await api.json()).toEqual({
+      success: false,
+      message: 'No route for GET /api/nothing-here',
+    });
+    const page = await fetch(`${platform.url}/nothing-here`);
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('There is no such page.');
+  });
+
   it('answers 403 on the blocked livewire upload paths', async () => {
     for (const [method, path] of [
       ['POST', '/livewire/upload-file'],

@@ -51,6 +51,30 @@ describe('Infisical double with the kit client', () => {
     });
   });
 
+  it('renews its token shortly before Infisical says it expires', async () => {
+    let now = 1_000_000;
+    const short = await startInfisicalDouble({ tokenTtlSeconds: 60 });
+    try {
+      short.addIdentity('id-1', 'secret-1');
+      const store = createInfisicalClient({
+        baseUrl: short.url,
+        clientId: 'id-1',
+        clientSecret: 'secret-1',
+        now: () => now,
+      });
+      const logins = () => short.requests.filter((r) => r.path.endsWith('/login')).length;
+      await store.listSecrets(scope);
+      now += 29_000;
+      await store.listSecrets(scope);
+      expect(logins()).toBe(1);
+      now += 2_000; // 31 s after the login: within 30 s of its 60 s lifetime
+      await store.listSecrets(scope);
+      expect(logins()).toBe(2);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('logs in again when its token is revoked', async () => {
     const store = client();
     await store.listSecrets(scope);
