@@ -39,6 +39,8 @@ export const settingsSchema = baseSettings
     RESET_TOKEN_TTL_SECONDS: seconds.default(3600),
     /** Lifetime of the link that verifies a self-registered account's e-mail address. */
     EMAIL_VERIFICATION_TTL_SECONDS: seconds.default(24 * 3600),
+    /** At most one verification e-mail per account this often (registration's included; 0: no limit). */
+    VERIFICATION_RESEND_SECONDS: z.coerce.number().int().min(0).default(60),
     /** Failed logins of one account before each further try waits 1, 2, 4, ... seconds. */
     LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(5),
     /** Failed logins from one client address per window (any accounts) before 429. */

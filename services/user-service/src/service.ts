@@ -180,6 +180,7 @@ export function createUserService(
     mailer,
     logger,
     frontendUrl: settings.FRONTEND_URL,
+    resendSeconds: settings.VERIFICATION_RESEND_SECONDS,
   });
   if (settings.REGISTRATION_ENABLED && !settings.SMTP_HOST) {
     logger.warn(
@@ -210,6 +211,7 @@ export function createUserService(
       license,
       roleData,
       verification: emailVerification,
+      verificationTtlSeconds: settings.EMAIL_VERIFICATION_TTL_SECONDS,
       enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
     }),

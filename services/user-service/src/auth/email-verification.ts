@@ -27,6 +27,8 @@ export interface EmailVerificationDeps {
   logger: Logger;
   /** Base of the link mailed: `{frontendUrl}/verify-email?token=…`. */
   frontendUrl: string;
+  /** VERIFICATION_RESEND_SECONDS: at most one link per account this often (0: no limit). */
+  resendSeconds: number;
 }
 
 const invalidLink = () =>
@@ -50,7 +52,10 @@ export function createEmailVerification(deps: EmailVerificationDeps) {
     });
   }
   const inBackground = (user: { id: string; email: string }) =>
-    void sendLink(user).catch((err: unknown) =>
+    void (async () => {
+      // Quietly skipped within the interval: the answer must not say whether mail went out.
+      if (await deps.tokens.mayMailAgain(user.id, deps.resendSeconds)) await sendLink(user);
+    })().catch((err: unknown) =>
       deps.logger.error({ err: errorMessage(err) }, 'while sending a verification e-mail'),
     );
 

@@ -14,13 +14,15 @@ import type { EmailVerification } from './email-verification';
 export interface RegistrationDeps {
   /** REGISTRATION_ENABLED. */
   enabled: boolean;
-  users: Pick<UserRepository, 'insert'>;
+  users: Pick<UserRepository, 'insert' | 'removeStaleUnverified'>;
   roles: Pick<RoleRepository, 'findByName'>;
   license: Pick<LicenseCheck, 'assertLicensed'>;
   roleData: RoleDataChanges;
   verification: Pick<EmailVerification, 'sendFirstLink'>;
   /** Name of the role new accounts get (`REGISTRATION_ROLE`). */
   registrationRole: string;
+  /** EMAIL_VERIFICATION_TTL_SECONDS: an account unverified for longer gives its names back. */
+  verificationTtlSeconds: number;
 }
 
 export interface NewAccount {
@@ -45,8 +47,16 @@ export function createRegistration(deps: RegistrationDeps) {
         // The installation must be licensed; the seat is taken (and checked) at verification.
         await deps.license.assertLicensed({ addingUser: false });
         // Not in OPA's data until verified: no policy-sync row yet.
-        const id = await deps.roleData.apply([], (db) =>
-          deps.users.insert(
+        const id = await deps.roleData.apply([], async (db) => {
+          // Someone may have registered this address (or name) and never confirmed it: once its
+          // link expired, the account gives way instead of locking the owner out for good.
+          await deps.users.removeStaleUnverified(
+            account.email,
+            account.username,
+            deps.verificationTtlSeconds,
+            db,
+          );
+          return deps.users.insert(
             {
               email: account.email,
               username: account.username,
@@ -56,8 +66,8 @@ export function createRegistration(deps: RegistrationDeps) {
               emailVerified: false,
             },
             db,
-          ),
-        );
+          );
+        });
         deps.verification.sendFirstLink({ id, email: account.email });
         return id;
       } catch (err) {

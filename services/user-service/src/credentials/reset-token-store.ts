@@ -27,6 +27,14 @@ export function createResetTokenStore(
         .expire(userKey(userId), ttlSeconds)
         .exec();
     },
+    /**
+     * True at most once per `seconds` for a user (false meanwhile): how often mail for them may
+     * go out, so nobody can flood an address with links.
+     */
+    async mayMailAgain(userId: string, seconds: number): Promise<boolean> {
+      if (seconds <= 0) return true;
+      return (await redis.set(`${namespace}:mailed:${userId}`, '1', 'EX', seconds, 'NX')) === 'OK';
+    },
     /** The user the token was issued for, without using it up; null when unknown or expired. */
     peek(token: string): Promise<string | null> {
       return redis.get(resetKey(sha256(token)));

@@ -139,6 +139,26 @@ export function createUserRepository(pool: Pool) {
       );
       return (rowCount ?? 0) > 0;
     },
+    /**
+     * Deletes self-registered accounts never verified whose link has expired (made more than
+     * `olderThanSeconds` ago) holding this e-mail or username: nobody can use them any more, and
+     * left in place they would keep the address's owner from registering.
+     */
+    async removeStaleUnverified(
+      email: string,
+      username: string,
+      olderThanSeconds: number,
+      db: Db = pool,
+    ): Promise<number> {
+      const { rowCount } = await db.query(
+        `delete from users
+         where not email_verified
+           and created_at < now() - make_interval(secs => $3)
+           and (lower(email) = lower($1) or username = $2)`,
+        [email, username, olderThanSeconds],
+      );
+      return rowCount ?? 0;
+    },
     /** Marks the address verified; false when it already was (or the user is gone). */
     async markVerified(id: string, db: Db = pool): Promise<boolean> {
       const { rowCount } = await db.query(

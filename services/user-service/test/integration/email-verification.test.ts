@@ -17,7 +17,9 @@ describe('e-mail verification of registered accounts', () => {
   beforeAll(async () => {
     platform = await startPlatform({
       REGISTRATION_ENABLED: 'true',
-      EMAIL_VERIFICATION_TTL_SECONDS: '2',
+      // Short, for the expiry tests; long enough for a busy machine to follow a link in time.
+      EMAIL_VERIFICATION_TTL_SECONDS: '5',
+      VERIFICATION_RESEND_SECONDS: '1',
     });
     await waitFor(() => platform.allows(ADMIN.username, 'GET', '/users'), 'the admin in OPA');
   });
@@ -68,13 +70,21 @@ describe('e-mail verification of registered accounts', () => {
   it('ends a link at its expiry; a resent link works and ends the older ones', async () => {
     const account = await register();
     const first = await newMailedToken(account.email, '/verify-email');
-    await new Promise((resolve) => setTimeout(resolve, 2500)); // EMAIL_VERIFICATION_TTL_SECONDS
+    await new Promise((resolve) => setTimeout(resolve, 5500)); // EMAIL_VERIFICATION_TTL_SECONDS
     expect((await verify(first)).status).toBe(400);
 
     const resend = () =>
       platform.request('POST', '/auth/resend-verification', { body: { email: account.email } });
     expect((await resend()).status).toBe(202);
     const second = await newMailedToken(account.email, '/verify-email', [first]);
+    // At most one link a second here (VERIFICATION_RESEND_SECONDS): an immediate resend is
+    // answered the same and mails nothing, so nobody floods an address with links.
+    expect((await resend()).status).toBe(202);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await mailedTokens(account.email, '/verify-email')).sort()).toEqual(
+      [first, second].sort(),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     expect((await resend()).status).toBe(202);
     const third = await newMailedToken(account.email, '/verify-email', [first, second]);
     expect((await verify(second)).status).toBe(400);
@@ -82,9 +92,31 @@ describe('e-mail verification of registered accounts', () => {
     expect((await login(account.email, account.password)).status).toBe(200);
   });
 
+  it('gives an address back once an account holding it was never confirmed and its link expired', async () => {
+    const squatter = await register();
+    const again = {
+      email: squatter.email,
+      username: `w${unique()}`,
+      full_name: 'Owner',
+      password: 'owner-pw-12345',
+    };
+    // Within the link's lifetime the address is taken...
+    expect((await platform.request('POST', '/auth/register', { body: again })).status).toBe(409);
+    await new Promise((resolve) => setTimeout(resolve, 5500)); // EMAIL_VERIFICATION_TTL_SECONDS
+    // ... after it, the unconfirmed account gives way, and its old links lead nowhere.
+    const old = await newMailedToken(squatter.email, '/verify-email');
+    expect((await platform.request('POST', '/auth/register', { body: again })).status).toBe(201);
+    expect((await verify(old)).status).toBe(400);
+    const fresh = await newMailedToken(squatter.email, '/verify-email', [old]);
+    expect((await verify(fresh)).status).toBe(200);
+    expect((await login(squatter.email, 'owner-pw-12345')).status).toBe(200);
+    expect((await login(squatter.email, squatter.password)).status).toBe(401);
+  });
+
   it('answers a resend alike for unknown, verified and waiting accounts, mailing only the last', async () => {
     const waiting = await register();
     await newMailedToken(waiting.email, '/verify-email');
+    await new Promise((resolve) => setTimeout(resolve, 1100)); // VERIFICATION_RESEND_SECONDS
     const answers = await Promise.all(
       [`ghost-${unique()}@pelita.test`, ADMIN.email, waiting.email].map(async (email) => {
         const res = await platform.request('POST', '/auth/resend-verification', {

@@ -15,6 +15,7 @@ function setup(
   const registration = createRegistration({
     enabled: options.enabled ?? true,
     users: {
+      removeStaleUnverified: () => Promise.resolve(0),
       insert: (user) => {
         // What pg throws for a unique index: SQLSTATE 23505.
         if (options.taken)
@@ -47,6 +48,7 @@ function setup(
     roleData,
     verification: { sendFirstLink: (user) => void mailed.push(user) },
     registrationRole: 'member',
+    verificationTtlSeconds: 3600,
   });
   const account = {
     email: 'new@pelita.test',
