@@ -4,6 +4,7 @@
  * No listening and no environment reads here: `serve` does the former, `loadConfig` the latter.
  */
 import express, {
+  type ErrorRequestHandler,
   type Express,
   type NextFunction,
   type Request,
@@ -13,6 +14,7 @@ import express, {
 import swaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
+import { installFastPath, parseByteLimit, type FastRoute } from './fast-route';
 import { healthRoutes, type ReadinessCheck } from './health';
 import { isShuttingDown, isStarting, trackHandler } from './lifecycle';
 import type { Logger } from './logger';
@@ -67,13 +69,18 @@ export function createService(options: ServiceOptions): Express {
   app.set('etag', false);
   app.set('trust proxy', false);
 
-  app.use(requestLogging(logger));
-  app.use(requestMetrics(metrics));
-  app.use(function closeConnectionsWhileDraining(_req, res, next) {
-    if (isShuttingDown(app)) res.setHeader('Connection', 'close');
-    next();
-  });
-  app.use(express.json({ limit: options.bodyLimit ?? '1mb' }));
+  const bodyLimit = options.bodyLimit ?? '1mb';
+  // Every request passes these first, on express's path and on the fast path alike.
+  const middleware: RequestHandler[] = [
+    requestLogging(logger),
+    requestMetrics(metrics),
+    function closeConnectionsWhileDraining(_req, res, next) {
+      if (isShuttingDown(app)) res.setHeader('Connection', 'close');
+      next();
+    },
+  ];
+  for (const handler of middleware) app.use(handler);
+  app.use(express.json({ limit: bodyLimit }));
 
   const operational = healthRoutes({
     checks: options.readiness ?? {},
@@ -109,10 +116,11 @@ export function createService(options: ServiceOptions): Express {
       }),
     );
   }
+  const fastRoutes: Array<Omit<FastRoute, 'errorHandlers'> & { ownErrors?: ErrorRequestHandler }> =
+    [];
   for (const route of documented) {
     const guard = options.guard && isGuarded(route) ? [options.guard] : [];
-    app[route.method](
-      route.path,
+    const handlers: RequestHandler[] = [
       ...(route.beforeGuard ?? []),
       ...guard,
       ...(route.before ?? []),
@@ -123,8 +131,17 @@ export function createService(options: ServiceOptions): Express {
           res.status(route.successStatus ?? 200).json(result);
         }
       },
-      ...(route.errors ? [routeErrorHandler(route.errors.body)] : []),
-    );
+    ];
+    const ownErrors = route.errors ? routeErrorHandler(route.errors.body) : undefined;
+    app[route.method](route.path, ...handlers, ...(ownErrors ? [ownErrors] : []));
+    if (isLiteralPath(route.path) && !shadowedByAssets(route.path, options.assets?.path)) {
+      fastRoutes.push({
+        method: route.method.toUpperCase(),
+        path: route.path,
+        handlers,
+        ...(ownErrors ? { ownErrors } : {}),
+      });
+    }
   }
 
   app.use(function notFound(req: Request) {
@@ -133,15 +150,35 @@ export function createService(options: ServiceOptions): Express {
   // Errors raised before a route runs (an unparsable JSON body) reach the service's handler; a
   // route with its own error shape still answers in it (matched by method and literal path).
   const ownShapes = documented.filter((route) => route.errors);
-  app.use(
-    routeErrorHandler((err, req) => {
-      const route = ownShapes.find(
-        (r) => r.method.toUpperCase() === req.method && r.path === req.path,
-      );
-      return (route?.errors?.body ?? errorBody)(err);
-    }),
-  );
+  const serviceErrors = routeErrorHandler((err, req) => {
+    const route = ownShapes.find(
+      (r) => r.method.toUpperCase() === req.method && r.path === req.path,
+    );
+    return (route?.errors?.body ?? errorBody)(err);
+  });
+  app.use(serviceErrors);
+  installFastPath(app, {
+    middleware,
+    bodyLimitBytes: parseByteLimit(bodyLimit),
+    routes: fastRoutes.map(({ ownErrors, ...route }) => ({
+      ...route,
+      errorHandlers: ownErrors ? [ownErrors, serviceErrors] : [serviceErrors],
+    })),
+  });
   return app;
+}
+
+/** A path express would match literally: no parameters, wildcards or patterns. */
+function isLiteralPath(path: string): boolean {
+  return /^\/[A-Za-z0-9._~/-]*$/.test(path) && !path.endsWith('/');
+}
+
+/** Static assets are served before the routes: a route under their path stays with express. */
+function shadowedByAssets(path: string, assetsPath: string | undefined): boolean {
+  return (
+    assetsPath !== undefined &&
+    (path === assetsPath || path.startsWith(`${assetsPath.replace(/\/$/, '')}/`))
+  );
 }
 
 /** Answers an error in the given body shape (a route's own, or the service's). */

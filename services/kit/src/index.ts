@@ -124,6 +124,7 @@ export { stripReasoning } from './model-json';
 
 // Logs and metrics
 export { createLogger, type Logger, type LoggerOptions } from './logger';
+export { addToAccessLog } from './request-context';
 export { redact, redactString, isSensitiveKey, REDACTED } from './redact';
 export { createMetrics, type Metrics } from './metrics';
 

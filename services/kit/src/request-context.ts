@@ -1,10 +1,17 @@
-/** Request id (accepted from the caller when sane, else generated) and the per-request access log. */
+/**
+ * Request id (accepted from the caller when sane, else generated) and the per-request access log:
+ * one line per request, written when the answer is done. Handlers add fields to that line with
+ * `addToAccessLog` instead of writing a second line of their own.
+ *
+ * Written by hand rather than with pino-http: on a small request pino-http's per-request child
+ * logger, wrapped serialisers and listeners cost more than the rest of the pipeline together
+ * (profile in tools/bench's README). The child logger behind `req.log` is made only when a
+ * handler uses it.
+ */
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RequestHandler } from 'express';
-import { pinoHttp } from 'pino-http';
+import type { ServerResponse } from 'node:http';
+import type { Request, RequestHandler } from 'express';
 import type { Logger } from './logger';
-import { redact, redactString } from './redact';
 
 const REQUEST_ID_HEADER = 'x-request-id';
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -12,51 +19,56 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** Paths probed every few seconds by Kubernetes and Prometheus: logged only when they fail. */
 const QUIET_PATHS = new Set(['/health', '/ready', '/metrics']);
 
+const EXTRA_FIELDS = Symbol('pelita.accessLogFields');
+
+type AnnotatedResponse = ServerResponse & { [EXTRA_FIELDS]?: Record<string, unknown> };
+
+/**
+ * Adds fields to the request's access-log line (merged at the top level; the logger's redaction
+ * applies to them like to any other field).
+ */
+export function addToAccessLog(res: ServerResponse, fields: Record<string, unknown>): void {
+  const annotated = res as AnnotatedResponse;
+  annotated[EXTRA_FIELDS] = { ...annotated[EXTRA_FIELDS], ...fields };
+}
+
 export function requestLogging(logger: Logger): RequestHandler {
-  const middleware = pinoHttp({
-    logger,
-    genReqId(req: IncomingMessage, res: ServerResponse) {
-      const offered = req.headers[REQUEST_ID_HEADER];
-      const id =
-        typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    customAttributeKeys: { reqId: 'request_id' },
-    quietReqLogger: true,
-    autoLogging: { ignore: (req) => QUIET_PATHS.has(pathOf(req.url)) },
-    customLogLevel(_req, res, err) {
-      if (err || res.statusCode >= 500) return 'error';
-      if (res.statusCode >= 400) return 'warn';
-      return 'info';
-    },
-    // Lean access-log lines: headers are left out (they cost more to serialise and redact than
-    // they tell; a handler that needs one logs it, and redaction still applies there).
-    serializers: {
-      req: (req: SerializedRequest) => ({
-        id: req.id,
-        method: req.method,
-        url: redactString(req.url ?? ''),
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: SerializedResponse) => ({ statusCode: res.statusCode }),
-      err: redact,
-    },
-  });
   return function requestLog(req, res, next) {
-    middleware(req, res, next);
+    const started = performance.now();
+    const offered = req.headers[REQUEST_ID_HEADER];
+    const id =
+      typeof offered === 'string' && SAFE_REQUEST_ID.test(offered) ? offered : randomUUID();
+    res.setHeader(REQUEST_ID_HEADER, id);
+    (req as Request & { id: string }).id = id;
+    let bound: Logger | undefined;
+    Object.defineProperty(req, 'log', {
+      configurable: true,
+      get: () => (bound ??= logger.child({ request_id: id })),
+      set: (value: Logger) => (bound = value),
+    });
+    // 'close' comes after 'finish' for a completed answer, and alone for an abandoned one.
+    res.once('close', () => {
+      const status = res.statusCode;
+      const completed = res.writableFinished;
+      if (completed && status < 400 && QUIET_PATHS.has(pathOf(req.originalUrl))) return;
+      // A caller hanging up is its own choice: 'request aborted' at info unless an error status was set.
+      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+      const line = {
+        request_id: id,
+        req: {
+          id,
+          method: req.method,
+          url: req.originalUrl,
+          remoteAddress: req.socket.remoteAddress,
+        },
+        res: { statusCode: status },
+        responseTime: Math.round(performance.now() - started),
+        ...(res as AnnotatedResponse)[EXTRA_FIELDS],
+      };
+      logger[level](line, completed ? 'request completed' : 'request aborted');
+    });
+    next();
   };
-}
-
-interface SerializedRequest {
-  id?: string;
-  method?: string;
-  url?: string;
-  remoteAddress?: string;
-}
-
-interface SerializedResponse {
-  statusCode?: number;
 }
 
 function pathOf(url: string | undefined): string {

@@ -3,11 +3,12 @@
  * finish within a deadline, close the service's pools, flush traces, exit 0.
  */
 import { once } from 'node:events';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import { handlersIdle, markShuttingDown } from './lifecycle';
 import type { Logger } from './logger';
+import { messageClassesOf } from './request-classes';
 import { shutdownTracing } from './tracing';
 
 export interface ServeOptions {
@@ -32,7 +33,8 @@ export interface RunningServer {
 
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
   const { logger, shutdownTimeoutMs, onShutdown = [], handleSignals = true } = options;
-  const server = app.listen(options.port, options.host ?? '0.0.0.0');
+  const server = createServer(messageClassesOf(app), app);
+  server.listen(options.port, options.host ?? '0.0.0.0');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
   const url = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;

@@ -6,9 +6,10 @@
  *   5 connections like POOL_MAX_PER_TARGET): what the proxy costs on top of a pool;
  * - "per-request": the same server opening and closing a connection for every query, the seed's
  *   behaviour (on a bare server, faster than the seed's express one: a conservative baseline).
- * Both baselines are this file run as a child process (`node db-proxy.bench.js serve ...`), so
- * none shares the CPU of the load generator. Each figure is the best of ROUNDS alternating runs:
- * on a shared machine a single run mostly measures the neighbours.
+ * Both baselines are this file run as a child process (`node db-proxy.bench.js serve ...`), and
+ * the load generator is a process of its own, so no two of them share an event loop. Every path
+ * is warmed up, then the paths alternate ROUNDS times; each ratio is the median of the per-round
+ * ratios: on a shared machine a single run mostly measures the neighbours.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,14 +18,15 @@ import { join } from 'node:path';
 import { requireEnv } from '@pelita/testenv';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { ratio, runCleanLoad, type LoadOptions, type LoadResult } from './load';
+import { measureAlternating, type MeasuredPath } from './alternate';
+import type { LoadOptions } from './load';
 import { startProcess, startService } from './process';
 import { report, table } from './report';
 
 const CONNECTIONS = 16;
 const DURATION_SECONDS = 5;
 const WARM_UP_SECONDS = 1;
-const ROUNDS = 2;
+const ROUNDS = 3;
 const POOL_SIZE = 5;
 const DATABASE = 'pelita_bench_dbproxy';
 const ROWS = 1000;
@@ -45,7 +47,7 @@ export async function run(): Promise<void> {
   const service = await startService(SERVICE_MAIN);
   try {
     report(
-      `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, best of ${ROUNDS} rounds; ` +
+      `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, median of ${ROUNDS} alternating rounds; ` +
         `pool of ${POOL_SIZE} per target on both pooled sides; ${cpus().length} CPUs, ` +
         `load average ${loadavg()[0]?.toFixed(1)} at start`,
     );
@@ -57,40 +59,43 @@ export async function run(): Promise<void> {
       try {
         for (const [label, query] of Object.entries(QUERIES)) {
           const body = JSON.stringify({ query });
-          const targets: Array<[string, LoadOptions]> = [
-            ['pelita /execute', executeLoad(service.url, connectionHeaders(urls[engine]), body)],
-            ['direct pool', executeLoad(`http://127.0.0.1:${direct.port}`, {}, body)],
-            ['per-request (seed)', executeLoad(`http://127.0.0.1:${perRequest.port}`, {}, body)],
+          const paths: MeasuredPath[] = [
+            { name: 'direct pool', load: executeLoad(`http://127.0.0.1:${direct.port}`, {}, body) },
+            {
+              name: 'pelita /execute',
+              load: executeLoad(service.url, connectionHeaders(urls[engine]), body),
+              baseline: 'direct pool',
+            },
+            {
+              name: 'per-request (seed)',
+              load: executeLoad(`http://127.0.0.1:${perRequest.port}`, {}, body),
+            },
           ];
-          const results = new Map<string, LoadResult>();
-          for (const [, options] of targets) await measure(options, WARM_UP_SECONDS);
-          for (let round = 0; round < ROUNDS; round += 1) {
-            for (const [name, options] of targets) {
-              const result = await measure(options, DURATION_SECONDS);
-              const best = results.get(name);
-              if (!best || result.requestsPerSecond > best.requestsPerSecond)
-                results.set(name, result);
-            }
-          }
-          for (const [name, result] of results) {
+          const results = await measureAlternating(paths, {
+            connections: CONNECTIONS,
+            durationSeconds: DURATION_SECONDS,
+            warmUpSeconds: WARM_UP_SECONDS,
+            rounds: ROUNDS,
+          });
+          for (const result of results) {
             figures.push({
               engine,
               statement: label,
-              server: name,
+              server: result.name,
               'req/s': Math.round(result.requestsPerSecond),
               'p50 ms': result.p50Ms,
               'p99 ms': result.p99Ms,
             });
           }
-          const pelita = results.get('pelita /execute') as LoadResult;
-          const pooled = results.get('direct pool') as LoadResult;
-          const seed = results.get('per-request (seed)') as LoadResult;
+          const [pooled, pelita, seed] = results;
+          if (!pooled || !pelita || !seed) throw new Error('db-proxy bench: a path is missing');
           ratios.push({
             engine,
             statement: label,
-            'pelita/direct': ratio(pelita.requestsPerSecond, pooled.requestsPerSecond),
-            target: '>= 0.50 (within 2x)',
-            'pelita/per-request': ratio(pelita.requestsPerSecond, seed.requestsPerSecond),
+            'pelita/direct': (pelita.ratio ?? Number.NaN).toFixed(2),
+            rounds: pelita.roundRatios.map((r) => r.toFixed(2)).join(' '),
+            target: label === 'SELECT 1' ? '>= 0.50' : '>= 0.90',
+            'pelita/per-request': (pelita.requestsPerSecond / seed.requestsPerSecond).toFixed(2),
             'target ': engine === 'postgresql' ? '>= 5' : '-',
           });
         }
@@ -178,10 +183,6 @@ function executeLoad(base: string, headers: Record<string, string>, body: string
     headers: { 'content-type': 'application/json', ...headers },
     body,
   };
-}
-
-function measure(options: LoadOptions, durationSeconds: number): Promise<LoadResult> {
-  return runCleanLoad({ ...options, connections: CONNECTIONS, durationSeconds });
 }
 
 /** Runs one statement and returns its rows, the baseline way. */

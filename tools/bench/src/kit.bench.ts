@@ -1,73 +1,72 @@
 /**
- * Cost of the kit's request pipeline (access log, metrics, zod validation; then tracing with
- * spans exported to a local OTLP sink) against plain express serving the same JSON endpoint.
+ * Cost of the kit's request pipeline (access log line, metrics, request id, zod validation) on
+ * one JSON route, against the same route on bare express; then the cost of tracing (spans
+ * exported over OTLP to a local sink) against the kit without it. Bare express against bare
+ * node:http is printed for context. Every server, the sink and the load generator are processes
+ * of their own; the paths are warmed up, then alternate ROUNDS times, and each ratio is the
+ * median of the per-round ratios.
  */
-import { once } from 'node:events';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { ratio, runLoad } from './load';
-import { startService } from './process';
+import { figureRows, measureAlternating, type MeasuredPath } from './alternate';
+import type { LoadOptions } from './load';
+import { startProcess, startService, type StartedService } from './process';
 import { report, table } from './report';
 
 const ECHO_SERVER = join(__dirname, 'servers', 'echo-server.js');
-
-/** Accepts OTLP exports and drops them, so tracing runs its whole path. */
-async function startOtlpSink() {
-  const sink = createServer((req, res) => {
-    req.resume();
-    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
-  });
-  sink.listen(0, '127.0.0.1');
-  await once(sink, 'listening');
-  return { sink, url: `http://127.0.0.1:${(sink.address() as AddressInfo).port}` };
-}
+const PLAIN_SERVER = join(__dirname, 'servers', 'plain-server.js');
+const CONNECTIONS = 50;
+const DURATION_SECONDS = 5;
+const WARM_UP_SECONDS = 2;
+const ROUNDS = 3;
 
 export async function run(): Promise<void> {
-  const body = JSON.stringify({ name: 'pelita', count: 1 });
-  const { sink, url: otlpUrl } = await startOtlpSink();
-  const modes: Array<{ name: string; args: string[]; env: Record<string, string> }> = [
-    { name: 'bare', args: ['bare'], env: {} },
-    { name: 'kit', args: ['kit'], env: {} },
-    { name: 'kit+tracing', args: ['kit'], env: { OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl } },
-  ];
-  const results = [];
-  for (const mode of modes) {
-    const server = await startService(ECHO_SERVER, {
-      args: mode.args,
-      env: mode.env,
-      readyPath: '/ready',
+  const sink = await startProcess(PLAIN_SERVER, ['sink']);
+  const node = await startProcess(PLAIN_SERVER, ['echo']);
+  const services: StartedService[] = [];
+  const start = async (args: string[], env: Record<string, string> = {}) => {
+    const service = await startService(ECHO_SERVER, { args, env, readyPath: '/ready' });
+    services.push(service);
+    return service;
+  };
+  try {
+    const express = await start(['bare']);
+    const kit = await start(['kit']);
+    const traced = await start(['kit'], {
+      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`,
     });
-    try {
-      const load = await runLoad({
-        url: `${server.url}/echo`,
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body,
-        connections: 50,
-        durationSeconds: 5,
-      });
-      results.push({ mode: mode.name, ...load });
-    } finally {
-      await server.stop();
-    }
-  }
-  sink.close();
-  const [bare, kit, traced] = results;
-  if (!bare || !kit || !traced) throw new Error('kit bench: a run is missing');
-  table(
-    results.map((r) => ({
-      server: r.mode,
-      'req/s': Math.round(r.requestsPerSecond),
-      'p50 ms': r.p50Ms,
-      'p99 ms': r.p99Ms,
-      errors: r.errors + r.non2xx,
-    })),
-  );
-  for (const measured of [kit, traced]) {
+    const echo = (base: string): LoadOptions => ({
+      url: `${base}/echo`,
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'pelita', count: 1 }),
+    });
+    const paths: MeasuredPath[] = [
+      { name: 'bare node:http', load: echo(`http://127.0.0.1:${node.port}`) },
+      { name: 'bare express', load: echo(express.url), baseline: 'bare node:http' },
+      { name: 'kit', load: echo(kit.url), baseline: 'bare express' },
+      { name: 'kit + tracing (OTLP)', load: echo(traced.url), baseline: 'kit' },
+    ];
+    const figures = await measureAlternating(paths, {
+      connections: CONNECTIONS,
+      durationSeconds: DURATION_SECONDS,
+      warmUpSeconds: WARM_UP_SECONDS,
+      rounds: ROUNDS,
+    });
     report(
-      `${measured.mode}/bare throughput ratio: ${ratio(measured.requestsPerSecond, bare.requestsPerSecond)} ` +
-        `(added p50 ${(measured.p50Ms - bare.p50Ms).toFixed(2)} ms, p99 ${(measured.p99Ms - bare.p99Ms).toFixed(2)} ms)`,
+      `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, median of ${ROUNDS} alternating ` +
+        'rounds; each ratio is to the row named in its baseline (express: node:http, kit: ' +
+        'express, tracing: kit)',
     );
+    table(
+      figureRows(figures, {
+        'bare express': 'context',
+        kit: '>= 0.85',
+        'kit + tracing (OTLP)': '>= 0.70',
+      }),
+    );
+  } finally {
+    for (const service of services) await service.stop();
+    await node.stop();
+    await sink.stop();
   }
 }

@@ -1,5 +1,10 @@
-/** HTTP load with autocannon, reduced to the figures the benchmarks compare. */
-import autocannon from 'autocannon';
+/**
+ * HTTP load with autocannon, reduced to the figures the benchmarks compare. The load runs in a
+ * process of its own (`servers/load-generator.js`): on the benchmark's event loop it would
+ * compete with whatever else that process serves.
+ */
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
 
 export interface LoadOptions {
   url: string;
@@ -18,22 +23,20 @@ export interface LoadResult {
   non2xx: number;
 }
 
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
-  const result = await autocannon({
-    url: options.url,
-    method: options.method ?? 'GET',
-    headers: options.headers ?? {},
-    ...(options.body === undefined ? {} : { body: options.body }),
-    connections: options.connections ?? 50,
-    duration: options.durationSeconds ?? 10,
+const LOAD_GENERATOR = join(__dirname, 'servers', 'load-generator.js');
+
+export function runLoad(options: LoadOptions): Promise<LoadResult> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      [LOAD_GENERATOR, JSON.stringify(options)],
+      { maxBuffer: 1024 * 1024 },
+      (err, stdout) => {
+        if (err) return reject(new Error(`load generator for ${options.url}: ${err.message}`));
+        resolve(JSON.parse(stdout.trim().split('\n').pop() ?? '{}') as LoadResult);
+      },
+    );
   });
-  return {
-    requestsPerSecond: result.requests.average,
-    p50Ms: result.latency.p50,
-    p99Ms: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
 }
 
 /** Like runLoad, but a run with failed or non-2xx answers is an error, not a figure. */

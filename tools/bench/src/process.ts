@@ -65,7 +65,16 @@ export function startProcess(
   args: string[] = [],
   env: Record<string, string> = {},
 ): Promise<StartedProcess> {
-  const child = spawn(process.execPath, [script, ...args], {
+  return startCommand(process.execPath, [script, ...args], env);
+}
+
+/** Like startProcess, for any executable (a Go binary built by a benchmark). */
+export function startCommand(
+  command: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<StartedProcess> {
+  const child = spawn(command, args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -76,7 +85,7 @@ export function startProcess(
       child.kill('SIGTERM');
     });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`${script} exited (${code}) before listening`)));
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening`)));
     const lines = createInterface({ input: child.stdout });
     lines.on('line', (line) => {
       try {

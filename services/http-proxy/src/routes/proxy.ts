@@ -1,5 +1,5 @@
 /** `POST /proxy`: forward the described call and pass the target's answer through. */
-import { defineRoute, ErrorBodySchema, type RouteDefinition } from '@pelita/kit';
+import { addToAccessLog, defineRoute, ErrorBodySchema, type RouteDefinition } from '@pelita/kit';
 import { ProxyRequest } from '../forward/connection';
 import type { Forwarder } from '../forward/forward';
 import { callerGoneSignal, sendUpstreamAnswer } from './upstream-answer';
@@ -48,9 +48,9 @@ export function proxyRoute({ forwarder }: ProxyRouteDeps): RouteDefinition {
         schema: ErrorBodySchema,
       },
     },
-    handler: async ({ body }, req, res) => {
+    handler: async ({ body }, _req, res) => {
       const answer = await forwarder.forward(body.connection, {
-        log: req.log,
+        record: (fields) => addToAccessLog(res, fields),
         callerGone: callerGoneSignal(res),
       });
       sendUpstreamAnswer(res, answer);

@@ -111,8 +111,11 @@ describe('metrics and logs of forwarded calls', () => {
       const forwarded = proxy.logs.lines
         .map((line) => JSON.parse(line) as { msg: string; upstream?: Record<string, unknown> })
         .filter((line) => line.upstream);
+      // One line per request: the access log line carries the forwarded call's figures.
+      expect(forwarded).toHaveLength(3);
       expect(forwarded[0]).toMatchObject({
-        msg: 'forwarded call',
+        msg: 'request completed',
+        res: { statusCode: 200 },
         upstream: {
           name: 'orders api',
           method: 'GET',
@@ -124,7 +127,9 @@ describe('metrics and logs of forwarded calls', () => {
         },
       });
       expect(forwarded[2]).toMatchObject({
-        msg: 'forwarded call got no answer',
+        level: 'warn',
+        msg: 'request completed',
+        res: { statusCode: 403 },
         upstream: { outcome: 'target_forbidden' },
       });
       expectNoSecretsIn(proxy.logs, [

@@ -1,17 +1,19 @@
 /**
  * The same small JSON endpoint two ways, as a separate process so the load generator does not
  * share its event loop: `kit` (createService: logs, metrics, tracing, validation) or `bare`
- * (plain express with a JSON parser), listening on PORT. Both answer `GET /ready`.
+ * (plain express with a JSON parser), listening on PORT. Both answer `GET /ready`. The kit's app
+ * is served the way every service is (`serve`), express's with `app.listen`.
  */
 import '@pelita/kit/instrument';
 import express from 'express';
 import { z } from 'zod';
-import { createLogger, createService, defineRoute } from '@pelita/kit';
+import { createLogger, createService, defineRoute, serve } from '@pelita/kit';
 
 const Echo = z.object({ name: z.string().min(1), count: z.number().int() });
 
+const logger = createLogger({ name: 'bench-echo', level: process.env.LOG_LEVEL ?? 'info' });
+
 function kitApp() {
-  const logger = createLogger({ name: 'bench-echo', level: process.env.LOG_LEVEL ?? 'info' });
   return createService({
     name: 'bench-echo',
     logger,
@@ -41,6 +43,14 @@ function bareApp() {
   return app;
 }
 
-const app = process.argv[2] === 'kit' ? kitApp() : bareApp();
-const server = app.listen(Number(process.env.PORT), '127.0.0.1');
-process.once('SIGTERM', () => server.close(() => process.exit(0)));
+if (process.argv[2] === 'kit') {
+  void serve(kitApp(), {
+    port: Number(process.env.PORT),
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs: 1000,
+  });
+} else {
+  const server = bareApp().listen(Number(process.env.PORT), '127.0.0.1');
+  process.once('SIGTERM', () => server.close(() => process.exit(0)));
+}
