@@ -13,7 +13,7 @@ import { hashPassword } from '../admins/passwords';
 import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
 import { clientForm, clientTable } from '../records/clients';
-import { parseForm } from '../records/form-input';
+import { parseForm, type FieldErrors } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
 import { MAPPING_TYPES, mappingForm, mappingTable, withoutSecrets } from '../records/mappings';
 import { createRecordChanges } from '../records/record-changes';
@@ -237,6 +237,17 @@ export function recordPages(
         before?.password_hash !== after.password_hash ||
         before?.totp_secret !== after.totp_secret;
       if (before && ended) await env.sessions.destroyAllOf(before.id);
+    },
+    // An administrator cannot lock themself out: not by deactivating their own account, nor by
+    // giving it a role without account management.
+    check: async (ctx, values, row): Promise<FieldErrors | null> => {
+      if (!row || row.id !== ctx.account?.id) return null;
+      if (!values.is_active) return { is_active: 'You cannot deactivate your own account.' };
+      const role = (await listRoles(pool)).find((r) => r.id === values.role_id);
+      if (!role?.permissions.includes('admins.manage')) {
+        return { role_id: 'Your own role must keep the permission to manage accounts.' };
+      }
+      return null;
     },
     refuseDelete: (ctx, row) =>
       Promise.resolve(row.id === ctx.account?.id ? 'You cannot delete your own account.' : null),

@@ -41,6 +41,12 @@ export interface ResourceSpec {
   rowActions?: (row: Row) => Html;
   /** After a change (end sessions of a changed account, ...). */
   afterChange?: (ctx: PageContext, before: Row | null, after: Row | null) => Promise<void>;
+  /** Checks needing the request (an account may not deactivate itself): field → message. */
+  check?: (
+    ctx: PageContext,
+    values: Record<string, unknown>,
+    row: Row | null,
+  ) => Promise<FieldErrors | null>;
   /** The field a unique-constraint violation is shown on (an e-mail or name already taken). */
   uniqueField?: string;
   /** Refuses a deletion with a message (deleting oneself, a role in use). */
@@ -108,6 +114,16 @@ export function resourcePages(
     };
   }
 
+  async function checked(
+    ctx: PageContext,
+    parsed: FormResult<Record<string, unknown>>,
+    row: Row | null,
+  ): Promise<FormResult<Record<string, unknown>>> {
+    if (!parsed.ok || !spec.check) return parsed;
+    const errors = await spec.check(ctx, parsed.values, row);
+    return errors ? { ok: false, errors } : parsed;
+  }
+
   /** The write's result, or undefined when it broke a unique constraint the form can name. */
   async function taken<T>(write: () => Promise<T>): Promise<T | undefined> {
     try {
@@ -173,7 +189,7 @@ export function resourcePages(
       access: spec.write,
       handler: async (ctx) => {
         const client = await clientOf(ctx);
-        const parsed = spec.parse(ctx.form, true);
+        const parsed = await checked(ctx, spec.parse(ctx.form, true), null);
         if (!parsed.ok)
           return formPage(ctx, {
             creating: true,
@@ -223,7 +239,7 @@ export function resourcePages(
       handler: async (ctx) => {
         const row = await rowOf(ctx);
         const client = spec.underClient ? await clientTable.get(pool, parentId(row)!) : null;
-        const parsed = spec.parse(ctx.form, false);
+        const parsed = await checked(ctx, spec.parse(ctx.form, false), row);
         if (!parsed.ok)
           return formPage(ctx, {
             creating: false,

@@ -430,6 +430,22 @@ describe('license dashboard in the browser', () => {
     await check('accounts');
     expect(await page.locator('tbody').textContent()).toContain('vera@vendor.test');
 
+    // No self-lock-out: one's own account stays active and keeps account management.
+    const own = await platform.db.query<{ id: string }>(
+      'select id from admin_users where email = $1',
+      [ADMIN.email],
+    );
+    await page.goto(url(`/admins/${own.rows[0]!.id}/edit`));
+    await page.getByLabel('Active').uncheck();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#f-is_active-error').textContent()).toBe(
+      'You cannot deactivate your own account.',
+    );
+    await page.getByLabel('Active').check();
+    await page.getByLabel('Role').selectOption({ label: 'viewer' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    expect(await page.locator('#f-role_id-error').textContent()).toContain('keep the permission');
+
     const other = await browser.newContext();
     const vera = await other.newPage();
     await vera.goto(url('/login'));
