@@ -62,6 +62,8 @@ export interface GoWrapper {
   programs: readonly GoProgram[];
   /** Linker flags for all of them (the programs' own `ldflags` are not used here). */
   ldflags: string;
+  /** Name of its build directory under <cache>/go-wrappers when two builds share a module. */
+  workName?: string;
 }
 
 /** The binary `go build -o <dir>/` names a main package: its last element, or the one before /vN. */
@@ -77,7 +79,7 @@ function defaultBinaryName(packagePath: string): string {
  */
 export async function goBuildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
   const go = requireGo();
-  const name = path.basename(wrapper.dir);
+  const name = wrapper.workName ?? path.basename(wrapper.dir);
   const work = path.join(settings.cacheDir, 'go-wrappers', name);
   const out = path.join(work, 'out');
   fs.rmSync(work, { recursive: true, force: true });

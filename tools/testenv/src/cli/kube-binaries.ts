@@ -24,15 +24,39 @@ export const KUBECTL = kubeProgram('kubectl');
  * be `go install`ed; the wrapper requires it and replaces each staging module with v0.34.x.
  * Without the version ldflags the binaries report v0.0.0 (kubectl and clients compare versions).
  */
+const KUBE_LDFLAGS = [
+  `-X k8s.io/component-base/version.gitVersion=${KUBE_VERSION}`,
+  '-X k8s.io/component-base/version.gitMajor=1',
+  `-X k8s.io/component-base/version.gitMinor=${KUBE_VERSION.split('.')[1]}`,
+  `-X k8s.io/client-go/pkg/version.gitVersion=${KUBE_VERSION}`,
+].join(' ');
+
 export const KUBERNETES: GoWrapper = {
   dir: path.join(WRAPPERS_DIR, 'kubernetes'),
   programs: [KUBE_APISERVER, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, KUBECTL],
-  ldflags: [
-    `-X k8s.io/component-base/version.gitVersion=${KUBE_VERSION}`,
-    '-X k8s.io/component-base/version.gitMajor=1',
-    `-X k8s.io/component-base/version.gitMinor=${KUBE_VERSION.split('.')[1]}`,
-    `-X k8s.io/client-go/pkg/version.gitVersion=${KUBE_VERSION}`,
-  ].join(' '),
+  ldflags: KUBE_LDFLAGS,
+};
+
+export const KUBELET = kubeProgram('kubelet');
+export const KUBE_PROXY = kubeProgram('kube-proxy');
+
+/**
+ * The real node's programs, from the same wrapper module (its tools.go imports them too) but a
+ * build of their own: the control plane's binaries and stamps stay as they are, so adding the
+ * node rebuilds and restarts nothing of it. The Go build cache shares the common packages.
+ */
+export const KUBERNETES_NODE: GoWrapper = {
+  dir: KUBERNETES.dir,
+  programs: [KUBELET, KUBE_PROXY],
+  ldflags: KUBE_LDFLAGS,
+  workName: 'kubernetes-node',
+};
+
+/** Cluster DNS for the real node's pods; its go.mod has no replace directives. */
+export const COREDNS: GoProgram = {
+  binary: 'coredns',
+  module: 'github.com/coredns/coredns',
+  version: 'v1.14.7',
 };
 
 export const ETCD: GoProgram = {
@@ -46,6 +70,13 @@ export const ETCD_WRAPPER: GoWrapper = {
   dir: path.join(WRAPPERS_DIR, 'etcd'),
   programs: [ETCD],
   ldflags: '',
+};
+
+/** The CRI client: the node's stop() removes pods through it (their network too); and for debugging. */
+export const CRICTL: GoProgram = {
+  binary: 'crictl',
+  module: 'sigs.k8s.io/cri-tools/cmd/crictl',
+  version: 'v1.34.0',
 };
 
 /** Fake nodes: marks pods Running and Ready without a container engine. */

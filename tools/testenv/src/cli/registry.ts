@@ -8,6 +8,7 @@ import { hadolint } from './servers/hadolint';
 import { kube } from './servers/kube';
 import { mariadb } from './servers/mariadb';
 import { minio } from './servers/minio';
+import { node } from './servers/node';
 import { opa } from './servers/opa';
 import { opensearch } from './servers/opensearch';
 import { postgres } from './servers/postgres';
@@ -25,6 +26,7 @@ export const servers: readonly Server[] = [
   opa,
   prometheus,
   kube,
+  node,
   smtp,
   schemathesis,
   hadolint,

@@ -5,7 +5,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { type Settings } from './settings';
 
-const SERVICE_CIDR = '10.96.0.0/16';
+export const SERVICE_CIDR = '10.96.0.0/16';
 
 /** Static bearer token of `admin` in `system:masters` (like the other servers' fixed passwords). */
 export const ADMIN_TOKEN = 'pelita-testenv-admin-token';
@@ -76,6 +76,12 @@ export function apiserverArgs({ files, port, etcdUrl, etcdPrefix }: ApiserverOpt
     `--service-account-signing-key-file=${files.serviceAccountKey}`,
     `--service-cluster-ip-range=${SERVICE_CIDR}`,
     '--allow-privileged=true',
+    // With the defaults: a namespace's annotations scheduler.alpha.kubernetes.io/node-selector and
+    // .../defaultTolerations put every pod created in it on the tainted real node (make e2e),
+    // whoever writes the pods (the operator renders neither); other namespaces are untouched.
+    '--enable-admission-plugins=PodNodeSelector,PodTolerationRestriction',
+    // The real node's kubelet (logs, exec) by its address: its name resolves nowhere.
+    '--kubelet-preferred-address-types=InternalIP',
     '--profiling=false',
   ];
 }

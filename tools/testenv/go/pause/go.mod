@@ -1,0 +1,3 @@
+module pelita.io/testenv/pause
+
+go 1.22
