@@ -17,6 +17,7 @@ import type { Environments } from './records/environment';
 import { apiRoutes, SeedError, seedErrorBody } from './routes/api';
 import { livewireRoutes } from './routes/livewire';
 import type { LicenseMetrics } from './metrics';
+import type { SecretSeal } from './store/stored-secret';
 
 /** `web/` beside `src/` and `dist/`: the dashboard's stylesheet. */
 const WEB_DIR = join(__dirname, '..', 'web');
@@ -25,6 +26,7 @@ export interface AppDeps {
   logger: Logger;
   metrics: Metrics;
   licenseMetrics: LicenseMetrics;
+  seal: SecretSeal;
   pool: Pool;
   bodyLimit: string;
   passwords: PasswordCheck;
@@ -57,7 +59,7 @@ export function createApp(deps: AppDeps): Express {
       ...livewireRoutes(),
       ...loginRoutes({ ...env, ...deps, metrics: deps.licenseMetrics }),
       homePage(env),
-      ...recordPages(env),
+      ...recordPages({ ...env, seal: deps.seal }),
       ...environmentPages(env, deps.environments),
       activityPage(env),
       // Last: every other route matches first.

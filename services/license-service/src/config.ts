@@ -2,6 +2,18 @@
 import { baseSettings, booleanSetting, httpUrl, optionalSetting } from '@pelita/kit';
 import { z } from 'zod';
 
+/** 32 bytes for AES-256-GCM, as 64 hex digits or base64 (what `openssl rand -base64 32` prints). */
+const encryptionKey = z.preprocess(
+  (value) => (value === '' ? undefined : value),
+  z
+    .string()
+    .transform((value) =>
+      /^[0-9a-f]{64}$/i.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64'),
+    )
+    .refine((key) => key.length === 32, 'must be 32 bytes: 64 hex digits or base64 of 32 bytes')
+    .optional(),
+);
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings
@@ -30,6 +42,11 @@ export const settingsSchema = baseSettings
     TOTP_MAX_ATTEMPTS: positiveInt(5),
     /** The issuer shown in authenticator apps. */
     TOTP_ISSUER: z.string().min(1).default('Pelita License'),
+    /**
+     * Seals the credentials stored with mappings (client secret, trigger token); unset: they are
+     * stored as they are. The same form as core-backend's ENCRYPTION_KEY.
+     */
+    ENCRYPTION_KEY: encryptionKey,
     /** The secret store the environment page edits (mappings carry their own credentials). */
     INFISICAL_URL: httpUrl.default('https://app.infisical.com'),
     /** GitLab whose pipelines a `frontend` mapping triggers after its secrets are saved. */

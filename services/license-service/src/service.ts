@@ -17,6 +17,7 @@ import { createLoginNotifier } from './integrations/login-notifier';
 import { createPipelineTrigger } from './integrations/pipeline-trigger';
 import { registerMetrics } from './metrics';
 import { createEnvironments } from './records/environment';
+import { createSecretSeal } from './store/stored-secret';
 
 /** `pg_advisory_lock` id of this service's start-up (an arbitrary constant of its own). */
 const STARTUP_LOCK = 0x4c1c_5e01;
@@ -26,6 +27,10 @@ const SWEEP_MS = 10 * 60_000;
 export function createLicenseService(settings: Settings, logger: Logger): Service {
   const metrics = createMetrics();
   const licenseMetrics = registerMetrics(metrics.registry);
+  const seal = createSecretSeal(settings.ENCRYPTION_KEY);
+  if (!settings.ENCRYPTION_KEY) {
+    logger.warn('ENCRYPTION_KEY is not set: mapping credentials are stored unsealed');
+  }
   const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 10 });
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
   const sessions = createSessionStore(pool, {
@@ -44,6 +49,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     logger,
     metrics,
     licenseMetrics,
+    seal,
     pool,
     bodyLimit: settings.BODY_LIMIT,
     passwords: createPasswordCheck({
@@ -66,6 +72,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
         timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
       }),
       metrics: licenseMetrics,
+      seal,
     }),
     totpIssuer: settings.TOTP_ISSUER,
     totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,

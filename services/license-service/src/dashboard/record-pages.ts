@@ -12,6 +12,7 @@ import {
 import { hashPassword } from '../admins/passwords';
 import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
+import type { SecretSeal } from '../store/stored-secret';
 import { clientForm, clientTable } from '../records/clients';
 import { parseForm, type FieldErrors } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
@@ -25,7 +26,7 @@ import { resourcePages } from './resource-pages';
 const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
 
 export function recordPages(
-  env: PageEnvironment & { pool: Pool; sessions: SessionStore },
+  env: PageEnvironment & { pool: Pool; sessions: SessionStore; seal: SecretSeal },
 ): RouteDefinition[] {
   const { pool } = env;
 
@@ -154,6 +155,7 @@ export function recordPages(
     toRecord: (values) => {
       const record = { ...values };
       if (record.client_secret === '') delete record.client_secret;
+      else record.client_secret = env.seal.seal(String(record.client_secret));
       return Promise.resolve(record);
     },
     shown: withoutSecrets,

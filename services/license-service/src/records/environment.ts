@@ -16,6 +16,7 @@ import type { Pool } from 'pg';
 import { recordActivity, type Actor } from '../activity/activity-log';
 import type { PipelineTrigger } from '../integrations/pipeline-trigger';
 import type { LicenseMetrics } from '../metrics';
+import type { SecretSeal } from '../store/stored-secret';
 import type { Row } from '../store/table-repository';
 import { mappingTable } from './mappings';
 
@@ -25,6 +26,7 @@ export interface EnvironmentOptions {
   timeoutMs: number;
   pipelines: PipelineTrigger;
   metrics: LicenseMetrics;
+  seal: SecretSeal;
 }
 
 export interface SaveOutcome {
@@ -52,7 +54,7 @@ export function createEnvironments(options: EnvironmentOptions) {
     createInfisicalClient({
       baseUrl: options.infisicalUrl,
       clientId: String(mapping.client_id),
-      clientSecret: String(mapping.client_secret),
+      clientSecret: options.seal.open(String(mapping.client_secret)),
       timeoutMs: options.timeoutMs,
     });
   const scopeOf = (mapping: Row) => ({
@@ -103,12 +105,12 @@ export function createEnvironments(options: EnvironmentOptions) {
       const { pipelineId } = await counted(
         pipelines.run(
           String(mapping.branch_source),
-          (mapping.trigger_token as string | null) ?? null,
+          mapping.trigger_token === null ? null : options.seal.open(String(mapping.trigger_token)),
           `Pelita license service: mapping ${mapping.id}`,
           async (token) => {
             await pool.query('update secret_mappings set trigger_token = $2 where id = $1', [
               mapping.id,
-              token,
+              options.seal.seal(token),
             ]);
           },
         ),

@@ -14,6 +14,7 @@ import {
   type InfisicalDouble,
   type TelegramDouble,
 } from '@pelita/vendor-doubles';
+import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchChromium, screenshot, seriousViolations } from './support/browser';
@@ -56,6 +57,7 @@ describe('license dashboard in the browser', () => {
       TELEGRAM_API_URL: telegram.url,
       TELEGRAM_BOT_TOKEN: BOT_TOKEN,
       TELEGRAM_CHAT_ID: '-1001',
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     });
     browser = await launchChromium();
     context = await browser.newContext({ userAgent: 'PelitaDashboardTest/1.0 Chromium' });
@@ -253,6 +255,11 @@ describe('license dashboard in the browser', () => {
     await edit.click();
     mappingId = new URL(page.url()).pathname.split('/')[2]!;
     expect(await page.content()).not.toContain(IDENTITY.clientSecret);
+    // Sealed in the database (ENCRYPTION_KEY): a dump shows no credential.
+    const stored = await platform.db.query<{ client_secret: string }>(
+      'select client_secret from secret_mappings',
+    );
+    expect(stored.rows[0]!.client_secret).toMatch(/^enc:v1:/);
     await check('mapping-edit');
   });
 
@@ -300,6 +307,11 @@ describe('license dashboard in the browser', () => {
     expect(gitlab.triggers).toHaveLength(1);
     expect(gitlab.pipelines).toHaveLength(2);
     expect(gitlab.pipelines[1]!.token).toBe(gitlab.triggers[0]!.token);
+    const stored = await platform.db.query<{ trigger_token: string }>(
+      'select trigger_token from secret_mappings',
+    );
+    expect(stored.rows[0]!.trigger_token).toMatch(/^enc:v1:/);
+    expect(stored.rows[0]!.trigger_token).not.toContain(gitlab.triggers[0]!.token);
   });
 
   it('answers a failing secret store with an error page, not a crash', async () => {
