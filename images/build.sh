@@ -8,7 +8,9 @@
 #
 # Settings (environment): PELITA_CACHE_DIR (/var/cache/pelita: the Debian root filesystem and the
 # npm tarballs are kept under <cache>/images), IMAGE_TAG (0.0.0-e2e), DEBIAN_MIRROR
-# (http://deb.debian.org/debian), IMAGES_OUT (a directory: also write each image there as a
+# (http://deb.debian.org/debian), IMAGES_SOURCE (`tree`, the default: the working tree as it is;
+# `head`: the last commit, exported with git archive, so that others' uncommitted edits in a
+# shared checkout cannot break or leak into the images), IMAGES_OUT (a directory: also write each image there as a
 # docker-archive tar, for `docker load`), PELITA_TESTENV_DIR (/tmp/pelita-testenv: when the real
 # node of `make testenv` runs there, each image is also imported into its containerd).
 #
@@ -90,7 +92,9 @@ npm_tarball() {
 # which the Dockerfiles' runtime stage relies on when it removes npm.
 node_image() {
   # The Debian image's ID is part of it: a new root filesystem remakes this image too.
-  local stamp="node-$NODE_VERSION-npm-$NPM_VERSION-on-$(buildah images --no-trunc --quiet "$DEBIAN_IMAGE")"
+  local debian_id stamp
+  debian_id=$(buildah images --no-trunc --quiet "$DEBIAN_IMAGE")
+  stamp="node-$NODE_VERSION-npm-$NPM_VERSION-on-$debian_id"
   [[ $(image_stamp "$NODE_IMAGE") == "$stamp" ]] && return
   log "making $NODE_IMAGE (node $NODE_VERSION, npm $NPM_VERSION)"
   local node_tgz npm_tgz staging ctr
@@ -141,10 +145,24 @@ deployables() {
   done
 }
 
+# The build context: the working tree, or a scratch export of HEAD (removed on exit).
+CONTEXT=.
+SCRATCH=
+case ${IMAGES_SOURCE:-tree} in
+  tree) ;;
+  head)
+    SCRATCH=$(mktemp -d)
+    git archive --format=tar HEAD | tar -x -C "$SCRATCH"
+    CONTEXT=$SCRATCH
+    log "building from HEAD ($(git rev-parse --short HEAD)), exported to $SCRATCH"
+    ;;
+  *) echo "images: IMAGES_SOURCE is tree or head, not ${IMAGES_SOURCE}" >&2; exit 1 ;;
+esac
+
 # npm inside a build needs this machine's CA bundle (a TLS-inspecting proxy signs the registry's
 # certificate): mounted over the image's own bundle, and named by an npmrc, for every RUN.
 NPMRC=$(mktemp)
-trap 'rm -f "$NPMRC"' EXIT
+trap 'rm -rf "$NPMRC" ${SCRATCH:+"$SCRATCH"}' EXIT
 printf 'cafile=%s\nfund=false\naudit=false\nupdate-notifier=false\n' "$CA_BUNDLE" >"$NPMRC"
 
 build_one() {
@@ -160,10 +178,11 @@ build_one() {
   fi
   log "building $image"
   local started=$SECONDS
+  args+=("$CONTEXT")
   # The build's output goes to a log; its end is shown when the build fails.
   local build_log="$CACHE/logs/$name.log"
   mkdir -p "$CACHE/logs"
-  if ! buildah bud "${args[@]}" . >"$build_log" 2>&1; then
+  if ! buildah bud "${args[@]}" >"$build_log" 2>&1; then
     tail -n 40 "$build_log" >&2
     echo "images: building $image failed; the whole log is $build_log" >&2
     return 1
