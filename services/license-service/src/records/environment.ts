@@ -105,7 +105,9 @@ export function createEnvironments(options: EnvironmentOptions) {
       const { pipelineId } = await counted(
         pipelines.run(
           String(mapping.branch_source),
-          mapping.trigger_token === null ? null : options.seal.open(String(mapping.trigger_token)),
+          typeof mapping.trigger_token === 'string'
+            ? options.seal.open(mapping.trigger_token)
+            : null,
           `Pelita license service: mapping ${mapping.id}`,
           async (token) => {
             await pool.query('update secret_mappings set trigger_token = $2 where id = $1', [
