@@ -130,6 +130,7 @@ describe('helm template with default values', () => {
         'ClusterRoleBinding/pelita-operator-crds',
         'ConfigMap/pelita-operator-dashboard-operator',
         'ConfigMap/pelita-operator-dashboard-platform',
+        'ConfigMap/pelita-operator-dashboard-saturation',
         'CustomResourceDefinition/platforminstalls.pelita.io',
         'Deployment/pelita-operator',
         'Role/pelita-operator-leader-election',
@@ -263,7 +264,7 @@ describe('helm template with default values', () => {
 
   it('ships the dashboards as ConfigMaps labelled for the Grafana sidecar', () => {
     const configMaps = manifests.filter((m) => m.kind === 'ConfigMap') as any[];
-    expect(configMaps).toHaveLength(2);
+    expect(configMaps).toHaveLength(3);
     for (const cm of configMaps) {
       expect(cm.metadata.labels.grafana_dashboard).toBe('1');
       const entries = Object.entries<string>(cm.data);
@@ -341,9 +342,18 @@ describe('helm template with every toggle on (ci/full-values.yaml)', () => {
     ]);
   });
 
+  it('creates the PrometheusRule with its extra labels, the operator selected by its Service', () => {
+    const rule = findOne(manifests, 'PrometheusRule') as any;
+    expect(rule.metadata.labels.release).toBe('prometheus');
+    expect(rule.metadata.namespace).toBe(RELEASE_NAMESPACE);
+    const expressions = JSON.stringify(rule.spec.groups);
+    // fullnameOverride: pelita is the operator Service, so the job Prometheus gives its series.
+    expect(expressions).toContain(`job=\\"pelita\\", namespace=\\"${RELEASE_NAMESPACE}\\"`);
+  });
+
   it('puts the dashboards in dashboards.namespace with extra labels and annotations', () => {
     const configMaps = manifests.filter((m) => m.kind === 'ConfigMap') as any[];
-    expect(configMaps).toHaveLength(2);
+    expect(configMaps).toHaveLength(3);
     for (const cm of configMaps) {
       expect(cm.metadata.namespace).toBe('monitoring');
       expect(cm.metadata.labels).toMatchObject({ grafana_dashboard: '1', team: 'platform' });

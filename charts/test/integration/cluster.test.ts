@@ -46,6 +46,21 @@ const suffix = randomBytes(3).toString('hex');
 // Contains the chart name, so it is also the full name: cluster-scoped names are unique per run.
 const release = `pelita-operator-${suffix}`;
 
+/** The Prometheus Operator's PrometheusRule CRD, schema left open: the dry run checks the kind. */
+const PROMETHEUS_RULE_CRD = {
+  ...SERVICE_MONITOR_CRD,
+  metadata: { name: 'prometheusrules.monitoring.coreos.com' },
+  spec: {
+    ...SERVICE_MONITOR_CRD.spec,
+    names: {
+      plural: 'prometheusrules',
+      singular: 'prometheusrule',
+      kind: 'PrometheusRule',
+      listKind: 'PrometheusRuleList',
+    },
+  },
+};
+
 /** `kubectl apply --dry-run=server` of `manifests`; one result line per object accepted. */
 function dryRun(kubeconfigPath: string, manifests: Manifest[]): KubectlResult {
   const input = manifests.map((m) => stringify(m)).join('---\n');
@@ -117,9 +132,11 @@ describe('kubectl apply --dry-run=server', () => {
 
   // On an apiserver of its own: the values' fixed namespaces (tenants, monitoring) and the
   // ServiceMonitor CRD it needs then never reach the shared cluster.
-  it('accepts every object rendered with ci/full-values.yaml, the ServiceMonitor included', async () => {
+  it('accepts every object rendered with ci/full-values.yaml, ServiceMonitor and PrometheusRule included', async () => {
     const manifests = await renderChart({ valuesFiles: [FULL_VALUES] });
-    expect(manifests.map((m) => m.kind)).toContain('ServiceMonitor');
+    expect(manifests.map((m) => m.kind)).toEqual(
+      expect.arrayContaining(['ServiceMonitor', 'PrometheusRule']),
+    );
     apiserver = await startKubeApiserver();
     const own = connect(apiserver.kubeconfigPath);
     const namespaces = [
@@ -129,8 +146,10 @@ describe('kubectl apply --dry-run=server', () => {
     kubectlApply(own.kubeconfigPath, [
       ...namespaces.map((name) => ({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } })),
       SERVICE_MONITOR_CRD,
+      PROMETHEUS_RULE_CRD,
     ]);
     waitEstablished(apiserver.kubeconfigPath, SERVICE_MONITOR_CRD.metadata.name);
+    waitEstablished(apiserver.kubeconfigPath, PROMETHEUS_RULE_CRD.metadata.name);
     expectAccepted(dryRun(apiserver.kubeconfigPath, manifests), manifests);
   }, 120_000);
 });

@@ -26,12 +26,44 @@ const METRICS: Record<string, { labels: string[]; suffixes?: string[] }> = {
     labels: ['method', 'route', 'status_code'],
     suffixes: HISTOGRAM,
   },
+  // Service-specific saturation (services/*/src).
+  user_service_policy_sync_outbox_rows: { labels: [] },
+  user_service_logins_total: { labels: ['outcome'] },
+  policy_sync_syncs_total: { labels: ['kind', 'outcome'] },
+  policy_sync_last_success_timestamp_seconds: { labels: ['kind'] },
+  policy_sync_opa_pushes_total: { labels: ['reason', 'outcome'] },
+  ocr_queue_depth: { labels: [] },
+  ocr_queue_oldest_age_seconds: { labels: [] },
+  ocr_engine_queue_depth: { labels: [] },
+  office_converter_queue_depth: { labels: [] },
+  db_proxy_pool_targets: { labels: [] },
+  // Decisions asked of OPA by the services' guard (services/kit/src/auth/require-auth.ts).
+  authz_decision_duration_seconds: { labels: ['outcome'], suffixes: HISTOGRAM },
   // prom-client default metrics (operator and services).
   process_resident_memory_bytes: { labels: [] },
+  process_cpu_seconds_total: { labels: [] },
+  nodejs_heap_size_used_bytes: { labels: [] },
   nodejs_eventloop_lag_seconds: { labels: [] },
+  nodejs_eventloop_lag_p99_seconds: { labels: [] },
+  // Prometheus's own per-target series.
+  up: { labels: [] },
 };
-/** Labels Prometheus Operator attaches to every series scraped through a ServiceMonitor. */
-const TARGET_LABELS = ['namespace', 'service', 'pod', 'job', 'instance', 'container', 'endpoint'];
+/**
+ * Labels Prometheus Operator attaches to every series scraped through a ServiceMonitor, and the
+ * install's ServiceMonitor adds from the Service's labels (install, tenant, component).
+ */
+const TARGET_LABELS = [
+  'namespace',
+  'service',
+  'pod',
+  'job',
+  'instance',
+  'container',
+  'endpoint',
+  'install',
+  'tenant',
+  'component',
+];
 
 const ALLOWED = new Map<string, string[]>();
 for (const [name, { labels, suffixes }] of Object.entries(METRICS)) {
@@ -44,7 +76,8 @@ for (const [name, { labels, suffixes }] of Object.entries(METRICS)) {
   }
 }
 const ALL_LABELS = new Set([...ALLOWED.values()].flat());
-const METRIC_PREFIX = /^(pelita_|http_|process_|nodejs_)/;
+const METRIC_PREFIX =
+  /^(pelita_|http_|process_|nodejs_|user_service_|policy_sync_|ocr_|office_|db_proxy_|authz_)/;
 
 const IDENT = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 
@@ -133,8 +166,8 @@ describe('chart CRD copy', () => {
 });
 
 describe('Grafana dashboards', () => {
-  it('exist: operator and platform', () => {
-    expect(dashboardFiles.sort()).toEqual(['operator.json', 'platform.json']);
+  it('exist: operator, platform and saturation', () => {
+    expect(dashboardFiles.sort()).toEqual(['operator.json', 'platform.json', 'saturation.json']);
   });
 
   it('have unique uids and titles', () => {
@@ -228,6 +261,17 @@ describe('Grafana dashboards', () => {
       }
       expect(problems).toEqual([]);
     });
+  });
+
+  it('are listed panel by panel in the chart README', () => {
+    const readme = readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
+    const missing = dashboards.flatMap(({ file, json }) =>
+      (json.panels as Panel[])
+        .filter((p) => p.type !== 'row')
+        .filter((p) => !readme.includes(` | ${p.title} | `))
+        .map((p) => `${file}: ${p.title}`),
+    );
+    expect(missing).toEqual([]);
   });
 
   it('the metric check catches unknown metrics, labels and bare names', () => {
