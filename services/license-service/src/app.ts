@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import type { CookieNames } from './auth/cookies';
 import type { PasswordCheck } from './auth/password-check';
 import type { SessionStore } from './auth/session-store';
+import { accountPages } from './dashboard/account-page';
 import { activityPage } from './dashboard/activity-page';
 import { environmentPages } from './dashboard/environment-pages';
 import { homePage } from './dashboard/home-page';
@@ -62,6 +63,7 @@ export function createApp(deps: AppDeps): Express {
       ...recordPages({ ...env, seal: deps.seal }),
       ...environmentPages(env, deps.environments),
       activityPage(env),
+      ...accountPages({ ...env, ...deps }),
       // Last: every other route matches first.
       notFoundPage(),
     ],

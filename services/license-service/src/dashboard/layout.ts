@@ -16,6 +16,7 @@ const NAV: Array<{ href: string; label: string; permission?: Permission }> = [
   { href: '/admins', label: 'Accounts', permission: 'admins.manage' },
   { href: '/roles', label: 'Roles', permission: 'admins.manage' },
   { href: '/activity', label: 'Activity', permission: 'activity.read' },
+  { href: '/account', label: 'My account' },
 ];
 
 export const csrfInput = (token: string): Html =>

@@ -24,6 +24,7 @@ const SCOPE = { projectId: 'proj-acme', environment: 'prod', secretPath: '/web' 
 const IDENTITY = { clientId: 'acme-machine', clientSecret: 'acme-machine-secret-value' };
 const GITLAB_TOKEN = 'glpat-test-token';
 const BOT_TOKEN = '123456:bot-token-for-tests';
+const NEW_PASSWORD = 'a-new-root-password-34';
 
 describe('license dashboard in the browser', () => {
   let platform: LicensePlatform;
@@ -555,6 +556,58 @@ describe('license dashboard in the browser', () => {
     expect(value('license_login_notifications_total{outcome="sent"}')).toBe(4);
   });
 
+  it('changes its own password and makes new recovery codes on the account page', async () => {
+    await page.goto(url('/login'));
+    await page.getByLabel('E-mail').fill(ADMIN.email);
+    await page.getByLabel('Password').fill(ADMIN.password);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.getByLabel('Code').fill(await freshCode());
+    await page.getByRole('button', { name: 'Verify' }).click();
+    await page.getByRole('link', { name: 'My account' }).click();
+    await check('account');
+
+    await page.getByLabel('Current password').fill('not-my-password');
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    expect(await page.locator('#f-current_password-error').textContent()).toBe(
+      'Not your current password',
+    );
+    await page.getByLabel('Current password').fill(ADMIN.password);
+    await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
+    await page.getByLabel('New password again').fill(NEW_PASSWORD);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(page.locator('.flash').textContent()).resolves.toBe('Your password was changed.');
+    await platform.db.query('update admin_users set failed_attempts = 0');
+
+    const before = await platform.db.query<{ codes: string[] }>(
+      'select recovery_code_hashes as codes from admin_users where email = $1',
+      [ADMIN.email],
+    );
+    await page.getByLabel('Code from your authenticator app').fill(await freshCode());
+    await page.getByRole('button', { name: 'Make new recovery codes' }).click();
+    const fresh = await page.locator('.codes code').allTextContents();
+    expect(fresh).toHaveLength(10);
+    await check('account-recovery-codes');
+    const after = await platform.db.query<{ codes: string[] }>(
+      'select recovery_code_hashes as codes from admin_users where email = $1',
+      [ADMIN.email],
+    );
+    expect(after.rows[0]!.codes.some((hash) => before.rows[0]!.codes.includes(hash))).toBe(false);
+
+    // The old password no longer opens the API; the new one does.
+    const id = await platform.addClient();
+    const api = (password: string) =>
+      fetch(url(`/api/licenses/${id}`), {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${ADMIN.email}:${password}`).toString('base64')}`,
+        },
+      });
+    expect((await api(ADMIN.password)).status).toBe(401);
+    expect((await api(NEW_PASSWORD)).status).toBe(200);
+    // Two fresh TOTP steps: up to a minute of waiting.
+  }, 150_000);
+
   it('kept secrets and passwords out of the logs', () => {
     const logs = platform.logs.lines.join('\n');
     for (const secret of [
@@ -567,6 +620,6 @@ describe('license dashboard in the browser', () => {
     ]) {
       expect(logs).not.toContain(secret);
     }
-    expect(screenshots.length).toBeGreaterThanOrEqual(30);
+    expect(screenshots.length).toBeGreaterThanOrEqual(33);
   });
 });
