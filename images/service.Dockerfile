@@ -22,11 +22,13 @@ COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
 ARG SERVICE
-# `web/` holds the pages a service serves as written (core-backend's chat page and widget); an
-# empty one for the others, so the copy below is the same for every service.
+# `web/` holds the pages a service serves as written (core-backend's chat page and widget),
+# `migrations/` the SQL files a service applies at start (user-service, core-backend,
+# license-service; read beside dist/); empty ones for the others, so the copies below are the same
+# for every service.
 RUN test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<folder in services/>' >&2; exit 1; } \
  && npx tsc -b "services/${SERVICE}" \
- && mkdir -p "services/${SERVICE}/web"
+ && mkdir -p "services/${SERVICE}/web" "services/${SERVICE}/migrations"
 
 # Production dependencies of this service and @pelita/kit only, at the lock file's versions.
 # devDependencies are deleted first: with them, npm also links kit's dev-only workspaces
@@ -41,6 +43,7 @@ RUN --mount=type=cache,target=/root/.npm \
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/${SERVICE}/dist services/${SERVICE}/dist
 COPY --from=build /src/services/${SERVICE}/web services/${SERVICE}/web
+COPY --from=build /src/services/${SERVICE}/migrations services/${SERVICE}/migrations
 
 FROM base
 ARG SERVICE
