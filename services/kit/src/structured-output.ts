@@ -209,6 +209,8 @@ export function contextLengthOf(entry: object): number | undefined {
 
 /** Characters per token assumed for the prompt: low on purpose (code and JSON tokenise densely). */
 const CHARS_PER_TOKEN = 3;
+/** Tokenisers differ: the estimate is raised by this share before it is taken from the context. */
+const PROMPT_MARGIN = 0.1;
 /** Tokens a chat template adds around each message, at most. */
 const TOKENS_PER_MESSAGE = 8;
 /** Never ask for fewer tokens than this: a prompt that leaves less is refused by the server. */
@@ -230,10 +232,20 @@ export function answerTokenCap(
     (sum, message) =>
       sum +
       TOKENS_PER_MESSAGE +
-      Math.ceil(
-        (typeof message.content === 'string' ? message.content.length : 0) / CHARS_PER_TOKEN,
-      ),
+      promptTokens(typeof message.content === 'string' ? message.content : ''),
     0,
   );
-  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted ?? Infinity, contextLength - prompt));
+  const room = contextLength - Math.ceil(prompt * (1 + PROMPT_MARGIN));
+  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted ?? Infinity, room));
+}
+
+/**
+ * A generous estimate of a text's tokens: long words take several tokens (characters / 3), and
+ * punctuation-dense text (JSON, tables) takes about one per word and per punctuation mark, more
+ * than its length suggests; the larger of the two.
+ */
+function promptTokens(text: string): number {
+  let pieces = 0;
+  for (const _ of text.matchAll(/[\p{L}\p{N}]+|[^\s\p{L}\p{N}]/gu)) pieces += 1;
+  return Math.max(Math.ceil(text.length / CHARS_PER_TOKEN), pieces);
 }

@@ -136,15 +136,23 @@ describe('answerTokenCap', () => {
   const messages = [{ content: 'x'.repeat(3000) }, { content: 'y'.repeat(300) }];
 
   it('leaves what the context holds after the prompt, estimated generously', () => {
-    // 1000 + 100 tokens of text, 8 per message: 1116; 2048 - 1116 = 932.
-    expect(answerTokenCap(messages, 2048, 4096)).toBe(932);
+    // 1000 + 100 tokens of text, 8 per message: 1116, plus 10%: 1228; 2048 - 1228 = 820.
+    expect(answerTokenCap(messages, 2048, 4096)).toBe(820);
     expect(answerTokenCap(messages, 32_768, 4096)).toBe(4096);
   });
 
   it('asks for what the caller wants without a context length, never for almost nothing', () => {
     expect(answerTokenCap(messages, undefined, 4096)).toBe(4096);
     expect(answerTokenCap(messages, undefined, undefined)).toBeUndefined();
-    expect(answerTokenCap(messages, 2048, undefined)).toBe(932);
+    expect(answerTokenCap(messages, 2048, undefined)).toBe(820);
     expect(answerTokenCap(messages, 1000, 4096)).toBe(32);
+  });
+
+  it('counts punctuation-dense text (JSON) by its words and marks, not only its length', () => {
+    // '["a","a",...]': 4,001 characters, each a letter or a mark (a token each for a real
+    // tokeniser), where the length alone says 1,334 tokens.
+    const json = [{ content: JSON.stringify(Array.from({ length: 1000 }, () => 'a')) }];
+    // 4,001 + 8, plus 10%: 4,410; 8,192 - 4,410 = 3,782 (by length alone it would be 6,715).
+    expect(answerTokenCap(json, 8192, undefined)).toBe(3782);
   });
 });
