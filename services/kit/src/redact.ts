@@ -36,7 +36,11 @@ const AUTH_SCHEME = /\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g;
 const QUERY_CREDENTIAL =
   /([?&][^=&#\s]*(?:password|passwd|secret|token|apikey|api_key|signature)[^=&#\s]*=)[^&#\s]+/gi;
 
+const MAY_HOLD_CREDENTIAL = /[@=]|Bearer|Basic/;
+
 export function redactString(value: string): string {
+  // Every pattern needs one of these; most logged strings (methods, paths, ids) have none.
+  if (!MAY_HOLD_CREDENTIAL.test(value)) return value;
   return value
     .replace(URL_USERINFO, `$1:${REDACTED}@`)
     .replace(AUTH_SCHEME, `$1 ${REDACTED}`)

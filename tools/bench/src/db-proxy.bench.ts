@@ -60,15 +60,21 @@ export async function run(): Promise<void> {
         for (const [label, query] of Object.entries(QUERIES)) {
           const body = JSON.stringify({ query });
           const paths: MeasuredPath[] = [
-            { name: 'direct pool', load: executeLoad(`http://127.0.0.1:${direct.port}`, {}, body) },
+            {
+              name: 'direct pool',
+              load: executeLoad(`http://127.0.0.1:${direct.port}`, {}, body),
+              pid: direct.child.pid,
+            },
             {
               name: 'pelita /execute',
               load: executeLoad(service.url, connectionHeaders(urls[engine]), body),
               baseline: 'direct pool',
+              pid: service.child.pid,
             },
             {
               name: 'per-request (seed)',
               load: executeLoad(`http://127.0.0.1:${perRequest.port}`, {}, body),
+              pid: perRequest.child.pid,
             },
           ];
           const results = await measureAlternating(paths, {
@@ -85,6 +91,7 @@ export async function run(): Promise<void> {
               'req/s': Math.round(result.requestsPerSecond),
               'p50 ms': result.p50Ms,
               'p99 ms': result.p99Ms,
+              'CPU us/req': Math.round(result.cpuMicrosPerRequest ?? Number.NaN),
             });
           }
           const [pooled, pelita, seed] = results;

@@ -46,12 +46,21 @@ export async function run(): Promise<void> {
       }),
     });
     const paths: MeasuredPath[] = [
-      { name: 'direct to upstream', load: { url: `${upstreamUrl}/items` } },
-      { name: 'minimal Node forwarder', load: description(`http://127.0.0.1:${forwarder.port}`) },
+      {
+        name: 'direct to upstream',
+        load: { url: `${upstreamUrl}/items` },
+        pid: upstream.child.pid,
+      },
+      {
+        name: 'minimal Node forwarder',
+        load: description(`http://127.0.0.1:${forwarder.port}`),
+        pid: forwarder.child.pid,
+      },
       {
         name: 'Pelita POST /proxy',
         load: description(proxy.url),
         baseline: 'minimal Node forwarder',
+        pid: proxy.child.pid,
       },
       ...(goProxy
         ? [
@@ -59,6 +68,7 @@ export async function run(): Promise<void> {
               name: 'Go httputil reverse proxy',
               load: { url: `http://127.0.0.1:${goProxy.port}/items` },
               baseline: 'minimal Node forwarder',
+              pid: goProxy.child.pid,
             },
           ]
         : []),
@@ -73,7 +83,8 @@ export async function run(): Promise<void> {
       });
       report(
         `\n${connections} connection(s), ${DURATION_SECONDS} s per run, median of ${ROUNDS} ` +
-          'alternating rounds; ratio to the minimal Node forwarder',
+          'alternating rounds; ratio to the minimal Node forwarder; CPU us/req: the serving ' +
+          'process (for the direct row, the upstream)',
       );
       table(figureRows(figures, targets));
     }

@@ -4,7 +4,8 @@
  * exported over OTLP to a local sink) against the kit without it. Bare express against bare
  * node:http is printed for context. Every server, the sink and the load generator are processes
  * of their own; the paths are warmed up, then alternate ROUNDS times, and each ratio is the
- * median of the per-round ratios.
+ * median of the per-round ratios. Tracing is measured with every trace sampled (the SDK's
+ * default), and for context with `parentbased_traceidratio` at 10 %.
  */
 import { join } from 'node:path';
 import { figureRows, measureAlternating, type MeasuredPath } from './alternate';
@@ -31,8 +32,13 @@ export async function run(): Promise<void> {
   try {
     const express = await start(['bare']);
     const kit = await start(['kit']);
-    const traced = await start(['kit'], {
-      OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}`,
+    const otlp = { OTEL_EXPORTER_OTLP_ENDPOINT: `http://127.0.0.1:${sink.port}` };
+    const traced = await start(['kit'], otlp);
+    // What a busy service would run: new traces sampled at 10 %, a sampled caller's always.
+    const sampled = await start(['kit'], {
+      ...otlp,
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0.1',
     });
     const echo = (base: string): LoadOptions => ({
       url: `${base}/echo`,
@@ -41,10 +47,26 @@ export async function run(): Promise<void> {
       body: JSON.stringify({ name: 'pelita', count: 1 }),
     });
     const paths: MeasuredPath[] = [
-      { name: 'bare node:http', load: echo(`http://127.0.0.1:${node.port}`) },
-      { name: 'bare express', load: echo(express.url), baseline: 'bare node:http' },
-      { name: 'kit', load: echo(kit.url), baseline: 'bare express' },
-      { name: 'kit + tracing (OTLP)', load: echo(traced.url), baseline: 'kit' },
+      { name: 'bare node:http', load: echo(`http://127.0.0.1:${node.port}`), pid: node.child.pid },
+      {
+        name: 'bare express',
+        load: echo(express.url),
+        baseline: 'bare node:http',
+        pid: express.child.pid,
+      },
+      { name: 'kit', load: echo(kit.url), baseline: 'bare express', pid: kit.child.pid },
+      {
+        name: 'kit + tracing (OTLP)',
+        load: echo(traced.url),
+        baseline: 'kit',
+        pid: traced.child.pid,
+      },
+      {
+        name: 'kit + tracing, 10 % sampled',
+        load: echo(sampled.url),
+        baseline: 'kit',
+        pid: sampled.child.pid,
+      },
     ];
     const figures = await measureAlternating(paths, {
       connections: CONNECTIONS,
@@ -62,6 +84,7 @@ export async function run(): Promise<void> {
         'bare express': 'context',
         kit: '>= 0.85',
         'kit + tracing (OTLP)': '>= 0.70',
+        'kit + tracing, 10 % sampled': 'context',
       }),
     );
   } finally {

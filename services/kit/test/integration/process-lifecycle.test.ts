@@ -166,3 +166,63 @@ describe('a kit service process', () => {
     expect(messages).toContain('stopped');
   });
 });
+
+describe('a kit service process sampling by OTEL_TRACES_SAMPLER', () => {
+  const receiver = startOtlpReceiver();
+  const upstreamHeaders: IncomingHttpHeaders[] = [];
+  const upstream = createServer((req, res) => {
+    upstreamHeaders.push(req.headers);
+    res.writeHead(204).end();
+  });
+  let fixture: Awaited<ReturnType<typeof startFixture>>;
+
+  beforeAll(async () => {
+    const otlpUrl = await listen(receiver.server);
+    const upstreamUrl = await listen(upstream);
+    // Parent-based with a ratio of 0: new traces are never sampled, a sampled caller's always are.
+    fixture = await startFixture({
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlpUrl,
+      OTEL_BSP_SCHEDULE_DELAY: '100',
+      OTEL_TRACES_SAMPLER: 'parentbased_traceidratio',
+      OTEL_TRACES_SAMPLER_ARG: '0',
+      UPSTREAM_URL: `${upstreamUrl}/ping`,
+    });
+  });
+  afterAll(() => {
+    fixture?.child.kill('SIGKILL');
+    receiver.server.close();
+    upstream.close();
+  });
+
+  it('follows a sampled parent and drops traces it starts itself', async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const sampled = await fetch(`${fixture.url}/call-upstream`, {
+      headers: { traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+    });
+    expect(sampled.status).toBe(200);
+    expect(upstreamHeaders.at(-1)?.traceparent).toMatch(
+      new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`),
+    );
+    await waitFor(
+      () => receiver.spans.find((s) => s.traceId === traceId && s.kind === 2),
+      'the SERVER span of the sampled request',
+    );
+
+    const unsampled = await fetch(`${fixture.url}/call-upstream`);
+    expect(unsampled.status).toBe(200);
+    // The context still travels, marked not sampled, and no span of that trace is exported.
+    const propagated = String(upstreamHeaders.at(-1)?.traceparent);
+    expect(propagated).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-00$/);
+    const ownTraceId = propagated.split('-')[1];
+    // A sampled request after it: once its spans are in, the unsampled one's would be too.
+    const marker = 'a3ce929d0e0e47364bf92f3577b34da6';
+    await fetch(`${fixture.url}/call-upstream`, {
+      headers: { traceparent: `00-${marker}-00f067aa0ba902b7-01` },
+    });
+    await waitFor(
+      () => receiver.spans.find((s) => s.traceId === marker && s.kind === 2),
+      'the SERVER span of the later sampled request',
+    );
+    expect(receiver.spans.filter((s) => s.traceId === ownTraceId)).toEqual([]);
+  });
+});
