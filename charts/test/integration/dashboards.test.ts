@@ -22,6 +22,8 @@ const COMPONENTS = [
   'office-converter',
   'ocr-engine',
   'summarizer',
+  'license-service',
+  'core-backend',
   'ocr-service',
 ];
 const values = {

@@ -2,8 +2,9 @@
  * One tenant's Pelita services, in this process as `main.ts` would run them (`serveInProcess`),
  * on the real servers of `make testenv`: the user service and policy-sync with a real OPA between
  * them, db-proxy, http-proxy, the office converter, the OCR engine, the summarizer (on the LLM
- * stand-in) and the OCR API. Each is described as the scrape target the install's ServiceMonitor
- * would make of it, with the labels the dashboards and alerts select by.
+ * stand-in), the license service, the core backend and the OCR API. Each is described as the
+ * scrape target the install's ServiceMonitor would make of it, with the labels the dashboards and
+ * alerts select by.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,8 +18,10 @@ import {
   type RunningServer,
   type Service,
 } from '@pelita/kit';
+import { createCoreBackend, settingsSchema as coreBackendSettings } from '@pelita/core-backend';
 import { createDbProxyService, settingsSchema as dbProxySettings } from '@pelita/db-proxy';
 import { createHttpProxyService, settingsSchema as httpProxySettings } from '@pelita/http-proxy';
+import { createLicenseService, settingsSchema as licenseSettings } from '@pelita/license-service';
 import { startLlmStub } from '@pelita/llm-stub';
 import { createOcrEngineService, settingsSchema as ocrEngineSettings } from '@pelita/ocr-engine';
 import { createOcrApiService, settingsSchema as ocrSettings } from '@pelita/ocr-service';
@@ -113,6 +116,8 @@ export async function startTenantServices(identity: TenantIdentity): Promise<Ten
     const opa = await startOpa([POLICIES_DIR, dir]);
     cleanups.push(() => opa.stop());
 
+    // The user service signs access tokens; the core backend checks them with the public half.
+    const signing = generateKeyPairSync('ec', { namedCurve: 'P-256' });
     const database = await createDatabase();
     cleanups.push(() => database.drop());
     const policySyncPort = await freePort();
@@ -131,9 +136,7 @@ export async function startTenantServices(identity: TenantIdentity): Promise<Ten
           FIRST_ADMIN_EMAIL: ADMIN.email,
           FIRST_ADMIN_PASSWORD: ADMIN.password,
           FIRST_ADMIN_USERNAME: ADMIN.username,
-          JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
-            .privateKey.export({ type: 'pkcs8', format: 'pem' })
-            .toString(),
+          JWT_PRIVATE_KEY: signing.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
         }),
         logger,
       ),
@@ -181,6 +184,44 @@ export async function startTenantServices(identity: TenantIdentity): Promise<Ten
       ),
     );
     const run = identity.install;
+    const licenseDatabase = await createDatabase();
+    cleanups.push(() => licenseDatabase.drop());
+    await serve(
+      'license-service',
+      createLicenseService(
+        loadConfig(licenseSettings, {
+          DATABASE_URL: licenseDatabase.url,
+          ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+        }),
+        logger,
+      ),
+    );
+    const coreDatabase = await createDatabase();
+    cleanups.push(() => coreDatabase.drop());
+    await serve(
+      'core-backend',
+      createCoreBackend(
+        loadConfig(coreBackendSettings, {
+          DATABASE_URL: coreDatabase.url,
+          REDIS_URL: env.REDIS_URL,
+          REDIS_KEY_PREFIX: `observability:core:${run}:`,
+          JWT_PUBLIC_KEY: signing.publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+          ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+          OPENSEARCH_URL: env.OPENSEARCH_URL,
+          KNOWLEDGE_INDEX: `knowledge-${run}`,
+          INDEX_USER_ACTIVITY_LOG: `activity-${run}`,
+          URL_USER: userService,
+          URL_OPA: opa.url,
+          TEMP_DIR: dir,
+        }),
+        logger,
+      ),
+    );
+    cleanups.push(async () => {
+      for (const index of [`knowledge-${run}`, `activity-${run}`]) {
+        await fetch(`${env.OPENSEARCH_URL}/${index}`, { method: 'DELETE' });
+      }
+    });
     await serve(
       'ocr-service',
       createOcrApiService(
