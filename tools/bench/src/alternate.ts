@@ -84,9 +84,7 @@ export async function measureAlternating(
       p99Ms: of('p99Ms'),
       ...(path.baseline === undefined ? {} : { ratio: median(roundRatios) }),
       roundRatios,
-      ...(cpu.every((c) => c !== undefined)
-        ? { cpuMicrosPerRequest: median(cpu) }
-        : {}),
+      ...(cpu.every((c) => c !== undefined) ? { cpuMicrosPerRequest: median(cpu) } : {}),
     };
   });
 }
