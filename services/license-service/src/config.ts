@@ -48,7 +48,9 @@ export const settingsSchema = baseSettings
      */
     ENCRYPTION_KEY: encryptionKey,
     /** The secret store the environment page edits (mappings carry their own credentials). */
-    INFISICAL_URL: httpUrl.default('https://app.infisical.com'),
+    // Not INFISICAL_URL: that name is the kit's, for the store a service reads its own settings
+    // from (issue 21); the store the mappings point into may be another one.
+    MAPPINGS_INFISICAL_URL: httpUrl.default('https://app.infisical.com'),
     /** GitLab whose pipelines a `frontend` mapping triggers after its secrets are saved. */
     GITLAB_URL: httpUrl.default('https://gitlab.com'),
     /** A token allowed to create pipeline trigger tokens in GITLAB_PROJECT_ID. */

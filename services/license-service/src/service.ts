@@ -63,7 +63,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     notifier,
     environments: createEnvironments({
       pool,
-      infisicalUrl: settings.INFISICAL_URL,
+      infisicalUrl: settings.MAPPINGS_INFISICAL_URL,
       timeoutMs: settings.OUTBOUND_TIMEOUT_MS,
       pipelines: createPipelineTrigger({
         baseUrl: settings.GITLAB_URL,

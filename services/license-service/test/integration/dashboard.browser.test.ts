@@ -51,7 +51,7 @@ describe('license dashboard in the browser', () => {
     infisical.setSecret(SCOPE, 'FEATURE_FLAGS', 'chat,ocr');
     infisical.setSecret(SCOPE, 'SESSION_KEY', 'very-secret-session-key-1');
     platform = await startLicensePlatform({
-      INFISICAL_URL: infisical.url,
+      MAPPINGS_INFISICAL_URL: infisical.url,
       GITLAB_URL: gitlab.url,
       GITLAB_TOKEN,
       GITLAB_PROJECT_ID: '42',
