@@ -19,7 +19,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { errorMessage, runMain } from '@pelita/kit';
 import {
@@ -362,9 +362,45 @@ async function main(): Promise<void> {
     }
   }
 
+  // The test environment's Prometheus scrapes what is listed in its file_sd directory: every
+  // service, the worker and the operator, labelled as an install's ServiceMonitor would, so the
+  // chart's dashboards and alerts work on it (tenant and install `dev`).
+  const targetsFile =
+    testenv.PROMETHEUS_TARGETS_DIR && join(testenv.PROMETHEUS_TARGETS_DIR, 'dev.json');
+  if (targetsFile) {
+    const component = (name: string, port: number) => ({
+      targets: [`127.0.0.1:${port}`],
+      labels: {
+        namespace: 'dev',
+        install: 'dev',
+        tenant: 'dev',
+        component: name,
+        job: `dev-${name}`,
+        pod: `dev-${name}`,
+      },
+    });
+    writeFileSync(
+      targetsFile,
+      JSON.stringify([
+        ...services.map((name) => component(name, ports.get(name)!)),
+        ...(existsSync(worker) ? [component('ocr-worker', extraPort(2))] : []),
+        ...(existsSync(operator)
+          ? [
+              {
+                targets: [`127.0.0.1:${extraPort(1)}`],
+                labels: { namespace: 'dev', job: 'pelita-operator', pod: 'dev-operator' },
+              },
+            ]
+          : []),
+      ]),
+    );
+    say(`Prometheus scrapes them all: ${testenv.PROMETHEUS_URL}  (targets in ${targetsFile})`);
+  }
+
   const stopAll = () => {
     for (const child of children) child.kill('SIGTERM');
     void opa.stop();
+    if (targetsFile) rmSync(targetsFile, { force: true });
   };
   process.once('SIGINT', stopAll);
   process.once('SIGTERM', stopAll);
