@@ -4,7 +4,7 @@ SHELL := /bin/bash
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 TESTENV := node tools/testenv/dist/cli/main.js
 
-.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down local-model dev bench images kind-e2e clean
+.PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down local-model dev bench images e2e kind-e2e clean
 
 help: ## List the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -58,6 +58,9 @@ bench: build testenv ## Benchmarks, each against a baseline in the same run
 
 images: ## Build every image of images/ offline with buildah, as root (base images from Debian and npm packages, cached in the testenv cache); imported into the real node when it runs
 	images/build.sh
+
+e2e: build testenv ## End-to-end on the real node of make testenv: make images, the chart, a tenant on the test servers, driven through its pods (root)
+	tools/e2e/run.sh
 
 kind-e2e: ## End-to-end in a kind cluster: images, chart, example install (needs docker, kind, kubectl, helm)
 	tools/kind-e2e/run.sh
