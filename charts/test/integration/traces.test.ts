@@ -174,6 +174,8 @@ beforeAll(async () => {
       POLICY_DATA_FILE: path.join(shareDir, 'data.json'),
       REDIS_URL: env.REDIS_URL,
       SYNC_CHANNEL: `pelita:traces:${run}`,
+      // No timer-started passes: a trigger merged into one would push under that pass's trace.
+      RESYNC_INTERVAL_MS: '0',
       OPA_PROBE_INTERVAL_MS: '0',
     },
     syncPort,
