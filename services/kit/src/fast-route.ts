@@ -10,8 +10,16 @@
  * trailing slash, other body types, encodings and charsets, a declared body over the limit.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { trace } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from '@opentelemetry/api';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
+import { isTracingStarted, registerFastPath } from './fast-path-registry';
 import { hasAppPrototype } from './request-classes';
 
 export interface FastRoute {
@@ -49,6 +57,13 @@ export function installFastPath(app: Express, options: FastPathOptions): void {
     });
   }
   const expressHandle = (app as unknown as { handle: Handle }).handle.bind(app);
+  const routeOf = (req: IncomingMessage) => {
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    const entry = byKey.get(`${req.method ?? ''} ${query === -1 ? url : url.slice(0, query)}`);
+    return entry && bodyKind(req, options.bodyLimitBytes) !== 'other' ? entry : undefined;
+  };
+  registerFastPath((req) => routeOf(req) !== undefined);
   const appWithHandle = app as unknown as { handle: Handle };
   appWithHandle.handle = function fastHandle(req, res, callback) {
     const url = req.url ?? '/';
@@ -75,10 +90,50 @@ export function installFastPath(app: Express, options: FastPathOptions): void {
     request.params = {};
     // What express's router sets: the metrics middleware reads the matched template from it.
     request.route = { path: entry.route.path };
-    // The attribute express's instrumentation would have set on the server span.
-    trace.getActiveSpan()?.setAttribute('http.route', entry.route.path);
-    runChain(request, response, kind === 'json' ? entry.json : entry.bare, entry.route);
+    const chain = kind === 'json' ? entry.json : entry.bare;
+    // Probes and scrapes are not traced (as the http instrumentation is told in tracing.ts).
+    if (!isTracingStarted() || UNTRACED.test(path)) {
+      runChain(request, response, chain, entry.route);
+      return;
+    }
+    const active = startServerSpan(request, response, path, entry.route.path);
+    context.with(active, () => runChain(request, response, chain, entry.route));
   };
+}
+
+const tracer = () => trace.getTracer('@pelita/kit');
+const UNTRACED = /^\/(health|ready|metrics)\b/;
+
+/**
+ * The server span of a fast-path request, in place of the http instrumentation's (which skips
+ * these requests): continues the caller's `traceparent`, so the configured sampler decides as it
+ * would there, and ends when the response closes. Returns the context the chain runs in.
+ */
+function startServerSpan(req: Request, res: Response, path: string, route: string) {
+  const method = req.method;
+  const parent = propagation.extract(ROOT_CONTEXT, req.headers);
+  const span = tracer().startSpan(
+    `${method} ${route}`,
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': method,
+        'http.route': route,
+        'url.path': path,
+        'url.scheme': 'http',
+        'server.address': req.headers.host ?? '',
+        'network.peer.address': req.socket.remoteAddress ?? '',
+        'user_agent.original': req.headers['user-agent'] ?? '',
+      },
+    },
+    parent,
+  );
+  res.once('close', () => {
+    span.setAttribute('http.response.status_code', res.statusCode);
+    if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  });
+  return trace.setSpan(parent, span);
 }
 
 type BodyKind = 'none' | 'json' | 'other';
@@ -144,7 +199,9 @@ function runChain(req: Request, res: Response, handlers: RequestHandler[], route
  * array), `{}` for an empty body, 413 past the limit, 400 when it does not parse.
  */
 function readJsonBody(limit: number): RequestHandler {
-  return function jsonBody(req, _res, next) {
+  return function jsonBody(req, _res, proceed) {
+    // The body's events come from the socket, outside the request's trace context: continue in it.
+    const next = context.bind(context.active(), proceed);
     const chunks: Buffer[] = [];
     let size = 0;
     let tooLarge = false;

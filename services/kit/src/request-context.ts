@@ -10,6 +10,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { context } from '@opentelemetry/api';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from './logger';
 
@@ -46,27 +47,31 @@ export function requestLogging(logger: Logger): RequestHandler {
       get: () => (bound ??= logger.child({ request_id: id })),
       set: (value: Logger) => (bound = value),
     });
-    // 'close' comes after 'finish' for a completed answer, and alone for an abandoned one.
-    res.once('close', () => {
-      const status = res.statusCode;
-      const completed = res.writableFinished;
-      if (completed && status < 400 && QUIET_PATHS.has(pathOf(req.originalUrl))) return;
-      // A caller hanging up is its own choice: 'request aborted' at info unless an error status was set.
-      const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
-      const line = {
-        request_id: id,
-        req: {
-          id,
-          method: req.method,
-          url: req.originalUrl,
-          remoteAddress: req.socket.remoteAddress,
-        },
-        res: { statusCode: status },
-        responseTime: Math.round(performance.now() - started),
-        ...(res as AnnotatedResponse)[EXTRA_FIELDS],
-      };
-      logger[level](line, completed ? 'request completed' : 'request aborted');
-    });
+    // 'close' comes after 'finish' for a completed answer, and alone for an abandoned one; it is
+    // emitted outside the request's trace context, so the line is written back inside it.
+    res.once(
+      'close',
+      context.bind(context.active(), () => {
+        const status = res.statusCode;
+        const completed = res.writableFinished;
+        if (completed && status < 400 && QUIET_PATHS.has(pathOf(req.originalUrl))) return;
+        // A caller hanging up is its own choice: 'request aborted' at info unless an error status was set.
+        const level = status >= 500 ? 'error' : status >= 400 ? 'warn' : 'info';
+        const line = {
+          request_id: id,
+          req: {
+            id,
+            method: req.method,
+            url: req.originalUrl,
+            remoteAddress: req.socket.remoteAddress,
+          },
+          res: { statusCode: status },
+          responseTime: Math.round(performance.now() - started),
+          ...(res as AnnotatedResponse)[EXTRA_FIELDS],
+        };
+        logger[level](line, completed ? 'request completed' : 'request aborted');
+      }),
+    );
     next();
   };
 }

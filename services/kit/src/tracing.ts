@@ -1,7 +1,8 @@
 /**
  * OpenTelemetry tracing. Import this entry (or `./instrument`) before express, http or any
  * database driver is loaded: instrumentations patch modules as they are required.
- * Deliberately imports nothing but OpenTelemetry.
+ * Deliberately imports nothing but OpenTelemetry (and the fast path's registry, which imports
+ * nothing).
  */
 import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
@@ -13,6 +14,7 @@ import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
 import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import { markTracingStarted, takesFastPath } from './fast-path-registry';
 
 let sdk: NodeSDK | undefined;
 
@@ -34,8 +36,10 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     metricReaders: [],
     instrumentations: [
       new HttpInstrumentation({
-        // Probes and scrapes would drown the real traffic.
-        ignoreIncomingRequestHook: (req) => /^\/(health|ready|metrics)\b/.test(req.url ?? ''),
+        // Probes and scrapes would drown the real traffic; the kit's fast path makes its own
+        // (leaner) server span: on a small request this one's emitter binding costs more.
+        ignoreIncomingRequestHook: (req) =>
+          /^\/(health|ready|metrics)\b/.test(req.url ?? '') || takesFastPath(req),
       }),
       // One span per route handler; a span per middleware layer costs more than it tells.
       new ExpressInstrumentation({
@@ -48,6 +52,7 @@ export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = proce
     ],
   });
   sdk.start();
+  markTracingStarted();
 }
 
 /** Flushes pending spans; called during graceful shutdown. */

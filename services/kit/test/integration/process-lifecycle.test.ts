@@ -142,6 +142,17 @@ describe('a kit service process', () => {
       () => receiver.spans.find((s) => s.traceId === traceId && s.kind === 3),
       'the CLIENT span of the fetch',
     );
+    // The request's access-log line names the trace, though it is written after the answer.
+    const accessLine = await waitFor(
+      () =>
+        fixture.lines.find(
+          (l) =>
+            l.msg === 'request completed' &&
+            (l.req as { url?: string } | undefined)?.url === '/call-upstream',
+        ),
+      'the access-log line of /call-upstream',
+    );
+    expect(accessLine.trace_id).toBe(traceId);
   });
 
   it('on SIGTERM stops accepting, finishes the in-flight request and exits 0', async () => {
