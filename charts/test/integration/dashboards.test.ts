@@ -25,6 +25,7 @@ const COMPONENTS = [
   'license-service',
   'core-backend',
   'ocr-service',
+  'ocr-worker',
 ];
 const values = {
   namespace: identity.namespace,

@@ -2,9 +2,9 @@
  * One tenant's Pelita services, in this process as `main.ts` would run them (`serveInProcess`),
  * on the real servers of `make testenv`: the user service and policy-sync with a real OPA between
  * them, db-proxy, http-proxy, the office converter, the OCR engine, the summarizer (on the LLM
- * stand-in), the license service, the core backend and the OCR API. Each is described as the
- * scrape target the install's ServiceMonitor would make of it, with the labels the dashboards and
- * alerts select by.
+ * stand-in), the license service, the core backend, the OCR API and the OCR worker. Each is
+ * described as the scrape target the install's ServiceMonitor would make of it, with the labels
+ * the dashboards and alerts select by.
  */
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -24,7 +24,11 @@ import { createHttpProxyService, settingsSchema as httpProxySettings } from '@pe
 import { createLicenseService, settingsSchema as licenseSettings } from '@pelita/license-service';
 import { startLlmStub } from '@pelita/llm-stub';
 import { createOcrEngineService, settingsSchema as ocrEngineSettings } from '@pelita/ocr-engine';
-import { createOcrApiService, settingsSchema as ocrSettings } from '@pelita/ocr-service';
+import {
+  createOcrApiService,
+  createWorkerService,
+  settingsSchema as ocrSettings,
+} from '@pelita/ocr-service';
 import {
   createOfficeConverterService,
   settingsSchema as converterSettings,
@@ -222,30 +226,27 @@ export async function startTenantServices(identity: TenantIdentity): Promise<Ten
         await fetch(`${env.OPENSEARCH_URL}/${index}`, { method: 'DELETE' });
       }
     });
-    await serve(
-      'ocr-service',
-      createOcrApiService(
-        loadConfig(ocrSettings, {
-          REDIS_URL: env.REDIS_URL,
-          REDIS_KEY_PREFIX: `observability:ocr:${run}`,
-          OPENSEARCH_URL: env.OPENSEARCH_URL,
-          INDEX_PDF_PARSING_RESULTS: `pdf-parsing-results-${run}`,
-          INDEX_DOCUMENT_SUMMARIZE: `summarize_document_${run}`,
-          INDEX_DOCUMENT_SUMMARIZE_CHUNK: `summarize_document_chunk_${run}`,
-          S3_ENDPOINT: env.S3_ENDPOINT,
-          S3_ACCESS_KEY: env.S3_ACCESS_KEY,
-          S3_SECRET_KEY: env.S3_SECRET_KEY,
-          S3_REGION: env.S3_REGION,
-          S3_BUCKET: `ocr-${run}`,
-          OCR_ENGINE_LOCAL_URL: engine,
-          URL_CONVERTER: converter,
-          URL_SUMMARIZER: summarizer,
-          TEMP_DIR: dir,
-          WORK_DIR: dir,
-        }),
-        logger,
-      ),
-    );
+    // The OCR API and its worker share the queue (Redis), the documents (MinIO) and the indexes.
+    const ocr = loadConfig(ocrSettings, {
+      REDIS_URL: env.REDIS_URL,
+      REDIS_KEY_PREFIX: `observability:ocr:${run}`,
+      OPENSEARCH_URL: env.OPENSEARCH_URL,
+      INDEX_PDF_PARSING_RESULTS: `pdf-parsing-results-${run}`,
+      INDEX_DOCUMENT_SUMMARIZE: `summarize_document_${run}`,
+      INDEX_DOCUMENT_SUMMARIZE_CHUNK: `summarize_document_chunk_${run}`,
+      S3_ENDPOINT: env.S3_ENDPOINT,
+      S3_ACCESS_KEY: env.S3_ACCESS_KEY,
+      S3_SECRET_KEY: env.S3_SECRET_KEY,
+      S3_REGION: env.S3_REGION,
+      S3_BUCKET: `ocr-${run}`,
+      OCR_ENGINE_LOCAL_URL: engine,
+      URL_CONVERTER: converter,
+      URL_SUMMARIZER: summarizer,
+      TEMP_DIR: dir,
+      WORK_DIR: dir,
+    });
+    await serve('ocr-service', createOcrApiService(ocr, logger));
+    await serve('ocr-worker', createWorkerService(ocr, logger));
     cleanups.push(async () => {
       for (const index of [
         `pdf-parsing-results-${run}`,
