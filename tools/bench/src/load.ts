@@ -25,7 +25,7 @@ export interface LoadResult {
 
 const LOAD_GENERATOR = join(__dirname, 'servers', 'load-generator.js');
 
-export function runLoad(options: LoadOptions): Promise<LoadResult> {
+function runLoad(options: LoadOptions): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
