@@ -159,9 +159,9 @@ describe('settings from the secret store', () => {
     try {
       const port = await waitFor(
         () =>
-          (output
+          output
             .map((line) => JSON.parse(line) as { msg?: string; port?: number })
-            .find((line) => line.msg === 'listening')?.port) ?? false,
+            .find((line) => line.msg === 'listening')?.port ?? false,
         { what: 'the summarizer listening', timeoutMs: 20_000 },
       );
       const health = async () =>
