@@ -17,7 +17,7 @@
  * directory) and printed; the user service starts first and policy-sync after it is ready (it
  * asks the user service for the grants), then the rest, so a clean start shows no error.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -62,13 +62,35 @@ const LOCAL_MODEL_ID = 'smollm2-135m-instruct';
 const LOCAL_EMBEDDINGS_ID = 'multilingual-e5-small-q4';
 
 /** Settings only some services get (they win over the shared ones). */
-function perService(llmUrl: string): Record<string, Record<string, string>> {
+function perService(
+  llmUrl: string,
+  testenv: Record<string, string>,
+  adminPassword: string,
+): Record<string, Record<string, string>> {
   return {
     summarizer: { BASE_URL_LOCAL: `${llmUrl}/v1`, MODEL_LOCAL: 'pelita-stub' },
     // Logins reach the user service through the core backend's relay (the chat page), which
     // passes the visitor's address on: one hop to believe.
     'user-service': { TRUST_PROXY: '1' },
+    // The vendor's license service has tables of its own (roles, sessions) that would meet the
+    // user service's in one database; its dashboard's first account is the development admin.
+    'license-service': {
+      ...(testenv.POSTGRES_URL
+        ? { DATABASE_URL: databaseOf(testenv.POSTGRES_URL, 'pelita_license_dev') }
+        : {}),
+      ADMIN_EMAIL: DEV_ADMIN_EMAIL,
+      ADMIN_PASSWORD: adminPassword,
+    },
   };
+}
+
+/** `url` pointing at database `name` of the same server, created when missing. */
+function databaseOf(url: string, name: string): string {
+  // psql comes with the test server; "already exists" on a later run is fine.
+  spawnSync('psql', [url, '-qc', `create database ${name}`], { stdio: 'ignore' });
+  const other = new URL(url);
+  other.pathname = `/${name}`;
+  return other.toString();
 }
 
 /** The settings that connect the services to the test servers and to each other. */
@@ -294,7 +316,7 @@ async function main(): Promise<void> {
   const opa = await startOpa([POLICIES_DIR], basePort + services.length + 6);
   say(`  ${'opa'.padEnd(22)} ${opa.url}  (policies/)`);
   const shared = wiring(testenv, urlOf, llmUrl, mineruUrl, local, opa.url);
-  const only = perService(llmUrl);
+  const only = perService(llmUrl, testenv, adminPassword);
   const serviceProcesses = new Map<string, ChildProcess>();
   const startService = (name: string) => {
     const port = String(ports.get(name));
