@@ -2,10 +2,11 @@
  * Listens, and on SIGTERM/SIGINT shuts down gracefully: stop accepting, let in-flight requests
  * finish within a deadline, close the service's pools, flush traces, exit 0.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
+import { EventEmitter, once } from 'node:events';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
+import { isTracingStarted, takesFastPath } from './fast-path-registry';
 import { handlersIdle, markShuttingDown } from './lifecycle';
 import type { Logger } from './logger';
 import { messageClassesOf } from './request-classes';
@@ -34,6 +35,7 @@ export interface RunningServer {
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
   const { logger, shutdownTimeoutMs, onShutdown = [], handleSignals = true } = options;
   const server = createServer(messageClassesOf(app), app);
+  if (isTracingStarted()) bypassIncomingInstrumentation(server);
   server.listen(options.port, options.host ?? '0.0.0.0');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;
@@ -86,4 +88,23 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
     }
   }
   return { server, url, stop };
+}
+
+/**
+ * Requests the kit's fast path serves get their server span from it; the http instrumentation's
+ * wrapper of `Server.prototype.emit` would still bind both of their event emitters to the
+ * context (it does so even for requests its ignore hook skips), which costs more than the span.
+ * So this server emits those requests past the wrapper, and every other event through it.
+ */
+function bypassIncomingInstrumentation(server: Server): void {
+  const instrumented = server.emit.bind(server) as (
+    event: string | symbol,
+    ...args: unknown[]
+  ) => boolean;
+  server.emit = function emitRequest(event: string | symbol, ...args: unknown[]): boolean {
+    if (event === 'request' && takesFastPath(args[0] as IncomingMessage)) {
+      return EventEmitter.prototype.emit.call(server, event, ...args);
+    }
+    return instrumented(event, ...args);
+  } as Server['emit'];
 }
