@@ -30,14 +30,6 @@ COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/ocr-engine/dist services/ocr-engine/dist
 
 FROM base
-ARG VERSION=dev
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="pelita-ocr-engine" \
-      org.opencontainers.image.description="Pelita ocr-engine service: OCR with Tesseract and Poppler" \
-      org.opencontainers.image.vendor="Pelita" \
-      org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}"
 # Debian package versions are not pinned: the base tag fixes the release, and its security
 # updates replace older versions in the archive, so a pin would break the build.
 # hadolint ignore=DL3008
@@ -56,4 +48,14 @@ COPY --from=prod /app/services/kit /app/services/kit
 COPY --from=prod /app/services/ocr-engine /app/services/ocr-engine
 WORKDIR /app/services/ocr-engine
 USER 10001:10001
+# Last but the command: the revision changes with every commit, and every layer after it would
+# be rebuilt.
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="pelita-ocr-engine" \
+      org.opencontainers.image.description="Pelita ocr-engine service: OCR with Tesseract and Poppler" \
+      org.opencontainers.image.vendor="Pelita" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
 CMD ["node", "dist/main.js"]

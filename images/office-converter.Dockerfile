@@ -31,14 +31,6 @@ COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/office-converter/dist services/office-converter/dist
 
 FROM base
-ARG VERSION=dev
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="pelita-office-converter" \
-      org.opencontainers.image.description="Pelita office-converter service: office files to PDF with headless LibreOffice" \
-      org.opencontainers.image.vendor="Pelita" \
-      org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}"
 # Debian package versions are not pinned: the base tag fixes the release, and its security
 # updates replace older versions in the archive, so a pin would break the build.
 # hadolint ignore=DL3008
@@ -58,4 +50,14 @@ COPY --from=prod /app/services/kit /app/services/kit
 COPY --from=prod /app/services/office-converter /app/services/office-converter
 WORKDIR /app/services/office-converter
 USER 10001:10001
+# Last but the command: the revision changes with every commit, and every layer after it would
+# be rebuilt.
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="pelita-office-converter" \
+      org.opencontainers.image.description="Pelita office-converter service: office files to PDF with headless LibreOffice" \
+      org.opencontainers.image.vendor="Pelita" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
 CMD ["node", "dist/main.js"]

@@ -30,14 +30,6 @@ COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/operator/dist operator/dist
 
 FROM base
-ARG VERSION=dev
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="pelita-operator" \
-      org.opencontainers.image.description="Pelita Kubernetes operator: reconciles PlatformInstall resources" \
-      org.opencontainers.image.vendor="Pelita" \
-      org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}"
 RUN groupadd --gid 10001 pelita \
  && useradd --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin pelita \
  && rm -rf /usr/local/lib/node_modules/npm /usr/local/lib/node_modules/corepack /opt/yarn-* \
@@ -51,4 +43,14 @@ COPY --from=prod /app/operator /app/operator
 COPY policies/*.rego /app/policies/
 WORKDIR /app/operator
 USER 10001:10001
+# Last but the command: the revision changes with every commit, and every layer after it would
+# be rebuilt.
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="pelita-operator" \
+      org.opencontainers.image.description="Pelita Kubernetes operator: reconciles PlatformInstall resources" \
+      org.opencontainers.image.vendor="Pelita" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
 CMD ["node", "dist/main.js"]

@@ -47,14 +47,6 @@ COPY --from=build /src/services/${SERVICE}/migrations services/${SERVICE}/migrat
 
 FROM base
 ARG SERVICE
-ARG VERSION=dev
-ARG REVISION=unknown
-LABEL org.opencontainers.image.title="pelita-${SERVICE}" \
-      org.opencontainers.image.description="Pelita ${SERVICE} service" \
-      org.opencontainers.image.vendor="Pelita" \
-      org.opencontainers.image.licenses="Apache-2.0" \
-      org.opencontainers.image.version="${VERSION}" \
-      org.opencontainers.image.revision="${REVISION}"
 # A named account for the uid the operator runs pods as; npm, npx, corepack and yarn go: nothing
 # runs them here.
 RUN groupadd --gid 10001 pelita \
@@ -68,4 +60,14 @@ COPY --from=prod /app/services/kit /app/services/kit
 COPY --from=prod /app/services/${SERVICE} /app/services/${SERVICE}
 WORKDIR /app/services/${SERVICE}
 USER 10001:10001
+# Last but the command: the revision changes with every commit, and every layer after it would
+# be rebuilt.
+ARG VERSION=dev
+ARG REVISION=unknown
+LABEL org.opencontainers.image.title="pelita-${SERVICE}" \
+      org.opencontainers.image.description="Pelita ${SERVICE} service" \
+      org.opencontainers.image.vendor="Pelita" \
+      org.opencontainers.image.licenses="Apache-2.0" \
+      org.opencontainers.image.version="${VERSION}" \
+      org.opencontainers.image.revision="${REVISION}"
 CMD ["node", "dist/main.js"]
