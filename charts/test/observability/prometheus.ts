@@ -29,6 +29,12 @@ export interface TestPrometheus {
   register(targets: Target[]): Promise<{ remove(): void }>;
   /** An instant query at the current time. */
   query(expr: string): Promise<QueryResult>;
+  /**
+   * A query asked again (every 250 ms, up to `timeoutMs`) until it has a series: with 1 s scrapes
+   * on a loaded machine a scrape can miss its 1 s time-out, and the target's series are stale
+   * for that moment. An error answer, or no series by the end, is returned as it is.
+   */
+  querySeries(expr: string, timeoutMs?: number): Promise<QueryResult>;
 }
 
 interface ActiveTarget {
@@ -62,6 +68,15 @@ export function testPrometheus(): TestPrometheus {
     const series =
       resultType === 'scalar' ? [{ metric: {}, value: result as [number, string] }] : result;
     return { ok: true, resultType, series: series as Sample[] };
+  }
+
+  async function querySeries(expr: string, timeoutMs = 15_000): Promise<QueryResult> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const result = await query(expr);
+      if (!result.ok || result.series.length > 0 || Date.now() > deadline) return result;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 
   async function activeTargets(): Promise<ActiveTarget[]> {
@@ -99,5 +114,5 @@ export function testPrometheus(): TestPrometheus {
     return { remove };
   }
 
-  return { url: PROMETHEUS_URL, register, query };
+  return { url: PROMETHEUS_URL, register, query, querySeries };
 }
