@@ -12,7 +12,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { percentile, report, table, timingRow } from './report';
-import type { TcpLink } from './tcp-link';
+import type { TcpLink } from '@pelita/testenv';
 
 const EVERY_MS = 100;
 const OUTAGE_MS = 5000;

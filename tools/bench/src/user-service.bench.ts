@@ -10,11 +10,18 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort, POLICIES_DIR, requireEnv, startOpa, waitFor } from '@pelita/testenv';
+import {
+  freePort,
+  POLICIES_DIR,
+  requireEnv,
+  startOpa,
+  startTcpLink,
+  waitFor,
+  type TcpLink,
+} from '@pelita/testenv';
 import pg from 'pg';
 import { generateKeyPairSync } from 'node:crypto';
 import { measureOutages } from './grant-outage';
-import { startTcpLink, type TcpLink } from './tcp-link';
 import { startService, type StartedService } from './process';
 import { percentile, report, table, timingRow } from './report';
 

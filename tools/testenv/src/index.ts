@@ -11,6 +11,7 @@ export { currentSettings, envFilePath, resolveSettings, type Settings } from './
 export { waitFor, type WaitOptions } from './lib/wait-for';
 export { freePort } from './lib/free-port';
 export { stopChild } from './lib/stop-child';
+export { startTcpLink, type TcpLink } from './lib/tcp-link';
 
 export { startOpa, POLICIES_DIR, type OpaProcess, type DecisionInput } from './lib/opa-process';
 export { startKubeApiserver, type KubeApiserverProcess } from './lib/kube-apiserver-process';

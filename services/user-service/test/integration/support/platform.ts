@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
-import { requireEnv } from '@pelita/testenv';
+import { requireEnv, startTcpLink, type TcpLink } from '@pelita/testenv';
 import {
   createPolicySyncService,
   settingsSchema as policySyncSettings,
@@ -19,7 +19,6 @@ import { createTestDatabase, type TestDatabase } from './database';
 import { LogCapture } from './log-capture';
 import { sampleValue } from './metrics';
 import { freePort, startOpa, type OpaProcess } from './opa';
-import { startTcpLink, type TcpLink } from './tcp-link';
 
 // Unique per test file: login limits live in the shared Redis, keyed by e-mail and address.
 export const ADMIN = {
