@@ -12,6 +12,7 @@ export { waitFor, type WaitOptions } from './lib/wait-for';
 export { freePort } from './lib/free-port';
 export { stopChild } from './lib/stop-child';
 export { startTcpLink, type TcpLink } from './lib/tcp-link';
+export { launchChromium, screenshot, seriousViolations, type AxeViolation } from './lib/browser';
 
 export { startOpa, POLICIES_DIR, type OpaProcess, type DecisionInput } from './lib/opa-process';
 export { startKubeApiserver, type KubeApiserverProcess } from './lib/kube-apiserver-process';

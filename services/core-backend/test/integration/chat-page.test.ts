@@ -6,10 +6,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { waitFor } from '@pelita/testenv';
+import { launchChromium, screenshot, seriousViolations, waitFor } from '@pelita/testenv';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { textPdf } from '../../../ocr-service/test/integration/support/documents';
-import { launchChromium, screenshot, seriousViolations } from './support/browser';
 import { ADMIN, expectJson } from './support/core-stack';
 import { startDocumentStack, type DocumentStack } from './support/document-stack';
 
@@ -65,7 +64,7 @@ describe('the chat page and the widget in Chromium', () => {
     const errors = collectErrors(page);
     await page.goto(`${stack.core.url}/chat`);
     expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, 'chat-login');
+    await screenshot(page, 'core-backend', 'chat-login');
 
     await page.getByLabel('E-mail').fill(ADMIN.email);
     await page.getByLabel('Password').fill('wrong password');
@@ -153,7 +152,7 @@ describe('the chat page and the widget in Chromium', () => {
           .getAttribute('aria-pressed')) === 'false',
       { what: 'dislike pressed, like released', timeoutMs: 10_000 },
     );
-    await screenshot(page, 'chat-answered');
+    await screenshot(page, 'core-backend', 'chat-answered');
     expect(await seriousViolations(page)).toEqual([]);
 
     const admin = await stack.core.admin();
@@ -243,7 +242,7 @@ describe('the chat page and the widget in Chromium', () => {
       expect(answerText?.trim().length).toBeGreaterThan(0);
       const frame = page.frames().find((f) => f.url().includes('/embed/'))!;
       expect(await seriousViolations(frame)).toEqual([]);
-      await screenshot(page, 'widget-answered');
+      await screenshot(page, 'core-backend', 'widget-answered');
 
       // The visitor's conversation comes back on the next visit.
       await page.reload();
@@ -262,7 +261,7 @@ describe('the chat page and the widget in Chromium', () => {
         timeoutMs: 5_000,
       });
       expect(await blocked.locator('#ask-form').count()).toBe(0);
-      await screenshot(elsewhere, 'widget-refused');
+      await screenshot(elsewhere, 'core-backend', 'widget-refused');
     } finally {
       host.server.close();
     }

@@ -16,8 +16,8 @@ import {
 } from '@pelita/vendor-doubles';
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
+import { launchChromium, screenshot, seriousViolations } from '@pelita/testenv';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchChromium, screenshot, seriousViolations } from './support/browser';
 import { ADMIN, startLicensePlatform, type LicensePlatform } from './support/license-platform';
 
 const SCOPE = { projectId: 'proj-acme', environment: 'prod', secretPath: '/web' };
@@ -73,7 +73,7 @@ describe('license dashboard in the browser', () => {
   const url = (path: string) => `${platform.url}${path}`;
   /** Screenshot and accessibility check of the page as it is now. */
   async function check(name: string): Promise<void> {
-    screenshots.push(await screenshot(page, name));
+    screenshots.push(await screenshot(page, 'license-service', name));
     expect(await seriousViolations(page)).toEqual([]);
   }
   const code = (key: string, offsetSeconds = 0) =>

@@ -1,21 +1,22 @@
 /**
- * Headless Chromium (Debian's, from `make testenv`) driven by playwright-core, for the web
- * pages' tests: launched with the flags this machine needs (no sandbox as root, no background
- * traffic: the network is closed), screenshots kept as test artefacts, and axe-core's
- * accessibility check run inside a page or frame.
+ * Headless Chromium (Debian's, from `make testenv`) driven by playwright-core, for the web pages'
+ * tests: launched with the flags this machine needs (no sandbox as root, no background traffic:
+ * the network is closed), screenshots kept as test artefacts, and axe-core's accessibility check
+ * run inside a page or frame. playwright-core and axe-core are loaded on first use, so the rest
+ * of the library does not pay for them.
  */
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { requireEnv } from '@pelita/testenv';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
+import { requireEnv } from './require-env';
 
 /** Where screenshots go: PELITA_TEST_ARTIFACTS, else `test-artifacts/` at the repository root. */
 const ARTIFACTS =
-  process.env.PELITA_TEST_ARTIFACTS ??
-  resolve(__dirname, '..', '..', '..', '..', '..', 'test-artifacts');
+  process.env.PELITA_TEST_ARTIFACTS ?? resolve(__dirname, '..', '..', '..', '..', 'test-artifacts');
 
-export function launchChromium(): Promise<Browser> {
+export async function launchChromium(): Promise<Browser> {
   const { CHROMIUM_BIN } = requireEnv('CHROMIUM_BIN');
+  const { chromium } = await import('playwright-core');
   return chromium.launch({
     executablePath: CHROMIUM_BIN,
     args: [
@@ -30,8 +31,9 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
-  const dir = join(ARTIFACTS, 'core-backend');
+/** A full-page screenshot in `<artifacts>/<folder>/<name>.png`; its path. */
+export async function screenshot(page: Page, folder: string, name: string): Promise<string> {
+  const dir = join(ARTIFACTS, folder);
   mkdirSync(dir, { recursive: true });
   const path = join(dir, `${name}.png`);
   await page.screenshot({ path, fullPage: true });
@@ -45,7 +47,7 @@ export interface AxeViolation {
   nodes: Array<{ target: string[] }>;
 }
 
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+let axeSource: string | undefined;
 
 /**
  * axe-core's WCAG 2 A/AA rules over the page or frame as it is now; returns the serious and
@@ -53,6 +55,7 @@ const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
  * Content-Security-Policy (no inline or foreign scripts) stays in force for everything else.
  */
 export async function seriousViolations(target: Page | Frame): Promise<AxeViolation[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await target.evaluate(axeSource);
   // A string, run in the page: this program is type-checked without the DOM's types.
   const violations = await target.evaluate<AxeViolation[]>(`
