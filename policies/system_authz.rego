@@ -4,8 +4,9 @@
 #
 # The policy-sync container in the same pod holds the install's OPA token and may do anything
 # (push `data`, read its revision marker). Everyone else — the services asking for decisions, any
-# other pod that reaches the port — may only ask for a decision and read health: no writes to
-# `data` or `/v1/policies`, no reading of `data` (who holds which role), no ad-hoc queries.
+# other pod that reaches the port — may only ask for a decision, read health and read OPA's own
+# Prometheus metrics: no writes to `data` or `/v1/policies`, no reading of `data` (who holds which
+# role), no ad-hoc queries.
 package system.authz
 
 default allow := false
@@ -39,4 +40,12 @@ allow if {
 allow if {
 	input.method == "GET"
 	input.path == ["health"]
+}
+
+# OPA's own Prometheus metrics, for the install's ServiceMonitor (issue 19): request counts and
+# durations per OPA handler, Go runtime and process figures, never a value of `data`, a policy or
+# an input. Prometheus scrapes without a token, as it scrapes every other service's /metrics.
+allow if {
+	input.method == "GET"
+	input.path == ["metrics"]
 }

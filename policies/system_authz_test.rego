@@ -50,7 +50,6 @@ test_nobody_else_may_read_data_or_query if {
 	not allowed(anonymous, "POST", ["v1", "compile"])
 	not allowed(anonymous, "GET", ["v1", "policies"])
 	not allowed(anonymous, "GET", ["v1", "config"])
-	not allowed(anonymous, "GET", ["metrics"])
 }
 
 test_anyone_may_ask_for_a_decision if {
@@ -63,6 +62,15 @@ test_anyone_may_ask_for_a_decision if {
 test_anyone_may_read_health if {
 	allowed(anonymous, "GET", ["health"])
 	not allowed(anonymous, "GET", ["health", "plugins"])
+}
+
+test_anyone_may_read_metrics_only_by_get if {
+	allowed(anonymous, "GET", ["metrics"])
+	allowed({"identity": "some-other-token"}, "GET", ["metrics"])
+	not allowed(anonymous, "POST", ["metrics"])
+	not allowed(anonymous, "PUT", ["metrics"])
+	not allowed(anonymous, "GET", ["metrics", "extra"])
+	not allowed(anonymous, "GET", ["v1", "metrics"])
 }
 
 test_no_token_configured_means_no_writer if {

@@ -375,6 +375,21 @@ export function platformSecretKeys(): string[] {
   return [...PLATFORM_KEYS, ...tokens];
 }
 
+/**
+ * Ports where Prometheus scrapes `/metrics`: every port of the service's Service — the main
+ * container's `http` and the OPA sidecar's `opa`, whose `GET /metrics` `policies/system_authz.rego`
+ * lets anyone read (counters and timings only; issue 19). The NetworkPolicy lets Prometheus in on
+ * these ports and the ServiceMonitor has an endpoint for each name.
+ */
+export function metricsPorts(service: ServiceName): Array<{ name: string; port: number }> {
+  return servicePorts(service);
+}
+
+/** The names of the metrics ports of all services (`http`, `opa`): the ServiceMonitor's endpoints. */
+export function metricsPortNames(): string[] {
+  return [...new Set(SERVICE_NAMES.flatMap((s) => metricsPorts(s).map((p) => p.name)))];
+}
+
 /** Ports of the service's Service: `http`, plus the sidecars' (`opa`). */
 export function servicePorts(service: ServiceName): Array<{ name: string; port: number }> {
   const entry = CATALOG[service];

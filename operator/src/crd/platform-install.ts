@@ -380,7 +380,9 @@ export const platformInstallSpecSchema = z
         prometheus: peerSchema(
           { 'kubernetes.io/metadata.name': 'monitoring' },
           { 'app.kubernetes.io/name': 'prometheus' },
-        ).describe("The Prometheus pods, let in to every service's http port (/metrics)."),
+        ).describe(
+          "The Prometheus pods, let in to every service's metrics ports (/metrics: the http port; OPA's 8181 beside policy-sync).",
+        ),
       })
       .prefault({})
       .describe('Network isolation of the install.'),

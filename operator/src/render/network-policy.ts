@@ -1,8 +1,8 @@
 /**
  * The install's NetworkPolicies: ingress to its pods is denied unless a rule lets it in, and each
  * service is let in only from the install's services that call it (on the port they call), from
- * the ingress controller (core-backend, when the Ingress exists) and from Prometheus (its http
- * port, where /metrics is). Egress is not restricted.
+ * the ingress controller (core-backend, when the Ingress exists) and from Prometheus (its ports
+ * with a /metrics: http, and OPA's beside policy-sync). Egress is not restricted.
  */
 import type {
   KubernetesObject,
@@ -11,7 +11,7 @@ import type {
   V1NetworkPolicyPort,
 } from '@kubernetes/client-node';
 import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
-import { CATALOG, OPA_PORT, type ServiceName } from '../service-catalog';
+import { CATALOG, metricsPorts, OPA_PORT, type ServiceName } from '../service-catalog';
 import { childMeta, MANAGED_BY, selectorLabels } from './meta';
 
 /**
@@ -102,7 +102,11 @@ function servicePolicy(
   if (service === 'core-backend' && ingress.enabled && ingress.host) {
     rules.push({ from: [externalPeer(networkPolicy.ingressController)], ports: tcp(port) });
   }
-  rules.push({ from: [externalPeer(networkPolicy.prometheus)], ports: tcp(port) });
+  // Every port with a /metrics: the http port, and OPA's beside policy-sync (issue 19).
+  rules.push({
+    from: [externalPeer(networkPolicy.prometheus)],
+    ports: metricsPorts(service).flatMap((p) => tcp(p.port)),
+  });
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',

@@ -1,5 +1,6 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
+import { metricsPortNames } from '../service-catalog';
 import { childMeta, MANAGED_BY } from './meta';
 
 interface Relabeling {
@@ -40,7 +41,11 @@ const TENANT_LABELS: Relabeling[] = [
   { sourceLabels: [serviceLabel('app.kubernetes.io/component')], targetLabel: 'component' },
 ];
 
-/** One ServiceMonitor selecting every service of the install; null when disabled. */
+/**
+ * One ServiceMonitor selecting every service of the install, with an endpoint per metrics port
+ * (`http`; `opa`, policy-sync's OPA sidecar, labelled as policy-sync — Prometheus Operator's
+ * `container="opa"` and `endpoint="opa"` tell its series apart); null when disabled.
+ */
 export function renderServiceMonitor(install: PlatformInstall): ServiceMonitor | null {
   const { serviceMonitor } = install.spec.observability;
   if (!serviceMonitor.enabled) return null;
@@ -56,14 +61,14 @@ export function renderServiceMonitor(install: PlatformInstall): ServiceMonitor |
         },
       },
       namespaceSelector: { matchNames: [install.metadata.namespace] },
-      endpoints: [
-        {
-          port: 'http',
-          path: '/metrics',
-          interval: serviceMonitor.interval,
-          relabelings: TENANT_LABELS,
-        },
-      ],
+      // One endpoint per metrics port name; a Service without that port has no target for it
+      // (only policy-sync's has `opa`, its OPA sidecar's metrics).
+      endpoints: metricsPortNames().map((port) => ({
+        port,
+        path: '/metrics',
+        interval: serviceMonitor.interval,
+        relabelings: TENANT_LABELS,
+      })),
     },
   };
 }

@@ -2,7 +2,8 @@
  * The OPA sidecar as the operator renders it, run for real: OPA_BIN started with the rendered
  * container's arguments and environment, loading the rendered policies ConfigMap. An attacker
  * with a pod in the cluster reaches its port through the Service; they must not be able to
- * change or read the policy data, only ask for decisions (as every service does).
+ * change or read the policy data, only ask for decisions (as every service does) and read OPA's
+ * own metrics (as Prometheus does, without a token).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -158,6 +159,24 @@ describe('the OPA sidecar as rendered', () => {
     expect((await call('POST', '/v1/query', { query: 'data.user_roles[x]' })).status).toBe(401);
     expect((await call('POST', '/v1/compile', { query: 'data.user_roles[x]' })).status).toBe(401);
     expect((await call('GET', '/v1/config')).status).toBe(401);
+  });
+
+  it("answers an anonymous GET /metrics with OPA's counters and timings, and nothing of the data", async () => {
+    await allowed(); // at least one decision counted
+    const res = await call('GET', '/metrics');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain/);
+    const text = await res.text();
+    expect(text).toMatch(/^http_request_duration_seconds_count\{[^}]*handler="v1\/data"/m);
+    expect(text).toMatch(/^go_goroutines /m);
+    // Names of users and roles in `data` never appear there.
+    expect(text).not.toMatch(/mallory|owner|user_roles|role_grants/);
+    // Only reading: any other method on it is refused, and a token changes nothing.
+    expect((await call('POST', '/metrics')).status).toBe(401);
+    expect((await call('GET', '/metrics', undefined, 'guessed')).status).toBe(200);
+    // The data stays closed to the same anonymous caller.
+    expect((await call('GET', '/v1/data')).status).toBe(401);
+    expect((await call('PUT', '/v1/data', grantAll)).status).toBe(401);
   });
 
   it('lets the holder of the OPA token (policy-sync) write and read, and decisions follow', async () => {

@@ -92,7 +92,14 @@ describe('NetworkPolicies', () => {
     expect(derived).toEqual(WHO_CALLS_WHOM);
   });
 
-  it('lets Prometheus reach every service on its http port only, and nothing else from outside', () => {
+  it('lets Prometheus reach every service on its metrics ports only (http; OPA beside policy-sync), and nothing else from outside', () => {
+    const metricsPorts = (service: ServiceName) =>
+      service === 'policy-sync'
+        ? [
+            { protocol: 'TCP', port: 3666 },
+            { protocol: 'TCP', port: 8181 },
+          ]
+        : [{ protocol: 'TCP', port: 3000 }];
     for (const service of SERVICE_NAMES) {
       expect(outsideRules(policyOf(policies, service))).toEqual([
         {
@@ -102,7 +109,7 @@ describe('NetworkPolicies', () => {
               podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
             },
           ],
-          ports: [{ protocol: 'TCP', port: service === 'policy-sync' ? 3666 : 3000 }],
+          ports: metricsPorts(service),
         },
       ]);
     }

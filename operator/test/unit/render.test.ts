@@ -308,27 +308,25 @@ describe('renderers', () => {
       makeInstall({ observability: { serviceMonitor: { enabled: true, interval: '15s' } } }),
     );
     expect(monitor?.apiVersion).toBe('monitoring.coreos.com/v1');
-    expect(monitor?.spec.endpoints).toEqual([
+    // The labels the chart's dashboards and alerts select by.
+    const relabelings = [
       {
-        port: 'http',
-        path: '/metrics',
-        interval: '15s',
-        // The labels the chart's dashboards and alerts select by.
-        relabelings: [
-          {
-            sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_instance'],
-            targetLabel: 'install',
-          },
-          {
-            sourceLabels: ['__meta_kubernetes_service_label_pelita_io_tenant'],
-            targetLabel: 'tenant',
-          },
-          {
-            sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_component'],
-            targetLabel: 'component',
-          },
-        ],
+        sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_instance'],
+        targetLabel: 'install',
       },
+      {
+        sourceLabels: ['__meta_kubernetes_service_label_pelita_io_tenant'],
+        targetLabel: 'tenant',
+      },
+      {
+        sourceLabels: ['__meta_kubernetes_service_label_app_kubernetes_io_component'],
+        targetLabel: 'component',
+      },
+    ];
+    expect(monitor?.spec.endpoints).toEqual([
+      { port: 'http', path: '/metrics', interval: '15s', relabelings },
+      // OPA's own metrics beside policy-sync (issue 19), with the same labels.
+      { port: 'opa', path: '/metrics', interval: '15s', relabelings },
     ]);
     expect(monitor?.spec.selector.matchLabels['app.kubernetes.io/instance']).toBe('acme');
   });
