@@ -210,7 +210,12 @@ import_into_node() {
   archive=$(mktemp --suffix=.tar)
   rm -f "$archive"
   buildah push --quiet "$image" "docker-archive:$archive:$image"
-  ctr --address "$CONTAINERD_SOCKET" --namespace k8s.io images import "$archive" >/dev/null
+  # Once in a while containerd loses a parent snapshot in the middle of an import ("parent
+  # snapshot ... does not exist"); the same import done again succeeds.
+  if ! ctr --address "$CONTAINERD_SOCKET" --namespace k8s.io images import "$archive" >/dev/null; then
+    log "importing $image failed; once more"
+    ctr --address "$CONTAINERD_SOCKET" --namespace k8s.io images import "$archive" >/dev/null
+  fi
   rm -f "$archive"
   mkdir -p "$NODE_DIR/imported"
   printf '%s\n' "$id" >"$stamp"
