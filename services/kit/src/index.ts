@@ -127,6 +127,14 @@ export { createLogger, type Logger, type LoggerOptions } from './logger';
 export { addToAccessLog } from './request-context';
 export { redact, redactString, isSensitiveKey, REDACTED } from './redact';
 export { createMetrics, type Metrics } from './metrics';
+export {
+  poolMetrics,
+  observePgPool,
+  type PoolMetrics,
+  type PoolSnapshot,
+  type PgPoolLike,
+  type WaitOutcome,
+} from './pool-metrics';
 
 // OpenAPI
 export {
