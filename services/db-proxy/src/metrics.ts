@@ -1,5 +1,7 @@
 /** The service's own metrics, registered beside the kit's on the same registry. */
+import { poolMetrics, type PoolSnapshot } from '@pelita/kit';
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { MODES } from './connection/params';
 import type { PoolStats } from './connection/target-pool';
 
 export interface DbProxyMetrics {
@@ -17,19 +19,20 @@ export function registerMetrics(
     labelNames: ['engine', 'outcome'] as const,
     registers: [registry],
   });
-  new Gauge({
-    name: 'db_proxy_pool_connections',
-    help: 'Pooled database connections, by engine and state (idle, busy), and requests waiting',
-    labelNames: ['engine', 'state'] as const,
-    registers: [registry],
-    collect() {
-      this.reset();
-      for (const { label, idle, busy, waiting } of pools.stats()) {
-        this.inc({ engine: label, state: 'idle' }, idle);
-        this.inc({ engine: label, state: 'busy' }, busy);
-        this.inc({ engine: label, state: 'waiting' }, waiting);
-      }
-    },
+  // The kit's pool metrics (db_client_connection_*), one pool label per engine (x-db-mode): the
+  // connections of all targets of that engine together. Every engine from the start, at 0.
+  poolMetrics(registry).report(() => {
+    const byEngine = new Map<string, PoolSnapshot>(
+      MODES.map((pool) => [pool, { pool, idle: 0, used: 0, pending: 0 }]),
+    );
+    for (const { label, idle, busy, waiting } of pools.stats()) {
+      const engine = byEngine.get(label) ?? { pool: label, idle: 0, used: 0, pending: 0 };
+      engine.idle += idle;
+      engine.used += busy;
+      engine.pending += waiting;
+      byEngine.set(label, engine);
+    }
+    return byEngine.values();
   });
   new Gauge({
     name: 'db_proxy_pool_targets',

@@ -367,7 +367,16 @@ describe('service endpoints and request validation', () => {
     expect(text).toMatch(
       /db_proxy_statements_total\{engine="mariadb",outcome="invalid_query"\} \d+/,
     );
-    expect(text).toMatch(/db_proxy_pool_connections\{engine="mysql",state="idle"\} \d+/);
+    // The kit's pool metrics, one pool per engine, every engine listed.
+    expect(text).toMatch(/db_client_connection_count\{pool="mysql",state="idle"\} \d+/);
+    for (const engine of ['postgresql', 'mariadb', 'mysql']) {
+      expect(text).toMatch(
+        new RegExp(`db_client_connection_count\\{pool="${engine}",state="used"\\} \\d+`),
+      );
+      expect(text).toMatch(
+        new RegExp(`db_client_connection_pending_requests\\{pool="${engine}"\\} \\d+`),
+      );
+    }
     expect(text).toMatch(/db_proxy_pool_targets \d+/);
   });
 
