@@ -136,6 +136,11 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     image: 'http-proxy',
     built: true,
     acceptsToken: 'PROXY_SERVICE_TOKEN',
+    // The non-public upstreams the tenant's API connections may reach (public ones always).
+    settings: (install): Record<string, string> => {
+      const targets = install.spec.apis.allowedTargets;
+      return targets.length > 0 ? { ALLOWED_TARGETS: targets.join(',') } : {};
+    },
   },
   'db-proxy': {
     ...plainService,

@@ -43,6 +43,37 @@ export function workVolumeRule(service: ServiceName): CelRule {
   };
 }
 
+/** A toleration as the rules read it (the schema's output). */
+export interface TolerationInput {
+  key?: string;
+  operator?: 'Exists' | 'Equal';
+  value?: string;
+  effect?: string;
+  tolerationSeconds?: number;
+}
+
+/**
+ * The apiserver's own checks of a pod's toleration, made at admission of the PlatformInstall:
+ * otherwise the install is accepted and every Deployment it renders is refused at apply time.
+ */
+export const TOLERATION_RULES: ReadonlyArray<CelRule & { holds(t: TolerationInput): boolean }> = [
+  {
+    rule: "(has(self.key) && self.key != '') || (has(self.operator) && self.operator == 'Exists')",
+    message: 'a toleration without a key needs operator Exists (it then tolerates every taint)',
+    holds: (t) => (t.key ?? '') !== '' || t.operator === 'Exists',
+  },
+  {
+    rule: "!has(self.operator) || self.operator != 'Exists' || !has(self.value) || self.value == ''",
+    message: 'a toleration with operator Exists takes no value',
+    holds: (t) => t.operator !== 'Exists' || (t.value ?? '') === '',
+  },
+  {
+    rule: "!has(self.tolerationSeconds) || (has(self.effect) && self.effect == 'NoExecute')",
+    message: 'tolerationSeconds needs effect NoExecute',
+    holds: (t) => t.tolerationSeconds === undefined || t.effect === 'NoExecute',
+  },
+];
+
 /** The parts of a spec the requirement checks read (zod's output, before transforms). */
 export interface RequirementInput {
   services: Partial<Record<ServiceName, { enabled?: boolean }>>;

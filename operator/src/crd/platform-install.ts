@@ -2,6 +2,7 @@
  * The PlatformInstall custom resource: one zod schema is the single source of the TypeScript
  * types, the defaults applied in the operator, and the CRD's OpenAPI schema (generate-crd.ts).
  */
+import { parseAllowedTargets } from '@pelita/kit';
 import { z } from 'zod';
 import {
   CATALOG,
@@ -10,7 +11,12 @@ import {
   SERVICE_NAMES,
   type ServiceName,
 } from '../service-catalog';
-import { CROSS_FIELD_RULES, requirementRules, workVolumeRule } from './cross-field-rules';
+import {
+  CROSS_FIELD_RULES,
+  requirementRules,
+  TOLERATION_RULES,
+  workVolumeRule,
+} from './cross-field-rules';
 
 export { SERVICE_NAMES, type ServiceName } from '../service-catalog';
 
@@ -34,6 +40,13 @@ const httpUrl = z
   .string()
   .regex(/^https?:\/\/\S+$/, 'must be an http:// or https:// URL')
   .describe('http:// or https:// URL');
+/**
+ * One entry of http-proxy's ALLOWED_TARGETS as the apiserver can check it: a host name, an IPv4
+ * address or an IPv6 one (with brackets or a zone), either with a `/prefix`. The operator then
+ * parses it with the service's own parser (`parseAllowedTargets`), which is exact.
+ */
+const ALLOWED_TARGET =
+  /^([A-Za-z0-9_]([-A-Za-z0-9_]{0,61}[A-Za-z0-9_])?([.][A-Za-z0-9_]([-A-Za-z0-9_]{0,61}[A-Za-z0-9_])?)*[.]?|[0-9]{1,3}([.][0-9]{1,3}){3}(\/[0-9]{1,2})?|\[?[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*\]?(%[-A-Za-z0-9_.]+)?(\/[0-9]{1,3})?)$/;
 const quantity = z
   .string()
   .regex(
@@ -53,6 +66,89 @@ const resourceListSchema = z.object({
   cpu: quantity.optional().describe('CPU quantity, e.g. 100m.'),
   memory: quantity.optional().describe('Memory quantity, e.g. 256Mi.'),
 });
+
+/**
+ * A label key: an optional DNS-subdomain prefix and `/`, then a name of at most 63 characters.
+ * Written without backslashes, so that it can go into a CEL string literal as it is.
+ */
+const LABEL_KEY =
+  '^([a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z0-9])?)*/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$';
+const MAX_LABEL_KEY_LENGTH = 253 + 1 + 63;
+const labelKey = z
+  .string()
+  .max(MAX_LABEL_KEY_LENGTH)
+  .regex(new RegExp(LABEL_KEY), 'must be a label key ([prefix/]name)');
+const labelValue = z
+  .string()
+  .max(63)
+  .regex(/^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/, 'must be a label value');
+
+const MAX_NODE_SELECTOR_LABELS = 20;
+const nodeSelectorSchema = z
+  .record(z.string(), labelValue)
+  .superRefine((selector, ctx) => {
+    const keys = Object.keys(selector);
+    if (keys.length > MAX_NODE_SELECTOR_LABELS) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `at most ${MAX_NODE_SELECTOR_LABELS} labels`,
+      });
+    }
+    for (const key of keys) {
+      if (!labelKey.safeParse(key).success) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `nodeSelector key "${key}" must be a label key ([prefix/]name)`,
+        });
+      }
+    }
+  })
+  .meta({
+    maxProperties: MAX_NODE_SELECTOR_LABELS,
+    'x-kubernetes-validations': [
+      {
+        rule: `self.all(k, k.size() <= ${MAX_LABEL_KEY_LENGTH} && k.matches('${LABEL_KEY}'))`,
+        message: 'nodeSelector keys must be label keys ([prefix/]name)',
+      },
+    ],
+  })
+  .describe("Node labels a pod's node must have (the pods' nodeSelector).");
+
+const tolerationSchema = z
+  .object({
+    key: labelKey
+      .optional()
+      .describe('Taint key it matches; unset (with operator Exists): every taint.'),
+    operator: z
+      .enum(['Exists', 'Equal'])
+      .optional()
+      .describe('Equal (unset: the default) matches key and value; Exists matches the key alone.'),
+    value: labelValue.optional().describe('Taint value, with operator Equal.'),
+    effect: z
+      .enum(['NoSchedule', 'PreferNoSchedule', 'NoExecute'])
+      .optional()
+      .describe('Taint effect it matches; unset: every effect.'),
+    tolerationSeconds: z
+      .number()
+      .int()
+      .min(0)
+      .optional()
+      .describe('With effect NoExecute: how long the pod stays once the taint appears.'),
+  })
+  .superRefine((toleration, ctx) => {
+    for (const rule of TOLERATION_RULES) {
+      if (!rule.holds(toleration)) ctx.addIssue({ code: 'custom', message: rule.message });
+    }
+  })
+  .meta({
+    'x-kubernetes-validations': TOLERATION_RULES.map(({ rule, message }) => ({ rule, message })),
+  })
+  .describe('A Kubernetes toleration.');
+
+const tolerationsSchema = z
+  .array(tolerationSchema)
+  .max(20)
+  .describe("Taints the pods tolerate (the pods' tolerations).");
 
 const envVarSchema = z.object({
   name: z
@@ -103,6 +199,19 @@ const serviceSettingsSchema = z.object({
     .default([])
     .describe(
       'Extra environment variables; an entry replaces the operator-derived variable of the same name.',
+    ),
+  placement: z
+    .object({
+      nodeSelector: nodeSelectorSchema
+        .optional()
+        .describe("Replaces spec.placement.nodeSelector for this service's pods ({}: none)."),
+      tolerations: tolerationsSchema
+        .optional()
+        .describe("Replaces spec.placement.tolerations for this service's pods ([]: none)."),
+    })
+    .optional()
+    .describe(
+      "Where this service's pods run, instead of spec.placement; each field set here replaces the install's (no merge), a field left unset keeps it.",
     ),
 });
 export type ServiceSettings = z.output<typeof serviceSettingsSchema> & { enabled: boolean };
@@ -365,6 +474,40 @@ export const platformInstallSpecSchema = z
       })
       .prefault({})
       .describe('The databases the workspaces query through db-proxy.'),
+    apis: z
+      .object({
+        allowedTargets: z
+          .array(
+            z
+              .string()
+              .max(300)
+              .regex(ALLOWED_TARGET, 'one CIDR range, IP address or host name, without commas')
+              .superRefine((entry, ctx) => {
+                try {
+                  parseAllowedTargets([entry]);
+                } catch (err) {
+                  ctx.addIssue({ code: 'custom', message: (err as Error).message });
+                }
+              })
+              .describe('A CIDR range (`10.20.0.0/16`, `fd00::/8`), an IP address or a host name.'),
+          )
+          .max(100)
+          .default([])
+          .describe(
+            "Non-public upstreams the workspaces' API connections (text-to-API, through http-proxy) may reach: http-proxy's ALLOWED_TARGETS. Public addresses are always reachable; loopback, private, link-local (cloud metadata) and other reserved addresses only when listed here, by range or address, or by the host name the connection uses. Empty: public addresses only.",
+          ),
+      })
+      .prefault({})
+      .describe("The APIs the workspaces' API connections call through http-proxy."),
+    placement: z
+      .object({
+        nodeSelector: nodeSelectorSchema.default({}),
+        tolerations: tolerationsSchema.default([]),
+      })
+      .prefault({})
+      .describe(
+        "Where the install's pods run: nodeSelector and tolerations of every workload the operator renders (each service's Deployment, the OCR workers' StatefulSet, the office-converter pods); services.<service>.placement overrides it per service.",
+      ),
     networkPolicy: z
       .object({
         enabled: z

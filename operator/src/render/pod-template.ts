@@ -2,6 +2,7 @@
 import type {
   V1Container,
   V1EnvVar,
+  V1PodSpec,
   V1PodTemplateSpec,
   V1ResourceRequirements,
   V1Volume,
@@ -104,6 +105,22 @@ function resources(settings: ServiceSettings): V1ResourceRequirements {
   };
 }
 
+/**
+ * Where the pods run: the service's own `placement` fields, else the install's. Empty ones are
+ * left out, as the API stores them (an empty `nodeSelector` would look drifted on every pass).
+ */
+function placement(
+  install: PlatformInstall,
+  settings: ServiceSettings,
+): Pick<V1PodSpec, 'nodeSelector' | 'tolerations'> {
+  const nodeSelector = settings.placement?.nodeSelector ?? install.spec.placement.nodeSelector;
+  const tolerations = settings.placement?.tolerations ?? install.spec.placement.tolerations;
+  return {
+    ...(Object.keys(nodeSelector).length > 0 ? { nodeSelector: { ...nodeSelector } } : {}),
+    ...(tolerations.length > 0 ? { tolerations: tolerations.map((t) => ({ ...t })) } : {}),
+  };
+}
+
 export function podTemplate(
   install: PlatformInstall,
   service: ServiceName,
@@ -186,6 +203,7 @@ export function podTemplate(
         seccompProfile: { type: 'RuntimeDefault' },
       },
       imagePullSecrets: install.spec.image.pullSecrets.map((name) => ({ name })),
+      ...placement(install, settings),
       containers: hasOpa ? [main, opaSidecar(install)] : [main],
       volumes,
     },

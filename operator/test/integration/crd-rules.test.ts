@@ -120,6 +120,88 @@ describe('the PlatformInstall CRD', () => {
     ).toMatch(/env\[1\]: Duplicate value/);
   });
 
+  it('checks placement as the apiserver checks a pod, with the messages zod gives', async () => {
+    const placed = (name: string, placement: unknown, where: 'install' | 'service' = 'install') =>
+      platformInstall(
+        namespace,
+        name,
+        (where === 'install'
+          ? { placement }
+          : { services: { summarizer: { placement } } }) as never,
+      );
+    const realNode = {
+      nodeSelector: { 'pelita.io/node': 'real', 'kubernetes.io/hostname': 'pelita-node' },
+      tolerations: [
+        { key: 'pelita.io/node', operator: 'Equal', value: 'real', effect: 'NoSchedule' },
+        { operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+      ],
+    };
+    expect(await admission(placed('placed', realNode))).toBe('accepted');
+    expect(await admission(placed('placed-svc', realNode, 'service'))).toBe('accepted');
+    const stored = await readInstall(cluster, namespace, 'placed');
+    expect((stored.spec as { placement: unknown }).placement).toEqual(realNode);
+    for (const where of ['install', 'service'] as const) {
+      expect(
+        await admission(placed('bad-key', { nodeSelector: { 'bad key': 'x' } }, where)),
+      ).toMatch(/nodeSelector keys must be label keys/);
+      expect(await admission(placed('bad-value', { nodeSelector: { a: 'x y' } }, where))).toMatch(
+        /nodeSelector.a: Invalid value/,
+      );
+      expect(await admission(placed('no-key', { tolerations: [{ value: 'x' }] }, where))).toMatch(
+        /a toleration without a key needs operator Exists/,
+      );
+      expect(
+        await admission(
+          placed(
+            'exists-value',
+            { tolerations: [{ key: 'k', operator: 'Exists', value: 'v' }] },
+            where,
+          ),
+        ),
+      ).toMatch(/a toleration with operator Exists takes no value/);
+      expect(
+        await admission(
+          placed(
+            'seconds',
+            { tolerations: [{ key: 'k', effect: 'NoSchedule', tolerationSeconds: 5 }] },
+            where,
+          ),
+        ),
+      ).toMatch(/tolerationSeconds needs effect NoExecute/);
+      expect(
+        await admission(placed('effect', { tolerations: [{ key: 'k', effect: 'Never' }] }, where)),
+      ).toMatch(/tolerations\[0\].effect: Unsupported value/);
+    }
+  });
+
+  it("checks each of http-proxy's allowed targets for its shape", async () => {
+    const targets = (name: string, allowedTargets: string[]) =>
+      platformInstall(namespace, name, { apis: { allowedTargets } });
+    const good = [
+      '10.20.0.0/16',
+      '192.168.1.10',
+      'fd00::/8',
+      '[::1]',
+      'fe80::1%eth0',
+      'api.acme.internal',
+      'Billing.Svc.',
+    ];
+    expect(await admission(targets('targets', good))).toBe('accepted');
+    const stored = await readInstall(cluster, namespace, 'targets');
+    expect((stored.spec as { apis: unknown }).apis).toEqual({ allowedTargets: good });
+    for (const bad of [
+      '10.0.0.1,0.0.0.0/0',
+      'api internal',
+      'http://api.internal',
+      '',
+      '10.0.0.0/8/8',
+    ]) {
+      expect(`${bad}: ${await admission(targets('bad-target', [bad]))}`).toMatch(
+        /allowedTargets\[0\]: Invalid value/,
+      );
+    }
+  });
+
   it('keeps tenant.id immutable', async () => {
     const install = platformInstall(namespace, 'tenant');
     await apply(cluster, install);

@@ -1,11 +1,13 @@
 /**
  * A whole PlatformInstall, every service enabled, goes Ready for real: pods scheduled on kwok's
- * fake nodes, Deployments and the ocr-worker StatefulSet (its claim bound to a static volume)
+ * fake nodes its placement names, Deployments and the ocr-worker StatefulSet (its claim bound to a static volume)
  * report ready replicas, and the operator's status follows.
  */
-import type { V1PersistentVolume } from '@kubernetes/client-node';
+import type { V1Deployment, V1PersistentVolume } from '@kubernetes/client-node';
 import { waitFor } from '@pelita/testenv';
-import { SERVICE_NAMES } from '../../src/crd/platform-install';
+import { parseSpec, SERVICE_NAMES } from '../../src/crd/platform-install';
+import { loadPolicies } from '../../src/policies';
+import { renderDesired } from '../../src/render';
 import {
   apply,
   condition,
@@ -13,7 +15,9 @@ import {
   createNamespace,
   deleteNamespace,
   installCrd,
+  patchInstall,
   readInstall,
+  REPO_ROOT,
   startOperator,
   TEST_DEPENDENCIES,
   type OperatorProcess,
@@ -24,6 +28,7 @@ let namespace: string;
 let operator: OperatorProcess;
 let volume: string;
 const name = 'whole';
+const toleration = { key: 'pelita.io/test', operator: 'Exists', effect: 'NoSchedule' };
 
 beforeAll(async () => {
   await installCrd(cluster);
@@ -66,10 +71,19 @@ it('goes Ready with every service running, the StatefulSet included', async () =
       },
       version: '1.0.0',
       dependencies: TEST_DEPENDENCIES,
+      // Every pod on one fake node, but the summarizer's on another (its own placement).
+      placement: {
+        nodeSelector: { 'kubernetes.io/hostname': 'kwok-node-1' },
+        tolerations: [toleration],
+      },
       services: {
         ...Object.fromEntries(SERVICE_NAMES.map((service) => [service, { enabled: true }])),
         'user-service': { replicas: 2 },
         'ocr-worker': { enabled: true, replicas: 1 },
+        summarizer: {
+          enabled: true,
+          placement: { nodeSelector: { 'kubernetes.io/hostname': 'kwok-node-2' } },
+        },
       },
     },
   });
@@ -99,9 +113,45 @@ it('goes Ready with every service running, the StatefulSet included', async () =
   const pods = await cluster.core.listNamespacedPod({ namespace });
   expect(pods.items.length).toBe(SERVICE_NAMES.length + 1);
   for (const pod of pods.items) {
-    expect(pod.spec?.nodeName).toMatch(/^kwok-node-/);
+    const service = pod.metadata?.labels?.['app.kubernetes.io/name'];
+    // Deployments, the ocr-worker StatefulSet and the converter: where the install says.
+    expect({ service, node: pod.spec?.nodeName }).toEqual({
+      service,
+      node: service === 'summarizer' ? 'kwok-node-2' : 'kwok-node-1',
+    });
+    expect(pod.spec?.tolerations).toContainEqual(toleration);
     expect(pod.status?.phase).toBe('Running');
   }
+  // The placement as the API stores it is what the operator renders: settled, no re-apply.
+  const stored = await readInstall(cluster, namespace, name);
+  const desired = renderDesired({
+    install: {
+      apiVersion: 'pelita.io/v1alpha1',
+      kind: 'PlatformInstall',
+      metadata: { name, namespace, uid: stored.metadata!.uid! },
+      spec: parseSpec(stored.spec),
+    },
+    policies: loadPolicies(`${REPO_ROOT}/policies`),
+  }).filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+  for (const object of desired) {
+    const live = await cluster.objects.read(object as never);
+    const template = (live as V1Deployment).spec?.template.spec;
+    expect(template?.tolerations).toEqual([toleration]);
+    const rendered = (object as V1Deployment).spec?.template.spec;
+    expect(template?.nodeSelector).toEqual(rendered?.nodeSelector);
+  }
+  // And the operator leaves it so: another reconcile (an annotation queues one) applies nothing.
+  const applies = async () =>
+    (await operator.metric('pelita_operator_kube_requests_total{verb="apply"}')) ?? 0;
+  const reconciles = async () =>
+    (await operator.metric('pelita_operator_reconcile_total{result="success"}')) ?? 0;
+  const [appliesBefore, reconcilesBefore] = [await applies(), await reconciles()];
+  await patchInstall(cluster, namespace, name, { metadata: { annotations: { nudge: '1' } } });
+  await waitFor(async () => (await reconciles()) > reconcilesBefore, {
+    what: 'one more reconcile',
+    timeoutMs: 20_000,
+  });
+  expect(await applies()).toBe(appliesBefore);
   // The policy-sync pod runs its OPA sidecar beside it, sharing /share.
   const policySync = pods.items.find(
     (p) => p.metadata?.labels?.['app.kubernetes.io/name'] === 'policy-sync',

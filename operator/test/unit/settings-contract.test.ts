@@ -67,6 +67,7 @@ const fullInstall = makeInstall({
   services: allEnabled,
   bootstrapAdmin: { secretRef: { name: 'acme-admin' } },
   databases: { allowedHosts: ['10.20.0.0/16', 'db.acme.internal', '*.rds.amazonaws.com'] },
+  apis: { allowedTargets: ['10.30.0.0/16', 'fd00::/8', 'billing.acme.internal'] },
   publicUrl: 'https://acme.example.com',
   observability: { otlpEndpoint: 'http://otel.observability:4318', logLevel: 'debug' },
   dependencies: {
