@@ -7,6 +7,7 @@ import {
   createActivityRepository,
   createMetrics,
   createSummarizerClient,
+  observePgPool,
   createTargetPolicy,
   type ActivityRepository,
   type DecideAccess,
@@ -76,6 +77,7 @@ export function createCoreBackend(
 ): CoreBackend {
   const metrics = createMetrics();
   const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
+  observePgPool(metrics.registry, pool);
   const redis = new Redis(settings.REDIS_URL, {
     maxRetriesPerRequest: 2,
     keyPrefix: settings.REDIS_KEY_PREFIX,

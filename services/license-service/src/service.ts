@@ -5,7 +5,14 @@
  * sessions now and then.
  */
 import { join } from 'node:path';
-import { createMetrics, migrate, withStartupLock, type Logger, type Service } from '@pelita/kit';
+import {
+  createMetrics,
+  migrate,
+  observePgPool,
+  withStartupLock,
+  type Logger,
+  type Service,
+} from '@pelita/kit';
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
 import { createApp } from './app';
@@ -32,6 +39,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     logger.warn('ENCRYPTION_KEY is not set: mapping credentials are stored unsealed');
   }
   const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 10 });
+  observePgPool(metrics.registry, pool);
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
   const sessions = createSessionStore(pool, {
     idleMinutes: settings.SESSION_IDLE_MINUTES,

@@ -10,6 +10,7 @@ import {
   type ActivityRepository,
   createMetrics,
   migrate,
+  observePgPool,
   withStartupLock,
   type DecideAccess,
   type Logger,
@@ -94,6 +95,7 @@ export function createUserService(
     connectionString: settings.DATABASE_URL,
     connectionTimeoutMillis: 5000,
   });
+  observePgPool(metrics.registry, pool);
   // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
   // key escapes it; the session store adds it to the keys its script builds itself.
   const redis = new Redis(settings.REDIS_URL, {
