@@ -121,6 +121,28 @@ it.each(queries)('$dashboard $where', async ({ expr }) => {
   if (result.ok) expect({ expr, series: result.series.length }).not.toEqual({ expr, series: 0 });
 });
 
+it('shows the database pool of every service that has one, and the waits for its connections', async () => {
+  const pools = await prometheus.querySeries(
+    `count by (component, pool) (db_client_connection_count{namespace="${identity.namespace}"})`,
+  );
+  const reported = pools.ok
+    ? pools.series.map((s) => `${s.metric.component} ${s.metric.pool}`)
+    : [];
+  expect(reported.sort()).toEqual([
+    'core-backend main',
+    'db-proxy mariadb',
+    'db-proxy mysql',
+    'db-proxy postgresql',
+    'license-service main',
+    'user-service main',
+  ]);
+  // Logins and the guarded route query the user service's database: those connects were timed.
+  const waits = await prometheus.query(
+    `sum(db_client_connection_wait_time_seconds_count{namespace="${identity.namespace}", component="user-service"})`,
+  );
+  expect(waits.ok && Number(waits.series[0]?.value[1])).toBeGreaterThan(0);
+});
+
 it('leaves probes and scrapes out of the request-rate panels, though they were scraped', async () => {
   const rateByRoute = queries.filter((q) => q.where.startsWith('panel "Rate by route" A'));
   expect(rateByRoute).toHaveLength(COMPONENTS.length);

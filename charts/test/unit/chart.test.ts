@@ -37,6 +37,12 @@ const METRICS: Record<string, { labels: string[]; suffixes?: string[] }> = {
   ocr_engine_queue_depth: { labels: [] },
   office_converter_queue_depth: { labels: [] },
   db_proxy_pool_targets: { labels: [] },
+  // Database connection pools, every service with one (services/kit/src/pool-metrics.ts).
+  db_client_connection_count: { labels: ['pool', 'state'] },
+  db_client_connection_max: { labels: ['pool'] },
+  db_client_connection_pending_requests: { labels: ['pool'] },
+  db_client_connection_wait_time_seconds: { labels: ['pool'], suffixes: HISTOGRAM },
+  db_client_connection_timeouts_total: { labels: ['pool'] },
   // Decisions asked of OPA by the services' guard (services/kit/src/auth/require-auth.ts).
   authz_decision_duration_seconds: { labels: ['outcome'], suffixes: HISTOGRAM },
   // prom-client default metrics (operator and services).
@@ -77,7 +83,7 @@ for (const [name, { labels, suffixes }] of Object.entries(METRICS)) {
 }
 const ALL_LABELS = new Set([...ALLOWED.values()].flat());
 const METRIC_PREFIX =
-  /^(pelita_|http_|process_|nodejs_|user_service_|policy_sync_|ocr_|office_|db_proxy_|authz_)/;
+  /^(pelita_|http_|process_|nodejs_|user_service_|policy_sync_|ocr_|office_|db_proxy_|db_client_|authz_)/;
 
 const IDENT = '[a-zA-Z_:][a-zA-Z0-9_:]*';
 
