@@ -3,7 +3,16 @@
  * into the message, the consumer continues that trace in a span of its own. Through the
  * OpenTelemetry API only: without a started SDK both ends are cheap no-ops.
  */
-import { context, propagation, trace, SpanStatusCode, type Span } from '@opentelemetry/api';
+import {
+  context,
+  propagation,
+  ROOT_CONTEXT,
+  trace,
+  SpanKind,
+  SpanStatusCode,
+  type Link,
+  type Span,
+} from '@opentelemetry/api';
 
 const tracer = () => trace.getTracer('@pelita/kit');
 
@@ -14,19 +23,41 @@ export function currentTraceparent(): string | undefined {
   return carrier.traceparent;
 }
 
+export interface InTraceOptions {
+  /** The span's kind; `CONSUMER` (the taker of a queued message) unless said otherwise. */
+  kind?: SpanKind;
+  /**
+   * Further messages this one span handles (a batch): each `traceparent` becomes a span link,
+   * so their traces lead here too. Undefined ones and the parent itself are left out.
+   */
+  links?: ReadonlyArray<string | undefined>;
+}
+
+/** The span context a `traceparent` names, or undefined when it names none (malformed). */
+function spanContextOf(traceparent: string) {
+  return trace.getSpanContext(propagation.extract(ROOT_CONTEXT, { traceparent }));
+}
+
 /**
- * Runs `work` in a span named `name`, a child of the trace `traceparent` names (a new trace
- * when it is undefined). The span records a thrown error and always ends.
+ * Runs `work` in a span named `name`, a child of the trace `traceparent` names — a new trace
+ * when it is undefined, whatever span is active where this is called (a queue's loop may run in
+ * the context of the message before). The span records a thrown error and always ends.
  */
 export async function inTraceOf<T>(
   traceparent: string | undefined,
   name: string,
   work: (span: Span) => Promise<T>,
+  options: InTraceOptions = {},
 ): Promise<T> {
-  const parent = traceparent
-    ? propagation.extract(context.active(), { traceparent })
-    : context.active();
-  return tracer().startActiveSpan(name, {}, parent, async (span) => {
+  const parent = traceparent ? propagation.extract(ROOT_CONTEXT, { traceparent }) : ROOT_CONTEXT;
+  const links: Link[] = [];
+  for (const other of new Set(options.links ?? [])) {
+    if (!other || other === traceparent) continue;
+    const linked = spanContextOf(other);
+    if (linked) links.push({ context: linked });
+  }
+  const spanOptions = { kind: options.kind ?? SpanKind.CONSUMER, links };
+  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
     try {
       return await work(span);
     } catch (err) {

@@ -2,7 +2,7 @@
  * A trace continued across a queue message: the consumer's span is a child of the producer's,
  * and without a traceparent the consumer starts a trace of its own.
  */
-import { trace } from '@opentelemetry/api';
+import { SpanKind, trace } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
 import { currentTraceparent, inTraceOf } from '../../src/trace-context';
 
@@ -51,5 +51,45 @@ describe('trace context across a queue', () => {
     expect(span?.parentSpanContext).toBeUndefined();
     expect(span?.status.code).toBe(2);
     expect(span?.events.map((event) => event.name)).toContain('exception');
+  });
+
+  it('makes the consumer span a CONSUMER unless told otherwise', async () => {
+    await inTraceOf(undefined, 'taken', () => Promise.resolve());
+    await inTraceOf(undefined, 'sent', () => Promise.resolve(), { kind: SpanKind.CLIENT });
+    const spans = exporter.getFinishedSpans();
+    expect(spans.find((span) => span.name === 'taken')?.kind).toBe(SpanKind.CONSUMER);
+    expect(spans.find((span) => span.name === 'sent')?.kind).toBe(SpanKind.CLIENT);
+  });
+
+  it('starts a new trace without a traceparent even inside another span', async () => {
+    await trace.getTracer('test').startActiveSpan('previous message', async (span) => {
+      await inTraceOf(undefined, 'next message', () => Promise.resolve());
+      span.end();
+    });
+    const spans = exporter.getFinishedSpans();
+    const previous = spans.find((span) => span.name === 'previous message');
+    const next = spans.find((span) => span.name === 'next message');
+    expect(next?.parentSpanContext).toBeUndefined();
+    expect(next?.spanContext().traceId).not.toBe(previous?.spanContext().traceId);
+  });
+
+  it('links the other messages of a batch, once each, never the parent', async () => {
+    const traceparents = ['a', 'b', 'c'].map((name) =>
+      trace.getTracer('test').startActiveSpan(name, (span) => {
+        const value = currentTraceparent();
+        span.end();
+        return value;
+      }),
+    );
+    const [first, second, third] = traceparents;
+    await inTraceOf(first, 'batch', () => Promise.resolve(), {
+      links: [first, second, undefined, third, second, 'not-a-traceparent'],
+    });
+    const batch = exporter.getFinishedSpans().find((span) => span.name === 'batch');
+    expect(batch?.parentSpanContext?.spanId).toBe(first?.split('-')[2]);
+    expect(batch?.links.map((link) => link.context.spanId)).toEqual([
+      second?.split('-')[2],
+      third?.split('-')[2],
+    ]);
   });
 });
