@@ -63,7 +63,11 @@ export type TaskForm = z.output<typeof TaskForm>;
 export const TaskIdParams = z.object({ task_id: z.string().min(1).max(128) });
 
 /** The status payload: the task's record without what only the engine needs, plus its links. */
-export const TaskStatus = TaskRecordSchema.omit({ options: true, uploads: true }).extend({
+export const TaskStatus = TaskRecordSchema.omit({
+  options: true,
+  uploads: true,
+  traceparent: true,
+}).extend({
   status_url: z.string(),
   result_url: z.string(),
   queued_ahead: z.number().int().optional(),

@@ -4,6 +4,7 @@ import { mkdir, readFile, rename } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
 import {
   badRequest,
+  currentTraceparent,
   defineRoute,
   HttpError,
   notFound,
@@ -35,7 +36,7 @@ export function taskRoutes({ upload, store, runner, version }: TaskRoutesDeps): 
   const statusOf = (record: TaskRecord, req: Request) => {
     const base = `${req.protocol}://${req.get('host') ?? 'localhost'}/tasks/${encodeURIComponent(record.task_id)}`;
     const queuedAhead = runner.queuedAhead(record.task_id);
-    const { options: _options, uploads: _uploads, ...status } = record;
+    const { options: _options, uploads: _uploads, traceparent: _traceparent, ...status } = record;
     return {
       ...status,
       status_url: base,
@@ -201,7 +202,14 @@ async function acceptUploads(
       return_images: form.return_images,
     },
     uploads,
+    ...traceOfRequest(),
   };
+}
+
+/** The submitting request's trace context, carried by the task to the runner (when traced). */
+function traceOfRequest(): { traceparent?: string } {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
 }
 
 /** The result key of a file: its name without directories and extension, unique in the task. */

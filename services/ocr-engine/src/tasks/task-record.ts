@@ -34,6 +34,11 @@ export const TaskRecordSchema = z.object({
   uploads: z.array(
     z.object({ file: z.string(), kind: z.enum(['pdf', 'image']), mime_type: z.string() }),
   ),
+  /**
+   * The W3C `traceparent` of the request that submitted the task, when traced: the task runs
+   * later (behind others, or after a restart) in a span of that trace. Kept out of answers.
+   */
+  traceparent: z.string().optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 

@@ -5,7 +5,7 @@
  */
 import { copyFile, mkdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
 import { extractDocument, type ExtractOptions } from '../extract/document';
 import type { DescribeImage } from '../extract/image-descriptions';
 import type { OcrOptions } from '../extract/ocr';
@@ -67,9 +67,26 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
     metrics.queueDepth.set(queue.length);
   }
 
+  /**
+   * Runs the task in a span of the trace of the request that submitted it (a child of that
+   * request's span): a task runs after the ones before it, or after a restart, never in the
+   * context of whatever called `pump`.
+   */
   async function run(taskId: string, signal: AbortSignal): Promise<void> {
     const record = store.get(taskId);
     if (!record) return;
+    await inTraceOf(record.traceparent, 'ocr-engine task', async (span) => {
+      span.setAttribute('ocr_engine.task_id', taskId);
+      span.setAttribute('ocr_engine.files', record.uploads.length);
+      span.setAttribute('ocr_engine.outcome', await runTraced(record, signal));
+    });
+  }
+
+  async function runTraced(
+    record: TaskRecord,
+    signal: AbortSignal,
+  ): Promise<'completed' | 'failed' | 'handed back'> {
+    const taskId = record.task_id;
     const started = Date.now();
     await store.save({ ...record, status: 'processing', started_at: now() });
     try {
@@ -78,6 +95,7 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
       await finish(taskId, { status: 'completed', error: null });
       metrics.tasks.inc({ outcome: 'completed' });
       logger.info({ taskId, ms: Date.now() - started }, 'task completed');
+      return 'completed';
     } catch (err) {
       if (signal.aborted && stopping) {
         // Handed back: the next start runs it again from the beginning.
@@ -86,11 +104,12 @@ export function createTaskRunner(options: TaskRunnerOptions): TaskRunner {
           status: 'pending',
           started_at: null,
         });
-        return;
+        return 'handed back';
       }
       await finish(taskId, { status: 'failed', error: errorMessage(err) });
       metrics.tasks.inc({ outcome: 'failed' });
       logger.warn({ taskId, err: errorMessage(err) }, 'task failed');
+      return 'failed';
     } finally {
       metrics.taskDuration.observe((Date.now() - started) / 1000);
       await rm(join(store.folder(taskId), 'work'), { recursive: true, force: true });
