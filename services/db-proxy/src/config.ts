@@ -32,6 +32,12 @@ export const settingsSchema = baseSettings.extend({
   POOL_MAX_TARGETS: positiveInt(50),
   POOL_IDLE_MS: positiveInt(30_000),
   /**
+   * `when-changed`: a pooled connection skips its reset after a request that provably changed
+   * nothing in the session; `always`: every request is followed by a full reset (for databases
+   * whose views or policies run code with session effects, which a statement's text cannot show).
+   */
+  SESSION_RESET: z.enum(['when-changed', 'always']).default('when-changed'),
+  /**
    * When set, callers must send `Authorization: Bearer <token>` (as to http-proxy): without it
    * any pod that reaches the port can use the proxy's network position against any database.
    */

@@ -14,6 +14,7 @@ import type { Engine, Session, TableColumnRow } from './engines/engine';
 import { DatabaseFailure, toConnectionCheckError, toHttpError } from './errors';
 import type { DbProxyMetrics } from './metrics';
 import { normaliseRows, type Row } from './normalise';
+import type { SessionResetCounter } from './session-metrics';
 import { assertReadOnlyStatement } from './sql/read-only';
 
 export interface DatabaseAccessOptions {
@@ -21,6 +22,7 @@ export interface DatabaseAccessOptions {
   pools: PoolRegistry<Session>;
   allowlist: HostAllowlist | null;
   metrics: DbProxyMetrics;
+  sessionResets: SessionResetCounter;
   connectTimeoutMs: number;
   statementTimeoutMs: number;
   maxRows: number;
@@ -146,7 +148,10 @@ export class DatabaseAccess {
       {
         open: () => engine.connect(target),
         reusable: (session) => session.reusable,
-        reset: (session) => session.reset(),
+        reset: async (session) => {
+          const kind = await session.reset();
+          this.options.sessionResets.inc({ engine: params.mode, reset: kind });
+        },
         close: (session) => session.close(),
       },
       {

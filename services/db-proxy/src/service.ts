@@ -11,6 +11,7 @@ import type { Session } from './engines/engine';
 import { createMysqlEngine } from './engines/mysql/mysql-engine';
 import { createPostgresEngine } from './engines/postgres/postgres-engine';
 import { registerMetrics } from './metrics';
+import { registerSessionResets } from './session-metrics';
 
 export function createDbProxyService(settings: Settings, logger: Logger): Service {
   const metrics = createMetrics();
@@ -20,10 +21,14 @@ export function createDbProxyService(settings: Settings, logger: Logger): Servic
   };
   const pools = new PoolRegistry<Session>(settings.POOL_MAX_TARGETS);
   const databases = new DatabaseAccess({
-    engines: { postgresql: createPostgresEngine(limits), mysql: createMysqlEngine(limits) },
+    engines: {
+      postgresql: createPostgresEngine(limits, settings.SESSION_RESET),
+      mysql: createMysqlEngine(limits, settings.SESSION_RESET),
+    },
     pools,
     allowlist: settings.ALLOWED_DB_HOSTS,
     metrics: registerMetrics(metrics.registry, pools),
+    sessionResets: registerSessionResets(metrics.registry),
     ...limits,
     maxRows: settings.MAX_ROWS,
     readOnly: settings.READ_ONLY,

@@ -10,6 +10,11 @@
  * the load generator is a process of its own, so no two of them share an event loop. Every path
  * is warmed up, then the paths alternate ROUNDS times; each ratio is the median of the per-round
  * ratios: on a shared machine a single run mostly measures the neighbours.
+ * A second proxy with SESSION_RESET=always (a full session reset after every request, the
+ * behaviour before the reset was skipped for requests that change nothing) runs beside it, so
+ * the reset's cost is measured in the same rounds.
+ * DB_PROXY_BENCH_CONNECTIONS (default 16): comma-separated concurrency levels; levels other
+ * than 16 measure `SELECT 1` only.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,7 +28,10 @@ import type { LoadOptions } from './load';
 import { startProcess, startService } from './process';
 import { report, table } from './report';
 
-const CONNECTIONS = 16;
+const CONNECTIONS = (process.env.DB_PROXY_BENCH_CONNECTIONS ?? '16')
+  .split(',')
+  .map((level) => Number(level.trim()));
+const MAIN_CONNECTIONS = 16;
 const DURATION_SECONDS = 5;
 const WARM_UP_SECONDS = 1;
 const ROUNDS = 3;
@@ -45,9 +53,10 @@ export async function run(): Promise<void> {
   await prepareDatabases();
   // The service logs at its default level (info); its output goes to /dev/null.
   const service = await startService(SERVICE_MAIN);
+  const alwaysReset = await startService(SERVICE_MAIN, { env: { SESSION_RESET: 'always' } });
   try {
     report(
-      `${CONNECTIONS} connections, ${DURATION_SECONDS} s per run, median of ${ROUNDS} alternating rounds; ` +
+      `${CONNECTIONS.join(', ')} connections, ${DURATION_SECONDS} s per run, median of ${ROUNDS} alternating rounds; ` +
         `pool of ${POOL_SIZE} per target on both pooled sides; ${cpus().length} CPUs, ` +
         `load average ${loadavg()[0]?.toFixed(1)} at start`,
     );
@@ -57,7 +66,11 @@ export async function run(): Promise<void> {
       const direct = await startProcess(__filename, ['serve', 'direct', engine]);
       const perRequest = await startProcess(__filename, ['serve', 'per-request', engine]);
       try {
-        for (const [label, query] of Object.entries(QUERIES)) {
+        for (const [label, query, connections] of CONNECTIONS.flatMap((connections) =>
+          Object.entries(QUERIES)
+            .filter(([name]) => connections === MAIN_CONNECTIONS || name === 'SELECT 1')
+            .map((entry) => [...entry, connections] as const),
+        )) {
           const body = JSON.stringify({ query });
           const paths: MeasuredPath[] = [
             {
@@ -72,13 +85,19 @@ export async function run(): Promise<void> {
               pid: service.child.pid,
             },
             {
+              name: 'pelita, SESSION_RESET=always',
+              load: executeLoad(alwaysReset.url, connectionHeaders(urls[engine]), body),
+              baseline: 'direct pool',
+              pid: alwaysReset.child.pid,
+            },
+            {
               name: 'per-request (seed)',
               load: executeLoad(`http://127.0.0.1:${perRequest.port}`, {}, body),
               pid: perRequest.child.pid,
             },
           ];
           const results = await measureAlternating(paths, {
-            connections: CONNECTIONS,
+            connections,
             durationSeconds: DURATION_SECONDS,
             warmUpSeconds: WARM_UP_SECONDS,
             rounds: ROUNDS,
@@ -87,6 +106,7 @@ export async function run(): Promise<void> {
             figures.push({
               engine,
               statement: label,
+              c: connections,
               server: result.name,
               'req/s': Math.round(result.requestsPerSecond),
               'p50 ms': result.p50Ms,
@@ -94,13 +114,18 @@ export async function run(): Promise<void> {
               'CPU us/req': Math.round(result.cpuMicrosPerRequest ?? Number.NaN),
             });
           }
-          const [pooled, pelita, seed] = results;
-          if (!pooled || !pelita || !seed) throw new Error('db-proxy bench: a path is missing');
+          const [pooled, pelita, always, seed] = results;
+          if (!pooled || !pelita || !always || !seed) {
+            throw new Error('db-proxy bench: a path is missing');
+          }
           ratios.push({
             engine,
             statement: label,
+            c: connections,
             'pelita/direct': (pelita.ratio ?? Number.NaN).toFixed(2),
             rounds: pelita.roundRatios.map((r) => r.toFixed(2)).join(' '),
+            'reset always/direct': (always.ratio ?? Number.NaN).toFixed(2),
+            'rounds ': always.roundRatios.map((r) => r.toFixed(2)).join(' '),
             target: label === 'SELECT 1' ? '>= 0.50' : '>= 0.90',
             'pelita/per-request': (pelita.requestsPerSecond / seed.requestsPerSecond).toFixed(2),
             'target ': engine === 'postgresql' ? '>= 5' : '-',
@@ -116,6 +141,7 @@ export async function run(): Promise<void> {
     table(ratios);
   } finally {
     await service.stop();
+    await alwaysReset.stop();
     await dropDatabases();
   }
 }

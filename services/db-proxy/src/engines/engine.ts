@@ -15,6 +15,15 @@ export interface StatementOptions {
 export type StatementOutcome =
   { kind: 'rows'; rows: Row[]; truncated: boolean } | { kind: 'count'; rowCount: number };
 
+/**
+ * `always`: every request's session is reset before its connection is reused. `when-changed`:
+ * the reset is skipped after a request that provably changed nothing (sql/session-neutral.ts).
+ */
+export type ResetPolicy = 'always' | 'when-changed';
+
+/** What a reset did: ran, or was not needed. */
+export type ResetKind = 'full' | 'skipped';
+
 /** One row per column, or one row with null column for a table without columns. */
 export interface TableColumnRow {
   table_name: string;
@@ -30,8 +39,11 @@ export interface Session {
   listTables(): Promise<TableColumnRow[]>;
   /** False once the connection cannot serve another request. */
   readonly reusable: boolean;
-  /** Undoes whatever the last request left in the session (transaction, settings, temp tables). */
-  reset(): Promise<void>;
+  /**
+   * Undoes whatever the requests since the last reset left in the session (transaction,
+   * settings, temp tables, locks), or nothing when they provably left nothing.
+   */
+  reset(): Promise<ResetKind>;
   /** Stops the running statement from outside (the client-side deadline); the session is then unusable. */
   abort(): void;
   close(): Promise<void>;

@@ -2,7 +2,9 @@
  * MariaDB and MySQL through mysql2 (modes `mariadb` and `mysql`). Multiple statements are off,
  * so the server refuses `COMMIT; DELETE ...`; read-only requests run in a read-only session
  * without autocommit; between requests COM_RESET_CONNECTION returns the session to its initial
- * state and the session settings are applied again.
+ * state and the session settings are applied again — unless the request provably changed nothing
+ * (a session-neutral statement that succeeded with no warning, no open transaction and no
+ * session-state change reported by the server), when the two round trips are skipped.
  */
 import mysql from 'mysql2';
 import type { Target } from '../../connection/params';
@@ -10,9 +12,12 @@ import { withDeadline } from '../../deadline';
 import { DatabaseFailure } from '../../errors';
 import type { Row } from '../../normalise';
 import { statementHead } from '../../sql/leading-keyword';
+import { isSessionNeutral, readsPreviousStatement } from '../../sql/session-neutral';
 import type {
   Engine,
   EngineLimits,
+  ResetKind,
+  ResetPolicy,
   Session,
   StatementOptions,
   StatementOutcome,
@@ -42,7 +47,9 @@ function sessionSettings(flavour: Flavour, statementTimeoutMs: number): string {
     flavour === 'mariadb'
       ? `max_statement_time = ${(statementTimeoutMs / 1000).toFixed(3)}`
       : `max_execution_time = ${statementTimeoutMs}`;
-  return `SET SESSION time_zone = '+00:00', SESSION ${timeout}`;
+  // session_track_state_change: the server flags a changed session (variables, temporary
+  // tables, prepared statements, schema) in the status of the statement's last packet.
+  return `SET SESSION time_zone = '+00:00', SESSION ${timeout}, SESSION session_track_state_change = ON`;
 }
 
 /**
@@ -55,8 +62,11 @@ function readOnlySettings(flavour: Flavour): string {
   return `SET SESSION ${variable} = 1, SESSION autocommit = 0`;
 }
 
-export function createMysqlEngine(limits: EngineLimits): Engine {
-  return { connect: (target) => MysqlSession.open(target, limits) };
+export function createMysqlEngine(
+  limits: EngineLimits,
+  resetPolicy: ResetPolicy = 'when-changed',
+): Engine {
+  return { connect: (target) => MysqlSession.open(target, limits, resetPolicy) };
 }
 
 function connectionOptions(target: Target, limits: EngineLimits): mysql.ConnectionOptions {
@@ -79,26 +89,63 @@ function connectionOptions(target: Target, limits: EngineLimits): mysql.Connecti
 
 interface ResultHeader {
   affectedRows: number;
+  serverStatus?: number;
+  warningStatus?: number;
   stateChanges?: { schema?: string | null };
+}
+
+/** Server status flags (protocol): a transaction is open; the session state changed. */
+const SERVER_STATUS_IN_TRANS = 0x0001;
+const SERVER_SESSION_STATE_CHANGED = 0x4000;
+
+interface StatementEnd {
+  status: number;
+  warnings: number;
+}
+
+interface MysqlPacket {
+  isEOF(): boolean;
+  eofStatusFlags(): number;
+  eofWarningCount(): number;
 }
 
 class MysqlSession implements Session {
   private broken = false;
   private flavour: Flavour = 'mysql';
+  /** Something since the last reset may have changed the session: the next reset must run. */
+  private changed = false;
+  /** A request ran since the last reset (its FOUND_ROWS and the like are still readable). */
+  private used = false;
+  /** Status and warning count of the last EOF packet (the end of a result set). */
+  private lastEnd: StatementEnd | undefined;
 
   private constructor(
     private readonly connection: mysql.Connection,
     private readonly target: Target,
     private readonly limits: EngineLimits,
+    private readonly resetPolicy: ResetPolicy,
   ) {
     // Fatal errors on an idle connection are emitted; without a listener the process would crash.
     connection.on('error', () => (this.broken = true));
     connection.on('end', () => (this.broken = true));
+    // mysql2 reads the EOF packet's status and warning count but keeps neither.
+    const internals = connection as unknown as { handlePacket(packet: MysqlPacket | null): void };
+    const handlePacket = internals.handlePacket.bind(connection);
+    internals.handlePacket = (packet) => {
+      if (packet?.isEOF()) {
+        this.lastEnd = { status: packet.eofStatusFlags(), warnings: packet.eofWarningCount() };
+      }
+      handlePacket(packet);
+    };
   }
 
-  static async open(target: Target, limits: EngineLimits): Promise<MysqlSession> {
+  static async open(
+    target: Target,
+    limits: EngineLimits,
+    resetPolicy: ResetPolicy,
+  ): Promise<MysqlSession> {
     const connection = mysql.createConnection(connectionOptions(target, limits));
-    const session = new MysqlSession(connection, target, limits);
+    const session = new MysqlSession(connection, target, limits, resetPolicy);
     const { host, port, password } = target.params;
     try {
       await withDeadline(
@@ -133,15 +180,40 @@ class MysqlSession implements Session {
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
     // COM_RESET_CONNECTION keeps the default database: a session that changed it is not reused.
     if (statementHead(sql, 'mysql').keyword === 'USE') this.broken = true;
+    const neutral =
+      this.resetPolicy === 'when-changed' && !options.readOnly && isSessionNeutral(sql, 'mysql');
     try {
+      // What describes the statement before (its row count, warnings) must not be read: a
+      // reset first, and an empty SELECT, as COM_RESET_CONNECTION keeps FOUND_ROWS().
+      if (this.used && readsPreviousStatement(sql)) {
+        await this.resetSession();
+        await this.query('SELECT 1 FROM DUAL WHERE 0');
+      }
+      this.used = true;
+      this.changed = true;
       if (options.readOnly) await this.query(readOnlySettings(this.flavour));
-      return await this.runCapped(sql, options.maxRows);
+      this.lastEnd = undefined;
+      const outcome = await this.runCapped(sql, options.maxRows);
+      if (neutral && outcome.kind === 'rows' && this.leftUnchanged()) this.changed = false;
+      return outcome;
     } catch (err) {
       throw mysqlFailure(err, this.target.params.password);
     }
   }
 
+  /** The statement's last packet: no transaction open, no state change, no warning. */
+  private leftUnchanged(): boolean {
+    const end = this.lastEnd;
+    if (!end) return false;
+    return (
+      (end.status & (SERVER_STATUS_IN_TRANS | SERVER_SESSION_STATE_CHANGED)) === 0 &&
+      end.warnings === 0
+    );
+  }
+
   async listTables(): Promise<TableColumnRow[]> {
+    this.used = true;
+    this.changed = true;
     try {
       return await this.query<TableColumnRow[]>(LIST_TABLES, [this.target.params.database]);
     } catch (err) {
@@ -152,13 +224,22 @@ class MysqlSession implements Session {
   /**
    * COM_RESET_CONNECTION rolls back, drops temporary tables, releases locks (GET_LOCK, LOCK
    * TABLES), clears user variables and prepared statements, and resets session variables.
+   * Skipped when nothing since the last one can have changed the session.
    */
-  async reset(): Promise<void> {
+  async reset(): Promise<ResetKind> {
     if (this.broken) throw new Error('connection is broken');
+    if (!this.changed) return 'skipped';
+    await this.resetSession();
+    return 'full';
+  }
+
+  private async resetSession(): Promise<void> {
     await new Promise<void>((resolve, reject) =>
       this.connection.reset((err) => (err ? reject(err) : resolve())),
     );
     await this.query(sessionSettings(this.flavour, this.limits.statementTimeoutMs));
+    this.changed = false;
+    this.used = false;
   }
 
   abort(): void {

@@ -1,7 +1,9 @@
 /**
  * PostgreSQL through node-postgres. Each session is one pg.Client; the caller's statement goes
  * over the extended protocol (one statement at most), read-only requests run inside
- * `BEGIN READ ONLY`, and between requests `DISCARD ALL` returns the session to its initial state.
+ * `BEGIN READ ONLY`, and between requests `DISCARD ALL` returns the session to its initial state
+ * — unless the request provably changed nothing (a session-neutral statement that succeeded and
+ * left no transaction open), when the round trip is skipped (read-only mode: only its ROLLBACK).
  */
 import pg from 'pg';
 import type { Target } from '../../connection/params';
@@ -10,11 +12,14 @@ import { withDeadline } from '../../deadline';
 import type {
   Engine,
   EngineLimits,
+  ResetKind,
+  ResetPolicy,
   Session,
   StatementOptions,
   StatementOutcome,
   TableColumnRow,
 } from '../engine';
+import { isSessionNeutral } from '../../sql/session-neutral';
 import { CappedStatement } from './capped-statement';
 import { postgresFailure } from './failures';
 
@@ -33,8 +38,11 @@ const LIST_TABLES = `
   WHERE t.table_schema = 'public'
   ORDER BY t.table_name, c.ordinal_position`;
 
-export function createPostgresEngine(limits: EngineLimits): Engine {
-  return { connect: (target) => PostgresSession.open(target, limits) };
+export function createPostgresEngine(
+  limits: EngineLimits,
+  resetPolicy: ResetPolicy = 'when-changed',
+): Engine {
+  return { connect: (target) => PostgresSession.open(target, limits, resetPolicy) };
 }
 
 function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
@@ -59,20 +67,27 @@ function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
 
 class PostgresSession implements Session {
   private broken = false;
+  /** Something since the last reset may have changed the session: DISCARD ALL must run. */
+  private changed = false;
 
   private constructor(
     private readonly client: pg.Client,
     private readonly target: Target,
     private readonly limits: EngineLimits,
+    private readonly resetPolicy: ResetPolicy,
   ) {
     // An idle connection that dies emits 'error'; without a listener the process would crash.
     client.on('error', () => (this.broken = true));
     client.on('end', () => (this.broken = true));
   }
 
-  static async open(target: Target, limits: EngineLimits): Promise<PostgresSession> {
+  static async open(
+    target: Target,
+    limits: EngineLimits,
+    resetPolicy: ResetPolicy,
+  ): Promise<PostgresSession> {
     const client = new pg.Client(clientConfig(target, limits));
-    const session = new PostgresSession(client, target, limits);
+    const session = new PostgresSession(client, target, limits, resetPolicy);
     const { host, port, password } = target.params;
     try {
       await withDeadline(
@@ -100,15 +115,24 @@ class PostgresSession implements Session {
   }
 
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
+    const neutral = this.resetPolicy === 'when-changed' && isSessionNeutral(sql, 'postgresql');
+    this.changed = true;
     try {
       if (options.readOnly) await this.client.query(BEGIN_READ_ONLY);
-      return await this.client.query(new CappedStatement(sql, options.maxRows)).done;
+      const outcome = await this.client.query(new CappedStatement(sql, options.maxRows)).done;
+      // Read-only mode leaves its transaction open ('T'): the reset rolls it back, no more.
+      const expected = options.readOnly ? 'T' : 'I';
+      if (neutral && outcome.kind === 'rows' && this.transactionStatus() === expected) {
+        this.changed = false;
+      }
+      return outcome;
     } catch (err) {
       throw postgresFailure(err, this.target.params.password);
     }
   }
 
   async listTables(): Promise<TableColumnRow[]> {
+    this.changed = true;
     try {
       return (await this.client.query<TableColumnRow>(LIST_TABLES)).rows;
     } catch (err) {
@@ -121,12 +145,15 @@ class PostgresSession implements Session {
    * resets every setting (search_path, role, statement_timeout...) to the session default. It
    * cannot run inside a transaction, so an open one (read-only mode, or a caller's BEGIN) is
    * rolled back first: nothing a request started outlives it, as when the seed closed the
-   * connection.
+   * connection. After a request that provably changed nothing only the ROLLBACK runs, if any.
    */
-  async reset(): Promise<void> {
+  async reset(): Promise<ResetKind> {
     if (this.broken) throw new Error('connection is broken');
     if (this.transactionStatus() !== 'I') await this.client.query('ROLLBACK');
+    if (!this.changed) return 'skipped';
     await this.client.query('DISCARD ALL');
+    this.changed = false;
+    return 'full';
   }
 
   abort(): void {
