@@ -26,9 +26,22 @@ const SENSITIVE_KEY_PARTS = [
 
 const MAX_DEPTH = 12;
 
+/**
+ * Keys repeat (every access-log line has the same dozen), so the answer is remembered: the
+ * lower-casing, replacement and part search per key were a visible share of each logged line
+ * in the http-proxy's CPU profile (issue 17). Bounded: cleared when it holds too many.
+ */
+const sensitiveKeys = new Map<string, boolean>();
+const REMEMBERED_KEYS = 4096;
+
 export function isSensitiveKey(key: string): boolean {
+  const known = sensitiveKeys.get(key);
+  if (known !== undefined) return known;
   const normalised = key.toLowerCase().replace(/[-_]/g, '');
-  return SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part));
+  const sensitive = SENSITIVE_KEY_PARTS.some((part) => normalised.includes(part));
+  if (sensitiveKeys.size >= REMEMBERED_KEYS) sensitiveKeys.clear();
+  sensitiveKeys.set(key, sensitive);
+  return sensitive;
 }
 
 const URL_USERINFO = /(\b[a-z][a-z0-9+.-]*:\/\/[^:/?#@\s]*):[^@/?#\s]+@/gi;

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { ResponseTooLargeError } from './errors';
 import type { OutboundAgents } from './agents';
+import type { CallSignal } from './deadline';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 
 export interface ExchangeOptions {
@@ -29,22 +30,22 @@ export class StaleConnectionError extends Error {
 export function exchange(
   request: OutboundRequest,
   options: ExchangeOptions,
-  signal: AbortSignal,
+  signal: CallSignal,
 ): Promise<UpstreamResponse> {
   return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason as Error);
+    if (signal.aborted) return reject(signal.reason ?? new Error('aborted'));
     const { url, method, headers, body } = request;
     const secure = url.protocol === 'https:';
     const { maxResponseBytes } = options;
     let response: http.IncomingMessage | undefined;
 
     const fail = (err: Error) => {
-      signal.removeEventListener('abort', onAbort);
+      unsubscribe();
       response?.destroy();
       outgoing.destroy();
       reject(err);
     };
-    const onAbort = () => fail(signal.reason as Error);
+    const onAbort = () => fail(signal.reason ?? new Error('aborted'));
 
     const transport = secure ? https : http;
     const agent = secure ? options.agents.https : options.agents.http;
@@ -65,7 +66,7 @@ export function exchange(
         else chunks.push(chunk);
       });
       res.on('end', () => {
-        signal.removeEventListener('abort', onAbort);
+        unsubscribe();
         resolve({
           status: res.statusCode ?? 502,
           headers: res.headersDistinct,
@@ -79,7 +80,7 @@ export function exchange(
       const stale = outgoing.reusedSocket && !response && err.code === 'ECONNRESET';
       fail(stale ? new StaleConnectionError(err) : err);
     });
-    signal.addEventListener('abort', onAbort, { once: true });
+    const unsubscribe = signal.onAbort(onAbort);
     outgoing.end(body);
   });
 }

@@ -2,7 +2,7 @@
 import { errorMessage, HttpError } from '@pelita/kit';
 import { authorizationFor } from './auth';
 import type { ConnectionDescription } from './connection';
-import { startDeadline } from './deadline';
+import { Deadline, type CallerGone, type CallSignal } from './deadline';
 import { upstreamFailure } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { buildForwardedRequest } from './request-builder';
@@ -21,8 +21,8 @@ export interface ForwardContext {
    * hot path pays for one serialisation and one write, not two.
    */
   record: (fields: { upstream: Record<string, unknown> }) => void;
-  /** Aborts when the caller closes its connection before the answer is sent. */
-  callerGone: AbortSignal;
+  /** Tells when the caller closes its connection before the answer is sent. */
+  callerGone: CallerGone;
 }
 
 export interface Forwarder {
@@ -35,8 +35,8 @@ export function createForwarder({ upstream, timeoutMs, metrics }: ForwarderOptio
     async forward(connection, { record, callerGone }) {
       const request = buildForwardedRequest(connection);
       const started = performance.now();
-      const deadline = startDeadline(timeoutMs, callerGone);
-      const send = (next: OutboundRequest) => upstream.send(next, deadline.signal);
+      const deadline = new Deadline(timeoutMs, callerGone);
+      const send = (next: OutboundRequest) => upstream.send(next, deadline);
       let status: number | undefined;
       let outcome = 'upstream_error';
       try {
@@ -46,7 +46,7 @@ export function createForwarder({ upstream, timeoutMs, metrics }: ForwarderOptio
         outcome = `${Math.floor(status / 100)}xx`;
         return response;
       } catch (err) {
-        const failure = asHttpError(err, deadline.signal);
+        const failure = asHttpError(err, deadline);
         outcome = failure.code;
         throw failure;
       } finally {
@@ -77,7 +77,7 @@ function withAuthorization(request: OutboundRequest, authorization: string | und
 }
 
 /** The deadline's reason wins: a socket torn down by the abort reports a less useful error. */
-function asHttpError(err: unknown, signal: AbortSignal): HttpError {
+function asHttpError(err: unknown, signal: CallSignal): HttpError {
   if (signal.aborted && signal.reason instanceof HttpError) return signal.reason;
   if (err instanceof HttpError) return err;
   return upstreamFailure(errorMessage(err), err);

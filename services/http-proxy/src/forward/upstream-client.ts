@@ -9,6 +9,7 @@ import {
   type AllowedTargets,
 } from '@pelita/kit';
 import { createAgents } from './agents';
+import type { CallSignal } from './deadline';
 import { targetForbidden, upstreamFailure } from './errors';
 import type { OutboundRequest, UpstreamResponse } from './messages';
 import { redirectRequest } from './redirect';
@@ -22,7 +23,7 @@ export interface UpstreamClientOptions {
 
 export interface UpstreamClient {
   /** Resolves with the final answer; rejects with an HttpError or a network error. */
-  send(request: OutboundRequest, signal: AbortSignal): Promise<UpstreamResponse>;
+  send(request: OutboundRequest, signal: CallSignal): Promise<UpstreamResponse>;
   /** Closes the pooled connections (on shutdown). */
   close(): void;
 }
@@ -32,8 +33,18 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const agents = createAgents(createGuardedLookup(policy));
   const exchangeOptions: ExchangeOptions = { agents, maxResponseBytes: options.maxResponseBytes };
 
-  async function sendOnce(request: OutboundRequest, signal: AbortSignal) {
-    policy.checkUrl(request.url);
+  // IP-literal hosts are judged before connecting (names by the guarded lookup); the policy is
+  // fixed for the process, so a host that passed once passes again: remembered, within a bound.
+  const passedHosts = new Set<string>();
+  function checkUrl(url: URL) {
+    if (passedHosts.has(url.hostname)) return;
+    policy.checkUrl(url);
+    if (passedHosts.size >= 1024) passedHosts.clear();
+    passedHosts.add(url.hostname);
+  }
+
+  async function sendOnce(request: OutboundRequest, signal: CallSignal) {
+    checkUrl(request.url);
     try {
       return await exchange(request, exchangeOptions, signal);
     } catch (err) {
@@ -42,7 +53,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     }
   }
 
-  async function sendFollowing(request: OutboundRequest, signal: AbortSignal) {
+  async function sendFollowing(request: OutboundRequest, signal: CallSignal) {
     const origin = request.url.origin;
     let current = request;
     for (let hop = 0; ; hop++) {

@@ -19,10 +19,20 @@ export function createUpstreamMetrics(registry: Registry): UpstreamMetrics {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
     registers: [registry],
   });
+  // One labelled child per outcome, made once: prom-client otherwise hashes the label object on
+  // every inc/observe.
+  const children = new Map<string, { count: () => void; observe: (seconds: number) => void }>();
   return {
     record(outcome, seconds) {
-      requests.inc({ outcome });
-      duration.observe({ outcome }, seconds);
+      let child = children.get(outcome);
+      if (!child) {
+        const counter = requests.labels({ outcome });
+        const histogram = duration.labels({ outcome });
+        child = { count: () => counter.inc(), observe: (value) => histogram.observe(value) };
+        children.set(outcome, child);
+      }
+      child.count();
+      child.observe(seconds);
     },
   };
 }

@@ -2,7 +2,7 @@
 import { addToAccessLog, defineRoute, ErrorBodySchema, type RouteDefinition } from '@pelita/kit';
 import { ProxyRequest } from '../forward/connection';
 import type { Forwarder } from '../forward/forward';
-import { callerGoneSignal, sendUpstreamAnswer } from './upstream-answer';
+import { callerGone, sendUpstreamAnswer } from './upstream-answer';
 
 export interface ProxyRouteDeps {
   forwarder: Forwarder;
@@ -51,7 +51,7 @@ export function proxyRoute({ forwarder }: ProxyRouteDeps): RouteDefinition {
     handler: async ({ body }, _req, res) => {
       const answer = await forwarder.forward(body.connection, {
         record: (fields) => addToAccessLog(res, fields),
-        callerGone: callerGoneSignal(res),
+        callerGone: callerGone(res),
       });
       sendUpstreamAnswer(res, answer);
     },

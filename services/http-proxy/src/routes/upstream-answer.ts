@@ -1,15 +1,17 @@
 /** Express-side plumbing of the proxy route: the caller-gone signal and writing the target's answer. */
 import type { Response } from 'express';
+import type { CallerGone } from '../forward/deadline';
 import type { UpstreamResponse } from '../forward/messages';
 import { passThroughHeaders } from '../forward/response-headers';
 
-/** Aborts when the caller's connection closes before the answer was sent. */
-export function callerGoneSignal(res: Response): AbortSignal {
-  const controller = new AbortController();
-  res.once('close', () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
+/** Calls the listener when the caller's connection closes before the answer was sent. */
+export function callerGone(res: Response): CallerGone {
+  return (listener) => {
+    if (res.destroyed && !res.writableFinished) return listener();
+    res.once('close', () => {
+      if (!res.writableFinished) listener();
+    });
+  };
 }
 
 /** Rule 7: the target's status, end-to-end headers and body bytes, unchanged. */
