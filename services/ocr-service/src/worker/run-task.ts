@@ -155,6 +155,10 @@ export async function runTask(
       processing_ms: Date.now() - startedAt,
     });
     deps.metrics.tasksFinished.inc({ status: 'done', processing: job.processing });
+    log.info(
+      { processing: job.processing, chunks: chunks.length, ms: Date.now() - startedAt },
+      'task done',
+    );
     await removeStagedUploads(job, deps, log);
     await summarize(job, chunks, deps, log);
     return 'done';
