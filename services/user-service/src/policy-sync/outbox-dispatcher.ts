@@ -10,7 +10,7 @@
  * transaction that lasts the call: two replicas never send the same row, and the rows of a
  * replica that dies mid-call are free again when its connection drops.
  */
-import { errorMessage, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { OutboxRepository, OutboxRow, SyncTarget } from './outbox-repository';
@@ -68,7 +68,26 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
     }
   }
 
+  /**
+   * One call for `rows`, in a span of the trace of the request that made the oldest of their
+   * changes (its row's traceparent), so policy-sync's work and OPA's joins the administrator's
+   * trace; the other changes the call confirms are linked to the span.
+   */
   async function send(client: PoolClient, target: SyncTarget, rows: OutboxRow[]) {
+    const traces = rows.map((row) => row.traceparent ?? undefined);
+    await inTraceOf(
+      traces.find(Boolean),
+      'policy-sync outbox',
+      async (span) => {
+        span.setAttribute('policy_sync.target', target);
+        span.setAttribute('policy_sync.changes', rows.length);
+        await sendTraced(client, target, rows);
+      },
+      { links: traces },
+    );
+  }
+
+  async function sendTraced(client: PoolClient, target: SyncTarget, rows: OutboxRow[]) {
     const ids = rows.map((row) => row.id);
     const failure = await call(target);
     if (failure === undefined) {

@@ -1,4 +1,5 @@
 /** SQL of the policy-sync outbox (migration 007): rows written with a change, claimed, confirmed. */
+import { currentTraceparent } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 import type { Db } from '../db/transaction';
 
@@ -9,15 +10,21 @@ export interface OutboxRow {
   target: SyncTarget;
   attempts: number;
   createdAt: Date;
+  /** The trace of the request that made the change (W3C traceparent), when it was traced. */
+  traceparent: string | null;
 }
 
 export function createOutboxRepository(pool: Pool) {
   return {
-    /** One row per target, on the transaction of the change (`db`). */
+    /**
+     * One row per target, on the transaction of the change (`db`), carrying the trace of the
+     * request making it (migration 009): the delivery joins that trace.
+     */
     async add(db: Db, targets: readonly SyncTarget[]): Promise<void> {
-      await db.query('insert into policy_sync_outbox (target) select unnest($1::text[])', [
-        [...targets],
-      ]);
+      await db.query(
+        'insert into policy_sync_outbox (target, traceparent) select unnest($1::text[]), $2',
+        [[...targets], currentTraceparent() ?? null],
+      );
     },
     /**
      * Locks, for the caller's transaction (`client`), every row of each target that has a row
@@ -26,7 +33,8 @@ export function createOutboxRepository(pool: Pool) {
      */
     async claimDue(client: PoolClient, limit: number): Promise<OutboxRow[]> {
       const { rows } = await client.query<OutboxRow>(
-        `select id, target, attempts, created_at as "createdAt" from policy_sync_outbox
+        `select id, target, attempts, created_at as "createdAt", traceparent
+         from policy_sync_outbox
          where target in (select target from policy_sync_outbox
                           where next_attempt_at <= clock_timestamp())
          order by id limit $1 for update skip locked`,

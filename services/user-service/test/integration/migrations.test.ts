@@ -14,6 +14,7 @@ const ALL = [
   '006_self_service',
   '007_policy_sync_outbox',
   '008_email_verification',
+  '009_policy_sync_outbox_traceparent',
 ];
 
 describe('migrations and the first admin', () => {
