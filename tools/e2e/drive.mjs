@@ -1,10 +1,20 @@
-// Drives a running Pelita install through its pods' Services (tools/e2e/run.sh passes the URLs):
-// the bootstrap administrator logs in, creates a role, a user in it, a feature and a grant; the
-// user is allowed by OPA (policy-sync's sidecar, fed from the user service), then denied once the
-// grant is switched off; the HTTP proxy and the DB proxy answer real calls; the summarizer
-// summarizes a text through the LLM stand-in. Plain Node (no build step): fetch and node:assert. Exits non-zero on the first failure.
+// Drives a running Pelita install through its pods' Services: the bootstrap administrator logs
+// in, creates a role, a user in it, a feature and a grant; the user is allowed by OPA
+// (policy-sync's sidecar, fed from the user service), then denied once the grant is switched
+// off; the HTTP proxy and the DB proxy answer real calls; the summarizer summarizes a text
+// through the LLM stand-in; a document (an image of text) is uploaded to core-backend, crosses
+// the whole document pipeline (OCR API, worker, office converter, OCR engine, summarizer) and is
+// cited when a room is asked about it; an OCR worker killed mid-task loses nothing.
+//
+// One script for both end-to-end runs: tools/e2e/run.sh (`make e2e`, the real node) and
+// tools/kind-e2e/run.sh (kind, the CI workflow). Everything it needs comes from the environment
+// (E2E_*: the Services' URLs as this process reaches them, tokens, the stand-ins' addresses as the
+// pods reach them, the command that kills an OCR worker). Plain Node 20+ (no build step, no
+// dependency): fetch and node:assert. Exits non-zero on the first failure.
 import assert from 'node:assert/strict';
+import { execSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const env = (name) => {
@@ -209,8 +219,177 @@ async function summarize() {
   assert.ok(JSON.stringify(summary).length > 50, `a summary: ${body.slice(0, 300)}`);
 }
 
+const FIXTURE = new URL('./fixtures/harbour-log.png', import.meta.url);
+// The fixture is a picture of this text (no text layer): only OCR can read it.
+const QUESTION = 'When does the lighthouse keeper record the tide?';
+
+/** A document upload to core-backend, read by the local engine (the in-install ocr-engine). */
+async function uploadDocument(core, workspace, token, name) {
+  const form = new FormData();
+  form.set('file', new Blob([await readFile(FIXTURE)], { type: 'image/png' }), name);
+  form.set('processing', 'local');
+  const res = await fetch(`${core}/api/workspaces/${workspace}/documents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+    signal: AbortSignal.timeout(60_000),
+  });
+  const body = await res.text();
+  assert.equal(res.status, 201, `upload of ${name}: ${res.status} ${body.slice(0, 300)}`);
+  return JSON.parse(body);
+}
+
+/** Follows a document to `done` with its summary, printing each stage it passes through. */
+async function documentDone(core, workspace, token, id, timeoutMs = 300_000) {
+  let seen = '';
+  return until(
+    `document ${id} to be done with its summary`,
+    async () => {
+      const doc = await ok(core, 'GET', `/api/workspaces/${workspace}/documents/${id}`, { token });
+      const now = `${doc.state}/${doc.stage} ${doc.progress_pct}%, summary ${doc.summary_state}`;
+      if (now !== seen) process.stdout.write(`   ${(seen = now)}\n`);
+      if (doc.state === 'failed') throw new Error(`document failed: ${JSON.stringify(doc)}`);
+      return doc.state === 'done' && doc.summary_state !== 'pending' && doc;
+    },
+    timeoutMs,
+  );
+}
+
+/** Reads a whole server-sent event stream: [{event, data}] with `data` parsed as JSON. */
+async function readEvents(res) {
+  const text = await res.text();
+  return text
+    .split('\n\n')
+    .filter((block) => block.trim())
+    .map((block) => {
+      const lines = block.split('\n');
+      const field = (name) =>
+        lines
+          .filter((line) => line.startsWith(`${name}: `))
+          .map((line) => line.slice(name.length + 2))
+          .join('\n');
+      return { event: field('event'), data: JSON.parse(field('data') || 'null') };
+    });
+}
+
+async function documents(admin) {
+  const core = env('E2E_CORE_BACKEND_URL');
+  step('core-backend: a workspace, and a document (an image of text) uploaded to it');
+  const workspace = await until('core-backend to accept the administrator', async () => {
+    const res = await call(core, 'POST', '/api/workspaces', {
+      token: admin,
+      body: { name: `e2e-${unique()}` },
+    });
+    if (res.status !== 201) throw new Error(`${res.status} ${res.text.slice(0, 200)}`);
+    return res.json.id;
+  });
+  const doc = await uploadDocument(core, workspace, admin, 'harbour-log.png');
+  step(`the document crosses the pipeline (converter, OCR engine, summarizer): ${doc.id}`);
+  const done = await documentDone(core, workspace, admin, doc.id);
+  assert.equal(done.summary_state, 'done', 'the summarizer wrote a summary');
+  const ocr = await ok(
+    core,
+    'GET',
+    `/api/workspaces/${workspace}/documents/${doc.id}/ocr-results`,
+    {
+      token: admin,
+    },
+  );
+  assert.match(JSON.stringify(ocr), /lighthouse/i, 'the OCR read the picture');
+  const summary = await ok(
+    core,
+    'GET',
+    `/api/workspaces/${workspace}/documents/${doc.id}/summary`,
+    {
+      token: admin,
+    },
+  );
+  assert.ok(JSON.stringify(summary).length > 50, `a summary: ${JSON.stringify(summary)}`);
+
+  step('a room is asked about it: the streamed answer cites the document');
+  const room = await ok(core, 'POST', `/api/workspaces/${workspace}/rooms`, {
+    token: admin,
+    body: { name: 'e2e', knowledge_sources: [{ type: 'document', topic_id: [doc.id] }] },
+  });
+  const res = await fetch(`${core}/api/workspaces/${workspace}/rooms/${room.id}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${admin}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ chat: QUESTION }),
+    signal: AbortSignal.timeout(120_000),
+  });
+  assert.equal(res.status, 200, `asking: ${res.status}`);
+  assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+  const events = await readEvents(res);
+  assert.equal(events[0]?.event, 'sources', `first event: ${JSON.stringify(events[0])}`);
+  const cited = events[0].data.filter((passage) => passage.id === doc.id);
+  assert.ok(cited.length > 0, `the document among the sources: ${JSON.stringify(events[0].data)}`);
+  assert.ok(
+    cited.some((passage) => /tide/i.test(passage.text)),
+    'a passage with the OCR text',
+  );
+  assert.ok(
+    events.some((e) => e.event === 'token'),
+    'the answer streamed',
+  );
+  const last = events.at(-1);
+  assert.equal(last?.event, 'done', `last event: ${JSON.stringify(last)}`);
+  assert.equal(last.data.status, 'complete');
+  assert.ok(last.data.response.length > 0, 'an answer');
+  assert.deepEqual(
+    last.data.knowledge_source_detail.find((source) => source.type === 'document'),
+    { type: 'document', topic_id: [doc.id] },
+    'the record names the document as its source',
+  );
+  return { core, workspace };
+}
+
+/**
+ * The OCR worker is killed (SIGKILL, E2E_KILL_OCR_WORKER) while it runs a task: its queue
+ * message stays pending, and once idle for CLAIM_IDLE_MS the worker that replaced it claims it
+ * and runs it again (services/ocr-service, "Nothing is lost"). Seen through the OCR API: the
+ * task's `started_at` is the second run's. A task that finished before the kill landed proves
+ * nothing: then another one is tried.
+ */
+async function workerKilledMidTask(admin, { core, workspace }) {
+  const ocr = env('E2E_OCR_SERVICE_URL');
+  const kill = env('E2E_KILL_OCR_WORKER');
+  const status = (task) => ok(ocr, 'GET', `/api/v1/tasks/${encodeURIComponent(task)}/status`);
+  for (let attempt = 1; attempt <= 3; attempt += 1) {
+    const doc = await uploadDocument(core, workspace, admin, `harbour-log-${attempt}.png`);
+    step(`the OCR worker is killed while it runs task ${doc.task_id}`);
+    const running = await until(
+      'the worker to take the task',
+      async () => {
+        const s = await status(doc.task_id);
+        return s.status !== 'pending' && s;
+      },
+      120_000,
+    );
+    if (running.status !== 'processing') {
+      step(`the task was ${running.status} before the kill; again`);
+      continue;
+    }
+    process.stdout.write(`   ${running.stage} ${running.progress_pct}%: ${kill}\n`);
+    execSync(kill, { stdio: 'inherit', timeout: 60_000 });
+    const done = await documentDone(core, workspace, admin, doc.id);
+    const final = await status(doc.task_id);
+    assert.equal(final.status, 'done');
+    if (final.started_at === running.started_at) {
+      step('the first run ended before the kill landed; again');
+      continue;
+    }
+    process.stdout.write(
+      `   run again from ${final.started_at} (first run from ${running.started_at}): ${final.stage_detail ?? ''}\n`,
+    );
+    assert.equal(done.summary_state, 'done');
+    return;
+  }
+  throw new Error('three tasks in a row ended before the worker was killed');
+}
+
 // Phases, as run.sh calls them: `platform` (everything the install does as applied), `login`
-// (after a pod was replaced), `http-proxy` (once the proxy may reach the node's address).
+// (after a pod was replaced), `http-proxy` (once the proxy may reach the stand-ins' private
+// address), `documents` (core-backend and the document pipeline, the OCR worker killed).
 const phase = process.argv[2] ?? 'platform';
 if (phase === 'platform') {
   const admin = await adminToken();
@@ -225,6 +404,10 @@ if (phase === 'platform') {
   assert.match(JSON.stringify(roles), /"e2e-[0-9a-f]{8}"/, 'the role created earlier');
 } else if (phase === 'http-proxy') {
   await httpProxyForwards();
+} else if (phase === 'documents') {
+  const admin = await adminToken();
+  const workspace = await documents(admin);
+  await workerKilledMidTask(admin, workspace);
 } else {
   throw new Error(`drive: no phase ${phase}`);
 }

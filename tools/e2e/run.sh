@@ -3,7 +3,9 @@
 # containerd, kubelet, kube-proxy, CoreDNS). Builds the images (make images; imported into the
 # node's containerd), installs the operator with its Helm chart, applies a tenant whose
 # dependencies are the test servers (reached from pods at the node's address), waits for it to be
-# Ready, then drives the platform through its pods (tools/e2e/drive.mjs) and kills a pod to see it
+# Ready, then drives the platform through its pods (tools/e2e/drive.mjs, the same script the kind
+# workflow runs): a document uploaded to core-backend crosses the document pipeline and is cited
+# in a chat, an OCR worker is killed mid-task, and a user-service pod is killed to see it
 # replaced. On failure it writes pod logs, events and descriptions to $ARTIFACTS_DIR.
 #
 # Every run starts clean: the e2e namespaces and the tenant's database are removed first.
@@ -29,6 +31,10 @@ REDIS_DB=7
 LLM_STUB_PORT=58100
 LICENSE_API_PORT=58101
 LICENSE_CLIENT_ID=5b0c6f2e-1a7e-4c55-9a39-0d6f3f3b1c22
+# The OCR worker's work volume: the node has no provisioner, so a hostPath volume bound to the
+# StatefulSet's claim (named <template>-<statefulset>-<ordinal>).
+WORK_PV=pelita-e2e-ocr-work-0
+WORK_CLAIM=work-$INSTALL-ocr-worker-0
 started=$SECONDS
 
 log() { printf '\n== [%4d s] %s\n' "$((SECONDS - started))" "$*"; }
@@ -63,6 +69,7 @@ collect_diagnostics() {
   log "collecting diagnostics in $ARTIFACTS_DIR"
   kubectl get all,platforminstalls,configmaps,endpointslices -n "$NS" -o wide >"$ARTIFACTS_DIR/get-$NS.txt" 2>&1 || true
   kubectl get all -n "$OPERATOR_NS" -o wide >"$ARTIFACTS_DIR/get-$OPERATOR_NS.txt" 2>&1 || true
+  kubectl get pv,pvc -A -o wide >"$ARTIFACTS_DIR/get-volumes.txt" 2>&1 || true
   kubectl get platforminstalls -n "$NS" -o yaml >"$ARTIFACTS_DIR/platforminstalls.yaml" 2>&1 || true
   for ns in "$OPERATOR_NS" "$NS"; do
     kubectl get events -n "$ns" --sort-by=.lastTimestamp >"$ARTIFACTS_DIR/events-$ns.txt" 2>&1 || true
@@ -91,9 +98,10 @@ on_exit() {
 }
 trap on_exit EXIT
 
-# The images of the services this tenant runs (the others are `make images`' business): a cold
-# build of each takes minutes on a small machine.
-E2E_IMAGES=(operator user-service policy-sync http-proxy db-proxy summarizer)
+# The images of the services this tenant runs (license-service is `make images`' business): a cold
+# build of each takes minutes on a small machine, office-converter's (LibreOffice) the longest.
+E2E_IMAGES=(operator user-service policy-sync http-proxy db-proxy summarizer core-backend
+  ocr-service office-converter ocr-engine)
 if [[ ${SKIP_BUILD:-0} != 1 ]]; then
   log "building the images: ${E2E_IMAGES[*]}"
   images/build.sh "${E2E_IMAGES[@]}"
@@ -102,6 +110,11 @@ fi
 log 'removing what a previous run left'
 helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --wait >/dev/null 2>&1 || true
 kubectl delete namespace "$NS" "$OPERATOR_NS" --ignore-not-found --wait --timeout=3m
+kubectl delete persistentvolume "$WORK_PV" --ignore-not-found --wait --timeout=1m
+WORK_DIR=${PELITA_TESTENV_DIR:-/tmp/pelita-testenv}/e2e/ocr-work-0
+rm -rf "$WORK_DIR"
+# The worker runs as 10001, and a pod's fsGroup does not reach a hostPath volume.
+install -d -m 0700 -o 10001 -g 10001 "$WORK_DIR"
 PSQL_URL=${POSTGRES_URL%/*}/postgres
 psql "$PSQL_URL" -v ON_ERROR_STOP=1 -q -c "DROP DATABASE IF EXISTS $DATABASE WITH (FORCE)" \
   -c "CREATE DATABASE $DATABASE"
@@ -120,6 +133,18 @@ metadata:
     scheduler.alpha.kubernetes.io/defaultTolerations: '[{"key":"$NODE_TAINT_KEY","operator":"Exists","effect":"NoSchedule"}]'
 EOF
 done
+
+kubectl apply -f - <<EOF
+apiVersion: v1
+kind: PersistentVolume
+metadata: { name: $WORK_PV }
+spec:
+  capacity: { storage: 1Gi }
+  accessModes: [ReadWriteOnce]
+  persistentVolumeReclaimPolicy: Retain
+  hostPath: { path: $WORK_DIR, type: Directory }
+  claimRef: { namespace: $NS, name: $WORK_CLAIM }
+EOF
 
 # The LLM stand-in, on the host at the node's address (the pods' only way to the host).
 log "starting the LLM stand-in at http://$NODE:$LLM_STUB_PORT"
@@ -186,11 +211,17 @@ spec:
     user-service: { replicas: 1 }
     policy-sync: { replicas: 1 }
     summarizer: { replicas: 1 }
-    ocr-service: { enabled: false }
-    ocr-worker: { enabled: false }
-    office-converter: { enabled: false }
-    ocr-engine: { enabled: false }
-    core-backend: { enabled: false }
+    core-backend: { enabled: true, replicas: 1 }
+    # The document pipeline; a killed worker's task is taken over after CLAIM_IDLE_MS (60 s by
+    # default; 15 s keeps the run short).
+    ocr-service: { enabled: true, replicas: 1 }
+    ocr-worker:
+      enabled: true
+      replicas: 1
+      volume: { size: 1Gi }
+      env: [{ name: CLAIM_IDLE_MS, value: '15000' }]
+    office-converter: { enabled: true, replicas: 1 }
+    ocr-engine: { enabled: true, replicas: 1 }
   dependencies:
     postgres:
       url: postgres://$NODE:55432/$DATABASE
@@ -216,7 +247,7 @@ spec:
 EOF
 
 log "waiting for platforminstall/$INSTALL to be Ready"
-kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 6m
+kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 8m
 kubectl get pods -n "$NS" -o wide
 
 log 'driving the platform through its pods'
@@ -225,12 +256,20 @@ service_url() {
   kubectl get service -n "$NS" "$INSTALL-$1" \
     -o jsonpath='http://{.spec.clusterIP}:{.spec.ports[?(@.name=="http")].port}'
 }
-# What drive.mjs needs, for each of its phases.
+# What drive.mjs needs, for each of its phases (tools/kind-e2e/run.sh passes the same). Every OCR
+# worker pod is deleted, so the one running the task is among them whatever the replica count,
+# with a grace period of 1 s: the kubelet sends SIGTERM, then SIGKILL 2 s later (its minimum),
+# well before the worker's own drain (SHUTDOWN_TIMEOUT_MS, 10 s) ends. `--force` would not kill
+# sooner: the kubelet then gives the pod its full grace period (30 s) while a replacement starts,
+# and the worker finishes its task in that time.
 drive() {
   E2E_USER_SERVICE_URL=$(service_url user-service) \
     E2E_HTTP_PROXY_URL=$(service_url http-proxy) \
     E2E_DB_PROXY_URL=$(service_url db-proxy) \
     E2E_SUMMARIZER_URL=$(service_url summarizer) \
+    E2E_CORE_BACKEND_URL=$(service_url core-backend) \
+    E2E_OCR_SERVICE_URL=$(service_url ocr-service) \
+    E2E_KILL_OCR_WORKER="$KUBECTL_BIN --kubeconfig $KUBECONFIG delete pod -n $NS -l app.kubernetes.io/instance=$INSTALL,app.kubernetes.io/name=ocr-worker --grace-period=1 --wait=false" \
     E2E_HTTP_PROXY_TOKEN=$(platform_key http-proxy-token) \
     E2E_DB_PROXY_TOKEN=$(platform_key db-proxy-token) \
     E2E_LLM_URL=http://$NODE:$LLM_STUB_PORT/v1 \
@@ -250,6 +289,9 @@ kubectl set env -n "$NS" "deployment/$INSTALL-http-proxy" "ALLOWED_TARGETS=$NODE
 kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
 drive http-proxy
 
+log 'a document through core-backend and the document pipeline, then an OCR worker killed mid-task'
+drive documents
+
 log 'killing a pod: the Deployment replaces it and the platform answers again'
 victim=$(kubectl get pods -n "$NS" -l app.kubernetes.io/name=user-service -o jsonpath='{.items[0].metadata.name}')
 kubectl delete pod -n "$NS" "$victim" --grace-period=0 --force --wait=false
@@ -262,5 +304,6 @@ if [[ ${KEEP:-0} != 1 ]]; then
   log 'removing the install'
   helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --wait >/dev/null
   kubectl delete namespace "$NS" "$OPERATOR_NS" --wait --timeout=3m
+  kubectl delete persistentvolume "$WORK_PV" --ignore-not-found --wait --timeout=1m
 fi
 log "e2e: passed in $((SECONDS - started)) s"
