@@ -149,7 +149,10 @@ export { requireAuth, type RequireAuthOptions, type SessionLookup } from './auth
 export { requireServiceToken, bearerMatches } from './auth/service-token';
 export {
   opaDecision,
+  queryOpaRule,
   type OpaDecisionOptions,
+  type OpaRuleOptions,
+  type OpaRuleQuery,
   type DecideAccess,
   type AuthorizationInput,
 } from './auth/opa-decision';
@@ -161,6 +164,9 @@ export {
   sessionKey,
   verifyAccessToken,
 } from './auth/access-token';
+
+// Stored password hashes (scrypt; the user service's and the license service's accounts)
+export { hashPassword, verifyPassword, needsRehash, UNUSABLE_HASH } from './password-hash';
 
 // The summarizer service's client (ocr-service documents, core-backend transcripts).
 export {

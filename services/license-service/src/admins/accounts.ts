@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { field } from '../records/form-input';
 import type { Queryable } from '../store/sql';
 import { createTableRepository, isUuid } from '../store/table-repository';
-import { hashPassword } from './passwords';
+import { hashPassword } from '@pelita/kit';
 import { BUILTIN_ROLES, isPermission, type Permission } from './permissions';
 
 export const adminTable = createTableRepository({

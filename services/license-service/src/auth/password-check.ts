@@ -11,9 +11,9 @@
  * re-reads the account, so a changed password, a lock or a deactivation counts at once.
  */
 import { createHmac, randomBytes } from 'node:crypto';
+import { UNUSABLE_HASH, verifyPassword } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { accountByEmail, accountById, type Account } from '../admins/accounts';
-import { UNUSABLE_HASH, verifyPassword } from '../admins/passwords';
 
 export interface PasswordCheckOptions {
   pool: Pool;

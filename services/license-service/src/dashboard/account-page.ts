@@ -6,13 +6,12 @@
 import type { RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { recordActivity } from '../activity/activity-log';
-import { hashPassword } from '../admins/passwords';
 import { setCookie, type CookieNames } from '../auth/cookies';
 import type { PasswordCheck } from '../auth/password-check';
 import { hashRecoveryCode, newRecoveryCodes } from '../auth/recovery-codes';
 import type { SessionStore } from '../auth/session-store';
 import { acceptedStep } from '../auth/totp';
-import { MASKED_VALUE } from '@pelita/kit';
+import { MASKED_VALUE, hashPassword } from '@pelita/kit';
 import type { FieldErrors } from '../records/form-input';
 import { formView } from './form-view';
 import { html } from './html';

@@ -1,5 +1,5 @@
 /** The pages of clients, their licenses and mappings, accounts and roles (see resource-pages.ts). */
-import { HttpError, type RouteDefinition } from '@pelita/kit';
+import { HttpError, type RouteDefinition, hashPassword } from '@pelita/kit';
 import type { Pool } from 'pg';
 import {
   accountForm,
@@ -9,7 +9,6 @@ import {
   roleForm,
   roleTable,
 } from '../admins/accounts';
-import { hashPassword } from '../admins/passwords';
 import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
 import type { SecretSeal } from '../store/stored-secret';

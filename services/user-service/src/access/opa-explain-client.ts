@@ -1,9 +1,10 @@
 /**
  * Asks OPA why it decides as it does: `POST {URL_OPA}/v1/data/pelita/authz/explain` (the rule of
- * `policies/explain.rego`) with the input the guard sends to `allow`. OPA's own answer, so an
- * explanation shows what OPA holds — stale data included — not what this service believes.
+ * `policies/explain.rego`) with the input the guard sends to `allow`, through the kit's OPA
+ * transport. OPA's own answer, so an explanation shows what OPA holds — stale data included —
+ * not what this service believes.
  */
-import { HttpError, type AuthorizationInput } from '@pelita/kit';
+import { HttpError, queryOpaRule, type AuthorizationInput } from '@pelita/kit';
 import { z } from 'zod';
 
 const OpaExplanation = z.object({
@@ -27,37 +28,20 @@ export type OpaExplanation = z.infer<typeof OpaExplanation>;
 export type ExplainDecision = (input: AuthorizationInput) => Promise<OpaExplanation>;
 
 export function opaExplainClient(opaUrl: string, timeoutMs = 2000): ExplainDecision {
-  const endpoint = `${opaUrl.replace(/\/+$/, '')}/v1/data/pelita/authz/explain`;
-  return async function explainWithOpa(input) {
-    let res: Response;
-    try {
-      res = await fetch(endpoint, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ input }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-    } catch (err) {
-      throw new HttpError(503, 'authorization_unavailable', 'The policy engine did not answer', {
-        cause: err,
-      });
-    }
-    if (res.status === 401 || res.status === 403) {
-      // OPA's own API policy (policies/system_authz.rego) lets services ask listed rules only.
-      throw new HttpError(
+  const query = queryOpaRule({
+    url: opaUrl,
+    rule: 'pelita/authz/explain',
+    timeoutMs,
+    // OPA's own API policy (policies/system_authz.rego) lets services ask listed rules only.
+    refused: () =>
+      new HttpError(
         503,
         'explanation_unavailable',
         'The policy engine refuses to explain: `explain` is not among the decision rules its API policy (system.authz) opens',
-      );
-    }
-    if (!res.ok) {
-      throw new HttpError(
-        503,
-        'authorization_unavailable',
-        `The policy engine answered ${res.status}`,
-      );
-    }
-    const parsed = OpaExplanation.safeParse(((await res.json()) as { result?: unknown }).result);
+      ),
+  });
+  return async function explainWithOpa(input) {
+    const parsed = OpaExplanation.safeParse(await query(input));
     if (!parsed.success) {
       // No `explain` rule loaded (an older policies/), or one of another shape.
       throw new HttpError(

@@ -11,9 +11,12 @@ import {
   unauthorized,
   verifyAccessToken,
   type Logger,
+  hashPassword,
+  needsRehash,
+  UNUSABLE_HASH,
+  verifyPassword,
 } from '@pelita/kit';
 import jwt from 'jsonwebtoken';
-import { hashPassword, needsRehash, UNUSABLE_HASH, verifyPassword } from '../credentials/passwords';
 import type { SessionStore } from '../credentials/session-store';
 import { randomToken, sha256 } from '../credentials/token-material';
 import type { LicenseCheck } from '../license/license-check';

@@ -4,8 +4,7 @@
  * password required; every other session and every reset link ended). The forgot answer takes the same time whether the
  * account exists or not: the link is made and mailed in the background.
  */
-import { HttpError, errorMessage, type Logger } from '@pelita/kit';
-import { hashPassword, verifyPassword } from '../credentials/passwords';
+import { HttpError, errorMessage, type Logger, hashPassword, verifyPassword } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
 import type { SessionStore } from '../credentials/session-store';
 import { randomToken } from '../credentials/token-material';

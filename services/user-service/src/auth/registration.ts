@@ -2,8 +2,7 @@
  * Self-registration: an account with the registration role that waits for its owner to follow
  * the link mailed to it (`email-verification.ts`) before it can log in or take a license seat.
  */
-import { HttpError, conflict } from '@pelita/kit';
-import { hashPassword } from '../credentials/passwords';
+import { HttpError, conflict, hashPassword } from '@pelita/kit';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { LicenseCheck } from '../license/license-check';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';

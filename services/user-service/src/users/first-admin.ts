@@ -1,7 +1,6 @@
 /** On an empty database, the first administrator (role `admin`, created by the migrations). */
-import type { Logger } from '@pelita/kit';
+import { type Logger, hashPassword } from '@pelita/kit';
 import type { PoolClient } from 'pg';
-import { hashPassword } from '../credentials/passwords';
 import type { OutboxRepository } from '../policy-sync/outbox-repository';
 
 export interface FirstAdmin {

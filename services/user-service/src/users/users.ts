@@ -13,9 +13,10 @@ import {
   HttpError,
   notFound,
   type Logger,
+  hashPassword,
+  verifyPassword,
 } from '@pelita/kit';
 import { assertManagesUser, type Actor } from '../actor';
-import { hashPassword, verifyPassword } from '../credentials/passwords';
 import type { Mailer } from '../mail/mailer';
 import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';

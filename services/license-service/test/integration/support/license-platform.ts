@@ -5,11 +5,10 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, serveInProcess, type RunningServer } from '@pelita/kit';
+import { createLogger, serveInProcess, type RunningServer, hashPassword } from '@pelita/kit';
 import { createLicenseService, settingsSchema } from '@pelita/license-service';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
-import { hashPassword } from '../../../src/admins/passwords';
 
 class LogCapture extends Writable {
   readonly lines: string[] = [];

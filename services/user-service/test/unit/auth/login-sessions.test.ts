@@ -1,10 +1,9 @@
 /** Login, refresh rotation and logout with fakes of the user repository, sessions and limiter. */
 import { generateKeyPairSync } from 'node:crypto';
-import { HttpError, verifyAccessToken } from '@pelita/kit';
+import { HttpError, verifyAccessToken, hashPassword } from '@pelita/kit';
 import { Registry } from 'prom-client';
 import { createAuthMetrics } from '../../../src/auth/auth-metrics';
 import { TooManyAttemptsError, createLoginSessions } from '../../../src/auth/login-sessions';
-import { hashPassword } from '../../../src/credentials/passwords';
 import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });

@@ -1,6 +1,6 @@
 /** Forgot and reset password with fakes of the user repository, token store, sessions and mailer. */
 import { createPasswordReset } from '../../../src/auth/password-reset';
-import { verifyPassword } from '../../../src/credentials/passwords';
+import { verifyPassword } from '@pelita/kit';
 import type { Mail } from '../../../src/mail/mailer';
 import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
 

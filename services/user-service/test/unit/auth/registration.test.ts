@@ -1,7 +1,6 @@
 /** Self-registration with fakes of the repositories, the license check and the role-data transaction. */
-import { HttpError } from '@pelita/kit';
+import { HttpError, verifyPassword } from '@pelita/kit';
 import { createRegistration } from '../../../src/auth/registration';
-import { verifyPassword } from '../../../src/credentials/passwords';
 import type { NewUser } from '../../../src/users/user-repository';
 import { fakeRoleData } from '../role-data-fake';
 

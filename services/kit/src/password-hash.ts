@@ -1,7 +1,9 @@
 /**
  * Password hashes with Node's scrypt: `scrypt$N$r$p$salt$hash` (base64), compared in constant
- * time. Cost: OWASP's minimum for scrypt (N = 2^17, r = 8, p = 1; 128 MiB and about 0.4 s per
- * hash here). Hashes made with a lower cost still verify, and are replaced at the next login.
+ * time; the user service's accounts and the license service's dashboard accounts store this
+ * format. Cost: OWASP's minimum for scrypt (N = 2^17, r = 8, p = 1; 128 MiB and about 0.4 s per
+ * hash on a CI core). A hash holds its own cost, so one made cheaper (earlier versions used
+ * N = 2^14) still verifies; `needsRehash` tells a login to store a current one.
  */
 import {
   randomBytes,
