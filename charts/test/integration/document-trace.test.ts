@@ -1,9 +1,10 @@
 // One trace across a document's way through the platform: uploaded to the core backend, handed
 // to the ocr-service's task API, taken from the Redis queue by the OCR worker, converted by the
-// office converter (an image), OCRed by the local engine (its own task queue) and summarised by
-// the summarizer. Each runs as its own process from its dist/ entry, all exporting to one OTLP
-// receiver; the log lines of each about that document carry the same trace id. Only the LLM is
-// a stand-in (in this process, untraced).
+// office converter (an image), OCRed by the local engine (its own task queue), summarised by the
+// summarizer, and its results written into the core backend's knowledge index by its follower.
+// Each runs as its own process from its dist/ entry, all exporting to one OTLP receiver; the log
+// lines of each about that document carry the same trace id. Only the LLM is a stand-in (in this
+// process, untraced).
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { startLlmStub, type LlmStub } from '@pelita/llm-stub';
@@ -212,6 +213,11 @@ it('follows an uploaded document from the core backend to the summarizer in one 
       const api = hop(trace, [upload], 'ocr-service', SERVER);
       const task = hop(trace, api, 'ocr-worker', CONSUMER);
       const engineCall = hop(trace, task, 'ocr-engine', SERVER);
+      // The core backend's follower writes the results into the knowledge index in this trace
+      // too (its status polls are traces of their own, linked to it): chunks, then summary.
+      const collected = hop(trace, [upload], 'core-backend', CONSUMER);
+      if (collected.length < 2)
+        throw new Error(`collected: ${collected.map((s) => s.name).join(', ')}`);
       return {
         upload,
         trace,
@@ -221,6 +227,7 @@ it('follows an uploaded document from the core backend to the summarizer in one 
         converter: hop(trace, task, 'office-converter', SERVER),
         engineTask: hop(trace, engineCall, 'ocr-engine', CONSUMER),
         summarizer: hop(trace, task, 'summarizer', SERVER),
+        collected,
       };
     },
     {
@@ -244,6 +251,10 @@ it('follows an uploaded document from the core backend to the summarizer in one 
   }
   expect(chain.task[0]!.name).toBe('ocr task');
   expect(chain.engineTask[0]!.name).toBe('ocr-engine task');
+  expect(chain.collected.map((s) => s.name).sort()).toEqual([
+    'collect document chunks',
+    'collect document summary',
+  ]);
   // The core backend's authorisation of the upload is in the trace too: OPA's decision.
   expect(hop(chain.trace, [chain.upload], 'opa', SERVER)).not.toHaveLength(0);
   expect(new Set(chain.trace.map((s) => s.serviceName))).toEqual(new Set(['opa', ...SERVICES]));

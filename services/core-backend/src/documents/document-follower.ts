@@ -6,7 +6,7 @@
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
  * lives only in memory, so a restart loses no document.
  */
-import { errorMessage, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
 import { inTransaction } from '../db/database';
@@ -95,8 +95,24 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     });
   }
 
+  /**
+   * Runs `work` — writing what the OCR made of the document — in a span of the trace of the
+   * request that added it, so that trace goes on from the OCR chain into the knowledge index.
+   */
+  function inDocumentTrace<T>(document: DocumentRecord, name: string, work: () => Promise<T>) {
+    return inTraceOf(document.traceparent ?? undefined, name, async (span) => {
+      span.setAttribute('document.id', document.id);
+      span.setAttribute('document.task_id', document.task_id);
+      return work();
+    });
+  }
+
   /** False when the document went away (or was re-processed) meanwhile. */
-  async function collectChunks(document: DocumentRecord): Promise<boolean> {
+  function collectChunks(document: DocumentRecord): Promise<boolean> {
+    return inDocumentTrace(document, 'collect document chunks', () => storeChunks(document));
+  }
+
+  async function storeChunks(document: DocumentRecord): Promise<boolean> {
     const chunks = await ocr.chunks(document.task_id);
     const passages: Passage[] = chunks.map((chunk, position) => ({
       workspaceId: document.workspace_id,
@@ -150,6 +166,15 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       });
       return;
     }
+    await inDocumentTrace(document, 'collect document summary', () =>
+      storeSummary(document, summary),
+    );
+  }
+
+  async function storeSummary(
+    document: DocumentRecord,
+    summary: NonNullable<Awaited<ReturnType<OcrArtifacts['summary']>>>,
+  ): Promise<void> {
     await whileCurrent(document, async (client) => {
       await options.knowledge.replace(
         { resourceType: 'document', resourceId: document.id },
@@ -191,7 +216,18 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     });
   }
 
-  async function follow(document: DocumentRecord): Promise<void> {
+  /**
+   * One look at the document, in a trace of its own linked to the document's: a document is
+   * looked at every round while it runs (and while its summary is awaited), and those looks would
+   * bury the upload's trace; what they find and write joins it (`inDocumentTrace`).
+   */
+  function follow(document: DocumentRecord): Promise<void> {
+    return inTraceOf(undefined, 'follow document', () => followOnce(document), {
+      links: [document.traceparent ?? undefined],
+    });
+  }
+
+  async function followOnce(document: DocumentRecord): Promise<void> {
     if (document.state === 'done') return collectSummary(document);
     if (!document.submitted_at) {
       // Its replica stopped between recording the document and handing it over.

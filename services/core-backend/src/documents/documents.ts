@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
@@ -40,6 +40,8 @@ export interface DocumentRecord {
   pdf_url: string | null;
   summary_state: 'pending' | 'done' | 'none';
   submitted_at: Date | null;
+  /** The trace of the request that added or last re-processed it (W3C), when traced. */
+  traceparent: string | null;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -102,8 +104,8 @@ export function createDocuments(deps: DocumentsDeps) {
       await client.query('begin');
       await client.query(
         `insert into documents (id, task_id, workspace_id, folder_id, name, source, url, size_bytes,
-           processing, type_ocr, created_by)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+           processing, type_ocr, created_by, traceparent)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
         [
           id,
           id,
@@ -116,6 +118,7 @@ export function createDocuments(deps: DocumentsDeps) {
           input.options.processing,
           input.options.typeOcr,
           member.userId,
+          currentTraceparent() ?? null,
         ],
       );
       await access.grantCreator(member, 'document', id, client);
@@ -245,9 +248,9 @@ export function createDocuments(deps: DocumentsDeps) {
         `update documents set task_id = $2, attempt = $3, processing = $4, type_ocr = $5,
            state = 'queued', stage = 'pending', progress_pct = 0, error = null, error_code = null,
            pdf_url = null, summary_state = 'pending', finished_at = null, lease_until = null,
-           submitted_at = now(), updated_at = now()
+           submitted_at = now(), updated_at = now(), traceparent = $6
          where id = $1`,
-        [id, taskId, attempt, chosen.processing, chosen.typeOcr],
+        [id, taskId, attempt, chosen.processing, chosen.typeOcr, currentTraceparent() ?? null],
       );
       return find(member, id);
     },
