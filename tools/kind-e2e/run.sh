@@ -2,11 +2,16 @@
 # End-to-end test in a kind cluster, as users run it in CI (.github/workflows/e2e-kind.yml) and as
 # `make kind-e2e` runs it locally: builds the operator's and every existing service's image, loads
 # them into a fresh kind cluster, installs the operator with its Helm chart, applies
-# examples/platforminstall.yaml pointed at those images and at in-cluster stand-ins for its
-# dependencies (dependencies.yaml), waits for the install to be Ready and calls each service's
-# /health through its Service. On failure it writes diagnostics to $ARTIFACTS_DIR.
+# examples/platforminstall.yaml pointed at those images, at in-cluster stand-ins for its
+# dependencies (dependencies.yaml) and at the LLM and license API stand-ins of make e2e (run on
+# this host), waits for the install to be Ready, calls each service's /health through its Service,
+# then runs the drive of make e2e (tools/e2e/drive.mjs: logins, OPA, the proxies, the summarizer,
+# a document through core-backend and the document pipeline cited in a chat, an OCR worker and a
+# user-service pod killed) through port-forwards. On failure it writes diagnostics to
+# $ARTIFACTS_DIR.
 #
-# Needs docker, kind, kubectl and helm on PATH. Settings (environment):
+# Needs docker, kind, kubectl, helm, node (20+) and curl on PATH, and the npm packages installed
+# (npm ci: the LLM stand-in is built here). Settings (environment):
 #   KIND_CLUSTER     cluster name (pelita-e2e); an existing cluster of that name is reused
 #   KIND_NODE_IMAGE  node image (Kubernetes 1.34, built for kind v0.33.0)
 #   KEEP_CLUSTER     1 keeps the cluster afterwards (default: deleted when this script created it)
@@ -32,11 +37,17 @@ OPA_IMAGE=openpolicyagent/opa:1.22.2-static
 OPERATOR_NS=pelita-system
 INSTALL=acme
 NS=pelita-acme
+# The stand-ins' ports on this host (as in make e2e), and the first of the drive's forwards.
+LLM_STUB_PORT=58100
+LICENSE_API_PORT=58101
+FORWARD_PORT=58110
 created_cluster=0
+background_pids=()
+forward_pids=()
 
 log() { printf '\n== %s\n' "$*"; }
 
-for tool in docker kind kubectl helm; do
+for tool in docker kind kubectl helm node curl; do
   command -v "$tool" >/dev/null || { echo "kind-e2e: $tool not found on PATH" >&2; exit 1; }
 done
 
@@ -81,12 +92,18 @@ collect_diagnostics() {
   kubectl logs -n "$OPERATOR_NS" deployment/pelita-operator --tail=50 2>&1 || true
 }
 
+stop_background() {
+  local pid
+  for pid in "${forward_pids[@]}" "${background_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+
 on_exit() {
   local status=$?
   if [[ $status -ne 0 ]]; then
     collect_diagnostics
     echo "kind-e2e: FAILED (exit $status); diagnostics in $ARTIFACTS_DIR" >&2
   fi
+  stop_background
   if [[ $created_cluster -eq 1 && $KEEP_CLUSTER != 1 ]]; then
     kind delete cluster --name "$CLUSTER" || true
   fi
@@ -101,6 +118,8 @@ if [[ $SKIP_BUILD != 1 ]]; then
   done
 fi
 docker pull --quiet "$OPA_IMAGE"
+# The LLM stand-in runs from its build (tools/llm-stub, a workspace of this repository).
+[[ -f tools/llm-stub/dist/main.js ]] || npx tsc -b tools/llm-stub
 
 if kind get clusters 2>/dev/null | grep -qx "$CLUSTER"; then
   log "reusing kind cluster $CLUSTER"
@@ -124,34 +143,54 @@ helm upgrade --install pelita-operator charts/pelita-operator \
 
 kubectl wait --for=condition=Established crd/platforminstalls.pelita.io --timeout 1m
 
+# The stand-ins of the LLM and the license API (the ones make e2e uses), on this host at the kind
+# network's gateway: the pods' way out to the host. The address is private, so http-proxy refuses
+# it until ALLOWED_TARGETS lists it (as on the real node).
+HOST_ADDRESS=$(docker network inspect kind \
+  -f '{{range .IPAM.Config}}{{.Gateway}}{{"\n"}}{{end}}' | grep -E '^[0-9]+(\.[0-9]+){3}$' | head -n 1)
+[[ -n $HOST_ADDRESS ]] || { echo 'kind-e2e: no IPv4 gateway on the kind network' >&2; exit 1; }
+mkdir -p "$ARTIFACTS_DIR"
+log "starting the LLM and license API stand-ins at $HOST_ADDRESS"
+HOST=$HOST_ADDRESS PORT=$LLM_STUB_PORT node tools/llm-stub/dist/main.js >"$ARTIFACTS_DIR/llm-stub.log" 2>&1 &
+background_pids+=($!)
+HOST=$HOST_ADDRESS PORT=$LICENSE_API_PORT CLIENT_ID=acme-client-0001 USERNAME=acme \
+  PASSWORD=change-me-license-password node tools/e2e/license-api.mjs >"$ARTIFACTS_DIR/license-api.log" 2>&1 &
+background_pids+=($!)
+
 log 'applying the example install, its dependencies and the e2e overrides'
 kubectl apply -f examples/platforminstall.yaml
 kubectl apply -f tools/kind-e2e/dependencies.yaml
-# The images built above, and the in-cluster dependencies; SMTP is optional for the services that
-# exist, so it is removed (null) rather than run here. The OCR results' public links point at the
-# in-cluster MinIO too.
+# The images built above, the in-cluster dependencies and the host's stand-ins (the example's
+# license client and credentials, answered by the stand-in); SMTP is optional for the services
+# that exist, so it is removed (null) rather than run here, and so is the cloud OCR engine (the
+# drive reads with the in-install one). The OCR results' public links point at the in-cluster
+# MinIO too. A killed OCR worker's task is taken over after 15 s rather than 60 s, as in make e2e.
 kubectl patch platforminstall "$INSTALL" -n "$NS" --type merge --patch "$(
   cat <<EOF
 {"spec": {
   "version": "$TAG",
   "image": {"registry": "$REGISTRY", "pullPolicy": "Never", "opaImage": "$OPA_IMAGE"},
+  "license": {"apiUrl": "http://$HOST_ADDRESS:$LICENSE_API_PORT"},
+  "services": {"ocr-worker": {"env": [{"name": "CLAIM_IDLE_MS", "value": "15000"}]}},
   "dependencies": {
     "postgres": {"url": "postgres://e2e-postgres:5432/pelita_acme"},
     "redis": {"url": "redis://e2e-redis:6379/0"},
-    "llm": {"url": "http://e2e-llm:8080/v1"},
+    "llm": {"url": "http://$HOST_ADDRESS:$LLM_STUB_PORT/v1", "model": "pelita-stub"},
     "opensearch": {"url": "http://e2e-opensearch:9200"},
     "s3": {"url": "http://e2e-minio:9000", "publicUrl": "http://e2e-minio:9000/pelita-acme"},
+    "ocrEngines": {"cloud": null},
     "smtp": null
   }
 }}
 EOF
 )"
-kubectl rollout status -n "$NS" deployment/e2e-postgres deployment/e2e-redis deployment/e2e-llm \
+kubectl rollout status -n "$NS" deployment/e2e-postgres deployment/e2e-redis \
   deployment/e2e-opensearch deployment/e2e-minio --timeout 5m
 
 log "waiting for platforminstall/$INSTALL to be Ready"
 kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 10m
 kubectl get platforminstall -n "$NS" "$INSTALL"
+kubectl get pods -n "$NS" -o wide
 
 log 'calling /health of every service through its Service'
 mapfile -t urls < <(kubectl get services -n "$NS" \
@@ -179,5 +218,74 @@ health_check='
 })();'
 probe_from=$(kubectl get deployments -n "$NS" -l "app.kubernetes.io/instance=$INSTALL" -o name | head -n 1)
 kubectl exec -n "$NS" "$probe_from" -- node -e "$health_check" "${urls[@]}"
+
+# Service IPs are not reachable from this host: each Service the drive calls is forwarded to a
+# local port. A forward follows one pod, so they are started again after a pod is replaced.
+DRIVEN=(user-service http-proxy db-proxy summarizer core-backend ocr-service)
+forward_services() {
+  local pid i
+  for pid in "${forward_pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  forward_pids=()
+  for i in "${!DRIVEN[@]}"; do
+    kubectl port-forward -n "$NS" "service/$INSTALL-${DRIVEN[$i]}" "$((FORWARD_PORT + i)):http" \
+      >>"$ARTIFACTS_DIR/port-forward.log" 2>&1 &
+    forward_pids+=($!)
+  done
+  for i in "${!DRIVEN[@]}"; do
+    for _ in $(seq 50); do
+      curl -fs -o /dev/null "http://127.0.0.1:$((FORWARD_PORT + i))/health" && break
+      sleep 0.2
+    done
+  done
+}
+local_url() {
+  local i
+  for i in "${!DRIVEN[@]}"; do
+    [[ ${DRIVEN[$i]} == "$1" ]] && { echo "http://127.0.0.1:$((FORWARD_PORT + i))"; return; }
+  done
+  return 1
+}
+platform_key() {
+  kubectl get secret -n "$NS" "$INSTALL-platform" -o "jsonpath={.data.$1}" | base64 -d
+}
+# The same drive as make e2e (tools/e2e/drive.mjs), with this cluster's addresses.
+drive() {
+  E2E_USER_SERVICE_URL=$(local_url user-service) \
+    E2E_HTTP_PROXY_URL=$(local_url http-proxy) \
+    E2E_DB_PROXY_URL=$(local_url db-proxy) \
+    E2E_SUMMARIZER_URL=$(local_url summarizer) \
+    E2E_CORE_BACKEND_URL=$(local_url core-backend) \
+    E2E_OCR_SERVICE_URL=$(local_url ocr-service) \
+    E2E_KILL_OCR_WORKER="kubectl delete pod -n $NS -l app.kubernetes.io/instance=$INSTALL,app.kubernetes.io/name=ocr-worker --grace-period=1 --wait=false" \
+    E2E_HTTP_PROXY_TOKEN=$(platform_key http-proxy-token) \
+    E2E_DB_PROXY_TOKEN=$(platform_key db-proxy-token) \
+    E2E_LLM_URL=http://$HOST_ADDRESS:$LLM_STUB_PORT/v1 \
+    E2E_POSTGRES_URL=postgres://pelita_acme:change-me-postgres-password@e2e-postgres:5432/pelita_acme \
+    E2E_ADMIN_EMAIL=admin@acme.example.com E2E_ADMIN_PASSWORD=change-me-admin-password \
+    node tools/e2e/drive.mjs "$1"
+}
+
+log 'driving the platform through its pods'
+forward_services
+drive platform
+
+log 'letting http-proxy reach the host, then forwarding through it'
+kubectl set env -n "$NS" "deployment/$INSTALL-http-proxy" "ALLOWED_TARGETS=$HOST_ADDRESS/32"
+kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
+forward_services
+drive http-proxy
+
+log 'a document through core-backend and the document pipeline, then an OCR worker killed mid-task'
+drive documents
+
+log 'killing a pod: the Deployment replaces it and the platform answers again'
+victim=$(kubectl get pods -n "$NS" -l "app.kubernetes.io/instance=$INSTALL,app.kubernetes.io/name=user-service" \
+  -o jsonpath='{.items[0].metadata.name}')
+kubectl delete pod -n "$NS" "$victim" --grace-period=0 --force --wait=false
+kubectl wait -n "$NS" "pod/$victim" --for=delete --timeout 1m
+kubectl rollout status -n "$NS" "deployment/$INSTALL-user-service" --timeout 3m
+kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 3m
+forward_services
+drive login
 
 log 'kind-e2e: passed'
