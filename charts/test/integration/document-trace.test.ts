@@ -251,6 +251,9 @@ it('follows an uploaded document from the core backend to the summarizer in one 
   }
   expect(chain.task[0]!.name).toBe('ocr task');
   expect(chain.engineTask[0]!.name).toBe('ocr-engine task');
+  // The summarizer's calls of the model (the stand-in is not traced: client spans are the leaves)
+  // stay in the trace through its concurrency limit.
+  expect(hop(chain.trace, chain.summarizer, 'summarizer', CLIENT).length).toBeGreaterThan(0);
   expect(chain.collected.map((s) => s.name).sort()).toEqual([
     'collect document chunks',
     'collect document summary',
