@@ -1,4 +1,8 @@
-/** The license service's API: `GET {LICENSE_API_URL}/api/licenses/{id_client}` with HTTP Basic. */
+/**
+ * The license service's API: `GET {LICENSE_API_URL}/api/licenses/{id_client}` with HTTP Basic,
+ * `?users=N` when a seat is about to be taken. Pelita's license service adds its own verdict,
+ * `validation: { valid, code, detail }`; the seed's answer has none, so it is optional here.
+ */
 import { HttpError } from '@pelita/kit';
 import { z } from 'zod';
 
@@ -16,6 +20,10 @@ const LicenseAnswer = z.object({
         expired_date: z.string().nullable().optional(),
       }),
     ),
+    /** Inside `data` on a 200, beside it on a 404. Codes: `VALID`, `NOT_FOUND`, `SUSPENDED`, ... */
+    validation: z
+      .object({ valid: z.boolean(), code: z.string(), detail: z.string().optional() })
+      .optional(),
   }),
 });
 export type LicensedClient = z.infer<typeof LicenseAnswer>['data'];
@@ -35,11 +43,14 @@ export function createLicenseClient(options: LicenseClientOptions) {
   const url = `${options.baseUrl}/api/licenses/${encodeURIComponent(options.clientId)}`;
   const authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   return {
-    /** The client with its licenses; null when the license service does not know the client. */
-    async fetchClient(): Promise<LicensedClient | null> {
+    /**
+     * The client with its licenses; null when the license service does not know the client.
+     * `users`: the seats in use once the caller adds the user it is adding.
+     */
+    async fetchClient(users?: number): Promise<LicensedClient | null> {
       let res: Response;
       try {
-        res = await fetch(url, {
+        res = await fetch(users === undefined ? url : `${url}?users=${users}`, {
           headers: { authorization, accept: 'application/json' },
           signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
         });

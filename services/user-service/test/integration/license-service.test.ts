@@ -78,6 +78,22 @@ describe('license validation against the real license service', () => {
     ]);
   });
 
+  it("refuses a client holding no license with the license service's code (NOT_FOUND)", async () => {
+    const licenses = await licenseRecords.query<{ id: string }>(
+      'delete from licenses where client_id = $1 returning id',
+      [clientId],
+    );
+    const res = await login();
+    expect(res.status).toBe(403);
+    expect(await code(res)).toBe('license_not_found');
+    await licenseRecords.query(
+      `insert into licenses (id, client_id, license_name, status, expired_date, activated_date)
+       values ($1, $2, 'Platform', true, now() + interval '30 days', now())`,
+      [licenses.rows[0]!.id, clientId],
+    );
+    expect((await login()).status).toBe(200);
+  });
+
   it('refuses while the client is inactive', async () => {
     await licenseRecords.query('update clients set is_active = false where id = $1', [clientId]);
     const res = await login();

@@ -87,10 +87,34 @@ describe('license validation', () => {
     expect((await login()).status).toBe(200);
     expect((await register('licensed-one')).status).toBe(201);
     expect((await verify('licensed-one')).status).toBe(200);
+    // The verification takes a seat: the license service is told the seats then in use.
     expect(licenseApi.requests.at(-1)).toMatchObject({
       method: 'GET',
-      path: `/api/licenses/${CLIENT_ID}`,
+      path: expect.stringMatching(new RegExp(`^/api/licenses/${CLIENT_ID}\\?users=\\d+$`)),
     });
+    expect((await login()).status).toBe(200);
+    expect(licenseApi.requests.at(-1)).toMatchObject({ path: `/api/licenses/${CLIENT_ID}` });
+  });
+
+  it("refuses when the license service's validation fails, even where the fields look valid", async () => {
+    const verdict = (code: string) => ({
+      ...clientAnswer(),
+      body: {
+        success: true,
+        data: {
+          ...clientAnswer().body.data,
+          validation: { valid: false, code, detail: 'refused by the license service' },
+        },
+      },
+    });
+    answer = verdict('TOO_MANY_USERS');
+    const seats = await login();
+    expect(seats.status).toBe(403);
+    expect(await code(seats)).toBe('license_user_limit');
+    answer = verdict('REVOKED'); // a code newer than this service: a refusal, not a pass
+    const unknown = await login();
+    expect(unknown.status).toBe(403);
+    expect(await code(unknown)).toBe('license_invalid');
   });
 
   it('refuses with a clear 403 when the client is inactive', async () => {

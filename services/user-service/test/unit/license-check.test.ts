@@ -61,6 +61,48 @@ describe('license rules', () => {
     ).resolves.toBeUndefined();
   });
 
+  it.each([
+    ['SUSPENDED', 'license_expired'],
+    ['EXPIRED', 'license_expired'],
+    ['CLIENT_INACTIVE', 'license_inactive'],
+    ['NOT_FOUND', 'license_not_found'],
+    ['TOO_MANY_USERS', 'license_user_limit'],
+    ['REVOKED', 'license_invalid'],
+  ])(
+    "refuses when the license service's validation code is %s, whatever the fields say",
+    async (validationCode, code) => {
+      const answer = { ...base, validation: { valid: false, code: validationCode, detail: 'no' } };
+      await expect(check(answer).assertLicensed({ addingUser: false })).rejects.toMatchObject({
+        status: 403,
+        code,
+      });
+    },
+  );
+
+  it('passes only a VALID code marked valid; an answer without validation (the seed) by its fields', async () => {
+    const valid = { ...base, validation: { valid: true, code: 'VALID', detail: 'ok' } };
+    await expect(check(valid).assertLicensed({ addingUser: false })).resolves.toBeUndefined();
+    const contradictory = { ...base, validation: { valid: true, code: 'EXPIRED' } };
+    await expect(check(contradictory).assertLicensed({ addingUser: false })).rejects.toMatchObject({
+      code: 'license_expired',
+    });
+    const fieldsFail = { ...valid, is_active: false };
+    await expect(check(fieldsFail).assertLicensed({ addingUser: false })).rejects.toMatchObject({
+      code: 'license_inactive',
+    });
+  });
+
+  it('tells the license service the seats in use, the added one included, only when adding', async () => {
+    const asked: Array<number | undefined> = [];
+    const recording: LicenseClient = {
+      fetchClient: (users) => (asked.push(users), Promise.resolve(base)),
+    };
+    const licenseCheck = createLicenseCheck(recording, logger, now);
+    await licenseCheck.assertLicensed({ addingUser: false, activeUsers: () => Promise.resolve(1) });
+    await licenseCheck.assertLicensed({ addingUser: true, activeUsers: () => Promise.resolve(2) });
+    expect(asked).toEqual([undefined, 3]);
+  });
+
   it('checks nothing when no license service is configured', async () => {
     await expect(
       createLicenseCheck(undefined, logger).assertLicensed({ addingUser: true }),
