@@ -54,7 +54,10 @@ export async function goInstall(settings: Settings, program: GoProgram): Promise
   fs.writeFileSync(stampPath(settings, program), `${pin(program)}\n`);
 }
 
-/** Main packages built inside a committed wrapper module (go.mod, go.sum, tools.go). */
+/**
+ * Main packages built inside a committed wrapper module: go.mod, go.sum and Go files (a tools.go
+ * importing the programs, or the wrapper's own main package).
+ */
 export interface GoWrapper {
   /** Directory of the wrapper module, in the repository. */
   dir: string;
@@ -84,8 +87,10 @@ export async function goBuildWrapper(settings: Settings, wrapper: GoWrapper): Pr
   const out = path.join(work, 'out');
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
-  for (const file of ['go.mod', 'go.sum', 'tools.go']) {
-    fs.copyFileSync(path.join(wrapper.dir, file), path.join(work, file));
+  for (const file of fs.readdirSync(wrapper.dir)) {
+    if (file === 'go.mod' || file === 'go.sum' || file.endsWith('.go')) {
+      fs.copyFileSync(path.join(wrapper.dir, file), path.join(work, file));
+    }
   }
   const goMod = fs.readFileSync(path.join(work, 'go.mod'), 'utf8');
   for (const program of wrapper.programs) {

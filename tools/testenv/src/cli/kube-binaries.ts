@@ -52,11 +52,20 @@ export const KUBERNETES_NODE: GoWrapper = {
   workName: 'kubernetes-node',
 };
 
-/** Cluster DNS for the real node's pods; its go.mod has no replace directives. */
+/**
+ * Cluster DNS for the real node's pods: CoreDNS's own main package, with only the plugins the
+ * node's Corefile uses (go/coredns/main.go), since the release's imports every plugin.
+ */
 export const COREDNS: GoProgram = {
   binary: 'coredns',
-  module: 'github.com/coredns/coredns',
+  module: 'pelita.local/coredns',
   version: 'v1.14.7',
+};
+
+export const COREDNS_WRAPPER: GoWrapper = {
+  dir: path.join(WRAPPERS_DIR, 'coredns'),
+  programs: [COREDNS],
+  ldflags: '',
 };
 
 export const ETCD: GoProgram = {

@@ -13,7 +13,14 @@ import { kubeFiles, kubeRequest, apiserverReady } from '../../lib/kube-apiserver
 import { type Settings } from '../../lib/settings';
 import { waitFor } from '../../lib/wait-for';
 import { goBinaryPath, goBuildWrapper, goInstall, isGoBinaryCurrent } from '../go-binary';
-import { COREDNS, CRICTL, KUBELET, KUBE_PROXY, KUBERNETES_NODE } from '../kube-binaries';
+import {
+  COREDNS,
+  COREDNS_WRAPPER,
+  CRICTL,
+  KUBELET,
+  KUBE_PROXY,
+  KUBERNETES_NODE,
+} from '../kube-binaries';
 import { APISERVER_PORT } from '../kube-control-plane';
 import { tearDownHostNetwork, setUpHostNetwork } from '../node/host-network';
 import {
@@ -196,7 +203,7 @@ export const node: Server = {
     await Promise.all([
       ctx.apt(PACKAGES),
       KUBERNETES_NODE.programs.every(current) ? undefined : goBuildWrapper(ctx, KUBERNETES_NODE),
-      current(COREDNS) ? undefined : goInstall(ctx, COREDNS),
+      current(COREDNS) ? undefined : goBuildWrapper(ctx, COREDNS_WRAPPER),
       current(CRICTL) ? undefined : goInstall(ctx, CRICTL),
       buildPause(ctx),
     ]);
