@@ -42,15 +42,19 @@ const LIST_TABLES = `
  * server's own: MariaDB's max_statement_time covers every statement, MySQL's
  * max_execution_time only SELECT (the client-side deadline covers the rest).
  */
-function sessionSettings(flavour: Flavour, statementTimeoutMs: number): string {
+function sessionSettings(flavour: Flavour, statementTimeoutMs: number, tracks: boolean): string {
   const timeout =
     flavour === 'mariadb'
       ? `max_statement_time = ${(statementTimeoutMs / 1000).toFixed(3)}`
       : `max_execution_time = ${statementTimeoutMs}`;
   // session_track_state_change: the server flags a changed session (variables, temporary
   // tables, prepared statements, schema) in the status of the statement's last packet.
-  return `SET SESSION time_zone = '+00:00', SESSION ${timeout}, SESSION session_track_state_change = ON`;
+  const tracking = tracks ? ', SESSION session_track_state_change = ON' : '';
+  return `SET SESSION time_zone = '+00:00', SESSION ${timeout}${tracking}`;
 }
+
+/** The server does not know the variable (MySQL before 5.7, MariaDB before 10.2). */
+const ER_UNKNOWN_SYSTEM_VARIABLE = 1193;
 
 /**
  * A read-only session without autocommit: the statement opens a transaction that is read-only,
@@ -118,6 +122,8 @@ class MysqlSession implements Session {
   private used = false;
   /** Status and warning count of the last EOF packet (the end of a result set). */
   private lastEnd: StatementEnd | undefined;
+  /** The server reports session-state changes (session_track_state_change is on). */
+  private tracksState = true;
 
   private constructor(
     private readonly connection: mysql.Connection,
@@ -165,7 +171,12 @@ class MysqlSession implements Session {
         'SELECT VERSION() AS version',
       );
       session.flavour = /mariadb/i.test(version?.version ?? '') ? 'mariadb' : 'mysql';
-      await session.query(sessionSettings(session.flavour, limits.statementTimeoutMs));
+      await session.applySettings().catch(async (err: { errno?: number }) => {
+        if (err.errno !== ER_UNKNOWN_SYSTEM_VARIABLE) throw err;
+        // Without state tracking no reset is ever skipped on this server.
+        session.tracksState = false;
+        await session.applySettings();
+      });
     } catch (err) {
       session.dropSocket();
       throw mysqlFailure(err, password);
@@ -201,10 +212,16 @@ class MysqlSession implements Session {
     }
   }
 
+  private applySettings(): Promise<unknown> {
+    return this.query(
+      sessionSettings(this.flavour, this.limits.statementTimeoutMs, this.tracksState),
+    );
+  }
+
   /** The statement's last packet: no transaction open, no state change, no warning. */
   private leftUnchanged(): boolean {
     const end = this.lastEnd;
-    if (!end) return false;
+    if (!end || !this.tracksState) return false;
     return (
       (end.status & (SERVER_STATUS_IN_TRANS | SERVER_SESSION_STATE_CHANGED)) === 0 &&
       end.warnings === 0
@@ -237,7 +254,7 @@ class MysqlSession implements Session {
     await new Promise<void>((resolve, reject) =>
       this.connection.reset((err) => (err ? reject(err) : resolve())),
     );
-    await this.query(sessionSettings(this.flavour, this.limits.statementTimeoutMs));
+    await this.applySettings();
     this.changed = false;
     this.used = false;
   }
