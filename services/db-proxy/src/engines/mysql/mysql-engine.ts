@@ -251,6 +251,9 @@ class MysqlSession implements Session {
   }
 
   private async resetSession(): Promise<void> {
+    // Until both steps succeed the session counts as changed: a reset that failed halfway
+    // (settings not applied again) must not be skipped later.
+    this.changed = true;
     await new Promise<void>((resolve, reject) =>
       this.connection.reset((err) => (err ? reject(err) : resolve())),
     );
