@@ -14,6 +14,7 @@ import type { ReceivedSpan } from '../observability/otlp-receiver';
 import {
   CLIENT,
   CONSUMER,
+  INTERNAL,
   SERVER,
   childOf,
   descendants,
@@ -251,6 +252,10 @@ it('follows an uploaded document from the core backend to the summarizer in one 
   }
   expect(chain.task[0]!.name).toBe('ocr task');
   expect(chain.engineTask[0]!.name).toBe('ocr-engine task');
+  // The conversion itself has a span of its own below the converter's request (an image: pdf-lib).
+  expect(
+    hop(chain.trace, chain.converter, 'office-converter', INTERNAL).map((s) => s.name),
+  ).toContain('convert pdf-lib');
   // The summarizer's calls of the model (the stand-in is not traced: client spans are the leaves)
   // stay in the trace through its concurrency limit.
   expect(hop(chain.trace, chain.summarizer, 'summarizer', CLIENT).length).toBeGreaterThan(0);

@@ -16,6 +16,7 @@ import { createDatabase } from './test-database';
 const ROOT = path.resolve(__dirname, '../../..');
 
 /** OTLP SpanKind values. */
+export const INTERNAL = 1;
 export const SERVER = 2;
 export const CLIENT = 3;
 export const CONSUMER = 5;

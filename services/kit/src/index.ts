@@ -38,7 +38,7 @@ export { runTool, ToolError, type ToolFailure, type ToolOptions } from './run-to
 export { inputKind, UnsupportedInputError, type InputKind } from './input-kind';
 
 // Trace context carried in queue messages (W3C traceparent)
-export { currentTraceparent, inTraceOf } from './trace-context';
+export { currentTraceparent, inSpan, inTraceOf } from './trace-context';
 
 // Outbound calls to user-given URLs (SSRF protection): only public addresses unless allowlisted,
 // checked on the address actually connected to; downloads of user-given URLs under that policy

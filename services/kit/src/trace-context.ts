@@ -69,3 +69,26 @@ export async function inTraceOf<T>(
     }
   });
 }
+
+/**
+ * Runs `work` in a span named `name`, a child of the active span (internal, in this process):
+ * a step worth seeing on its own in a trace, e.g. a tool run after waiting for a slot. Records
+ * a thrown error; always ends. Without a started SDK a cheap no-op.
+ */
+export async function inSpan<T>(
+  name: string,
+  work: () => Promise<T>,
+  attributes: Record<string, string | number> = {},
+): Promise<T> {
+  return tracer().startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
+    try {
+      return await work();
+    } catch (err) {
+      span.recordException(err as Error);
+      span.setStatus({ code: SpanStatusCode.ERROR });
+      throw err;
+    } finally {
+      span.end();
+    }
+  });
+}

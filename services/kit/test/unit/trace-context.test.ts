@@ -4,7 +4,7 @@
  */
 import { SpanKind, trace } from '@opentelemetry/api';
 import { node, tracing } from '@opentelemetry/sdk-node';
-import { currentTraceparent, inTraceOf } from '../../src/trace-context';
+import { currentTraceparent, inSpan, inTraceOf } from '../../src/trace-context';
 
 const exporter = new tracing.InMemorySpanExporter();
 const provider = new node.NodeTracerProvider({
@@ -91,5 +91,23 @@ describe('trace context across a queue', () => {
       second?.split('-')[2],
       third?.split('-')[2],
     ]);
+  });
+
+  it('runs a step in an internal child span of the active one, recording a thrown error', async () => {
+    await trace.getTracer('test').startActiveSpan('request', async (span) => {
+      await inSpan('step', () => Promise.resolve(), { 'step.kind': 'tool' });
+      await expect(
+        inSpan('broken step', () => Promise.reject(new Error('tool died'))),
+      ).rejects.toThrow('tool died');
+      span.end();
+    });
+    const spans = exporter.getFinishedSpans();
+    const request = spans.find((span) => span.name === 'request');
+    const step = spans.find((span) => span.name === 'step');
+    const broken = spans.find((span) => span.name === 'broken step');
+    expect(step?.kind).toBe(SpanKind.INTERNAL);
+    expect(step?.parentSpanContext?.spanId).toBe(request?.spanContext().spanId);
+    expect(step?.attributes).toMatchObject({ 'step.kind': 'tool' });
+    expect(broken?.status.code).toBe(2);
   });
 });

@@ -11,6 +11,7 @@ import {
   errorMessage,
   HttpError,
   inputKind,
+  inSpan,
   type Logger,
   ToolError,
   UnsupportedInputError,
@@ -61,10 +62,14 @@ export function createConverter(options: ConverterOptions): Converter {
     }
   }
 
+  /**
+   * One conversion, measured and traced: a span `convert {method}` of its own, so a trace shows
+   * the conversion apart from the wait for a LibreOffice slot before it.
+   */
   async function timed<T>(method: ConversionMethod, work: () => Promise<T>): Promise<T> {
     const end = metrics.duration.startTimer({ method });
     try {
-      const result = await work();
+      const result = await inSpan(`convert ${method}`, work, { 'conversion.method': method });
       metrics.conversions.inc({ method, outcome: 'ok' });
       return result;
     } catch (err) {
