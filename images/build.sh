@@ -10,7 +10,8 @@
 # npm tarballs are kept under <cache>/images), IMAGE_TAG (0.0.0-e2e), DEBIAN_MIRROR
 # (http://deb.debian.org/debian), IMAGES_SOURCE (`tree`, the default: the working tree as it is;
 # `head`: the last commit, exported with git archive, so that others' uncommitted edits in a
-# shared checkout cannot break or leak into the images), IMAGES_OUT (a directory: also write each image there as a
+# shared checkout cannot break or leak into the images; IMAGES_COMMIT names another commit than
+# HEAD, e.g. to compare runs on the same sources while others commit), IMAGES_OUT (a directory: also write each image there as a
 # docker-archive tar, for `docker load`), PELITA_TESTENV_DIR (/tmp/pelita-testenv: when the real
 # node of `make testenv` runs there, each image is also imported into its containerd).
 #
@@ -145,16 +146,19 @@ deployables() {
   done
 }
 
-# The build context: the working tree, or a scratch export of HEAD (removed on exit).
+# The build context: the working tree, or a scratch export of HEAD (removed on exit). REVISION is
+# the commit the sources are (the working tree's HEAD, or the exported commit).
 CONTEXT=.
 SCRATCH=
+REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)
 case ${IMAGES_SOURCE:-tree} in
   tree) ;;
   head)
+    REVISION=$(git rev-parse --verify "${IMAGES_COMMIT:-HEAD}^{commit}")
     SCRATCH=$(mktemp -d)
-    git archive --format=tar HEAD | tar -x -C "$SCRATCH"
+    git archive --format=tar "$REVISION" | tar -x -C "$SCRATCH"
     CONTEXT=$SCRATCH
-    log "building from HEAD ($(git rev-parse --short HEAD)), exported to $SCRATCH"
+    log "building from ${IMAGES_COMMIT:-HEAD} (${REVISION:0:7}), exported to $SCRATCH"
     ;;
   *) echo "images: IMAGES_SOURCE is tree or head, not ${IMAGES_SOURCE}" >&2; exit 1 ;;
 esac
@@ -169,7 +173,7 @@ build_one() {
   local name=$1 image="docker.io/pelita/$1:$TAG"
   local args=(--pull=never --layers --network host
     --volume "$CA_BUNDLE:$CA_BUNDLE:ro" --volume "$NPMRC:/root/.npmrc:ro"
-    --build-arg "VERSION=$TAG" --build-arg "REVISION=$(git rev-parse HEAD 2>/dev/null || echo unknown)"
+    --build-arg "VERSION=$TAG" --build-arg "REVISION=$REVISION"
     --tag "$image")
   if [[ -f images/$name.Dockerfile ]]; then
     args+=(--file "images/$name.Dockerfile")

@@ -19,7 +19,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 const env = (name) => {
   const value = process.env[name];
-  if (!value) throw new Error(`drive: ${name} is not set (run through tools/e2e/run.sh)`);
+  if (!value)
+    throw new Error(
+      `drive: ${name} is not set (run through tools/e2e/run.sh or tools/kind-e2e/run.sh)`,
+    );
   return value;
 };
 const unique = () => randomBytes(4).toString('hex');

@@ -1,4 +1,5 @@
-// A stand-in for the license service's API, started by tools/e2e/run.sh on the node's address:
+// A stand-in for the license service's API, started by tools/e2e/run.sh on the node's address
+// (and by tools/kind-e2e/run.sh at the kind network's gateway):
 // `GET /api/licenses/<client id>` with HTTP Basic answers one active client with one valid
 // license, in the shape the user service reads at login (the documented one; the user service's
 // own license tests hold it to every other answer). Settings: HOST, PORT, CLIENT_ID, USERNAME,
