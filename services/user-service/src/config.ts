@@ -37,6 +37,9 @@ export const settingsSchema = baseSettings
     ACCESS_TOKEN_TTL_SECONDS: seconds.default(900),
     REFRESH_TOKEN_TTL_SECONDS: seconds.default(7 * 24 * 3600),
     RESET_TOKEN_TTL_SECONDS: seconds.default(3600),
+    /** Reset e-mails one account gets per window, whatever client addresses ask (0: no limit). */
+    RESET_MAILS_PER_ACCOUNT: z.coerce.number().int().min(0).default(3),
+    RESET_MAIL_WINDOW_SECONDS: seconds.default(3600),
     /** Lifetime of the link that verifies a self-registered account's e-mail address. */
     EMAIL_VERIFICATION_TTL_SECONDS: seconds.default(24 * 3600),
     /** At most one verification e-mail per account this often (registration's included; 0: no limit). */

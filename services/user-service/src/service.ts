@@ -50,6 +50,7 @@ import { createRoles } from './roles/roles';
 import { createShortcutRepository } from './roles/shortcut-repository';
 import { createShortcuts } from './roles/shortcuts';
 import { timestampFormatter } from './timestamps';
+import { createEmailChange } from './users/email-change';
 import { ensureFirstAdmin } from './users/first-admin';
 import { createPhotoStore } from './users/photo-store';
 import { createProfilePhotos } from './users/profile-photos';
@@ -174,6 +175,18 @@ export function createUserService(
     password: settings.SMTP_PASSWORD,
     from: settings.MAIL_FROM,
   });
+  const emailChange = createEmailChange({
+    users: userRepository,
+    tokens: createResetTokenStore(
+      redis,
+      settings.EMAIL_VERIFICATION_TTL_SECONDS,
+      'verify:email-change',
+    ),
+    mailer,
+    logger,
+    frontendUrl: settings.FRONTEND_URL,
+    resendSeconds: settings.VERIFICATION_RESEND_SECONDS,
+  });
   const emailVerification = createEmailVerification({
     users: userRepository,
     tokens: createResetTokenStore(redis, settings.EMAIL_VERIFICATION_TTL_SECONDS, 'verify:email'),
@@ -183,6 +196,7 @@ export function createUserService(
     logger,
     frontendUrl: settings.FRONTEND_URL,
     resendSeconds: settings.VERIFICATION_RESEND_SECONDS,
+    emailChange,
   });
   if (settings.REGISTRATION_ENABLED && !settings.SMTP_HOST) {
     logger.warn(
@@ -230,6 +244,10 @@ export function createUserService(
       mailer,
       logger,
       frontendUrl: settings.FRONTEND_URL,
+      mailLimit: {
+        perAccount: settings.RESET_MAILS_PER_ACCOUNT,
+        windowSeconds: settings.RESET_MAIL_WINDOW_SECONDS,
+      },
     }),
   };
 
@@ -250,8 +268,7 @@ export function createUserService(
       roleData,
       userNameCopy,
       license,
-      mailer,
-      logger,
+      emailChange,
     }),
     findUser: (id) => userRepository.find(id),
     roles: createRoles(roleRepository, roleData),

@@ -4,7 +4,8 @@
  * address verified — only then may the account log in, does it take a license seat (checked
  * here, under the seat lock) and reach OPA's data. Resending answers the same whether or not
  * such an account exists, and mails in the background, so neither its answer nor its time
- * says who registered.
+ * says who registered. The same link confirms a user's new e-mail address (`users/email-change.ts`):
+ * one page and one endpoint follow both kinds.
  */
 import { HttpError, errorMessage, type Logger } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
@@ -12,6 +13,7 @@ import { randomToken } from '../credentials/token-material';
 import type { LicenseCheck } from '../license/license-check';
 import type { Mailer } from '../mail/mailer';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
+import type { EmailChange } from '../users/email-change';
 import type { UserRepository } from '../users/user-repository';
 
 export interface EmailVerificationDeps {
@@ -29,6 +31,8 @@ export interface EmailVerificationDeps {
   frontendUrl: string;
   /** VERIFICATION_RESEND_SECONDS: at most one link per account this often (0: no limit). */
   resendSeconds: number;
+  /** Links confirming a user's new address, followed through the same endpoint. */
+  emailChange: Pick<EmailChange, 'confirm'>;
 }
 
 const invalidLink = () =>
@@ -54,7 +58,7 @@ export function createEmailVerification(deps: EmailVerificationDeps) {
   const inBackground = (user: { id: string; email: string }) =>
     void (async () => {
       // Quietly skipped within the interval: the answer must not say whether mail went out.
-      if (await deps.tokens.mayMailAgain(user.id, deps.resendSeconds)) await sendLink(user);
+      if (await deps.tokens.mayMail(user.id, 1, deps.resendSeconds)) await sendLink(user);
     })().catch((err: unknown) =>
       deps.logger.error({ err: errorMessage(err) }, 'while sending a verification e-mail'),
     );
@@ -70,9 +74,13 @@ export function createEmailVerification(deps: EmailVerificationDeps) {
       inBackground(user);
     },
 
-    /** Follows a link: the account is verified and takes its seat, or nothing changes. */
+    /**
+     * Follows a link: the account is verified and takes its seat, or nothing changes; or, for a
+     * link confirming a new address, the account takes that address.
+     */
     async verify(token: string): Promise<void> {
       const userId = await deps.tokens.peek(token);
+      if (!userId && (await deps.emailChange.confirm(token))) return;
       const user = userId ? await deps.users.find(userId) : undefined;
       if (!user) throw invalidLink();
       if (!user.emailVerified) {

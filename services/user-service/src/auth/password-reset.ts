@@ -2,7 +2,9 @@
  * Passwords a user sets: forgot and reset (a single-use link by e-mail, and a reset that ends
  * every session and every other reset link of the user), and changing one's own (the current
  * password required; every other session and every reset link ended). The forgot answer takes the same time whether the
- * account exists or not: the link is made and mailed in the background.
+ * account exists or not: the link is made and mailed in the background. Reset mail is limited
+ * per account too (the routes limit each client address): requests beyond the limit are
+ * answered alike and mail nothing, so rotating addresses cannot flood one mailbox.
  */
 import { HttpError, errorMessage, type Logger, hashPassword, verifyPassword } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
@@ -13,16 +15,26 @@ import type { UserRepository } from '../users/user-repository';
 
 export interface PasswordResetDeps {
   users: Pick<UserRepository, 'find' | 'findByEmail' | 'setPassword'>;
-  resetTokens: Pick<ResetTokenStore, 'issue' | 'consume' | 'revokeAllOf'>;
+  resetTokens: Pick<ResetTokenStore, 'issue' | 'consume' | 'revokeAllOf' | 'mayMail'>;
   sessions: Pick<SessionStore, 'revokeAllOf' | 'revokeAllBut' | 'sessionOf'>;
   mailer: Mailer;
   logger: Logger;
   /** Base of the link mailed: `{frontendUrl}/reset-password?token=…`. */
   frontendUrl: string;
+  /** RESET_MAILS_PER_ACCOUNT per RESET_MAIL_WINDOW_SECONDS: reset mails one account may get. */
+  mailLimit: { perAccount: number; windowSeconds: number };
 }
 
 export function createPasswordReset(deps: PasswordResetDeps) {
   async function sendLink(user: { id: string; email: string }): Promise<void> {
+    const { perAccount, windowSeconds } = deps.mailLimit;
+    if (!(await deps.resetTokens.mayMail(user.id, perAccount, windowSeconds))) {
+      deps.logger.warn(
+        { user_id: user.id },
+        'reset e-mail not sent: the account had its limit of reset e-mails in this window',
+      );
+      return;
+    }
     const token = randomToken();
     await deps.resetTokens.issue(token, user.id);
     const link = `${deps.frontendUrl}/reset-password?token=${encodeURIComponent(token)}`;

@@ -7,8 +7,9 @@ import type { Redis } from 'ioredis';
 import { sha256 } from './token-material';
 
 /**
- * `namespace` keeps kinds of token apart: `reset:password` (the default) and
- * `verify:email` (e-mail verification links, the same rules).
+ * `namespace` keeps kinds of token apart: `reset:password` (the default),
+ * `verify:email` (e-mail verification links, the same rules) and `verify:email-change` (links
+ * confirming a user's new address, each holding that address).
  */
 export function createResetTokenStore(
   redis: Redis,
@@ -18,22 +19,31 @@ export function createResetTokenStore(
   const resetKey = (hash: string) => `${namespace}:${hash}`;
   const userKey = (userId: string) => `${namespace}:user:${userId}`;
   return {
-    async issue(token: string, userId: string): Promise<void> {
+    /** `value` (the user by default) is what `peek` and `consume` answer for the token. */
+    async issue(token: string, userId: string, value: string = userId): Promise<void> {
       const hash = sha256(token);
       await redis
         .multi()
-        .set(resetKey(hash), userId, 'EX', ttlSeconds)
+        .set(resetKey(hash), value, 'EX', ttlSeconds)
         .sadd(userKey(userId), hash)
         .expire(userKey(userId), ttlSeconds)
         .exec();
     },
     /**
-     * True at most once per `seconds` for a user (false meanwhile): how often mail for them may
-     * go out, so nobody can flood an address with links.
+     * True at most `limit` times per `windowSeconds` for a user (a fixed window counted in Redis,
+     * shared by the replicas; false meanwhile): how often mail for them may go out, so nobody —
+     * from however many addresses — can flood an account's mailbox with links. `limit` or
+     * `windowSeconds` 0: no limit.
      */
-    async mayMailAgain(userId: string, seconds: number): Promise<boolean> {
-      if (seconds <= 0) return true;
-      return (await redis.set(`${namespace}:mailed:${userId}`, '1', 'EX', seconds, 'NX')) === 'OK';
+    async mayMail(userId: string, limit: number, windowSeconds: number): Promise<boolean> {
+      if (limit <= 0 || windowSeconds <= 0) return true;
+      const key = `${namespace}:mailed:${userId}`;
+      const [[, count]] = (await redis
+        .multi()
+        .incr(key)
+        .expire(key, windowSeconds, 'NX')
+        .exec()) as [[null, number], [null, number]];
+      return count <= limit;
     },
     /** The user the token was issued for, without using it up; null when unknown or expired. */
     peek(token: string): Promise<string | null> {

@@ -138,7 +138,7 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       method: 'post',
       path: '/auth/verify-email',
       summary:
-        'Confirm a registered e-mail address with the token of the mailed link (single use); the account can then log in',
+        "Confirm a registered e-mail address with the token of the mailed link (single use); the account can then log in. The link mailed to a user's new address confirms it the same way: the account then takes it",
       tags,
       public: true,
       before: [requestLimit('verify-email')],
@@ -148,6 +148,7 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         200: { description: 'Confirmed', schema: MessageResponse },
         400: { description: 'Invalid, used or expired token' },
         403: { description: 'The license has no seat left (the link stays valid)' },
+        409: { description: 'The new address was taken by another account meanwhile' },
       },
       handler: async ({ body }) => {
         await emailVerification.verify(body.token);

@@ -7,9 +7,11 @@ import { Deleted, Paging, Uuid } from '../schemas/common';
 import {
   CreateUserBody,
   UpdateUserBody,
+  UpdatedUserResponse,
   UserListResponse,
   UserResponse,
   toNewUser,
+  toUpdatedUserResponse,
   toUserChanges,
   toUserResponse,
 } from '../schemas/users';
@@ -79,18 +81,22 @@ export function userRoutes(
       method: 'patch',
       path: '/users/:id',
       summary: 'Change a user below your level (or your own name, e-mail and full name)',
+      description:
+        'Your own new e-mail address (with `current_password`) is mailed a confirmation link; the account takes it when the link is followed (`POST /auth/verify-email`) and answers it as `pending_email` until then.',
       tags,
       request: { params: Uuid, body: UpdateUserBody },
       responses: {
-        200: one,
+        200: { description: 'The user', schema: UpdatedUserResponse },
         403: { description: 'User or role not below your level' },
         404: { description: 'No such user' },
         409: { description: 'E-mail or username taken' },
+        429: { description: 'A confirmation link for your new address went out moments ago' },
+        503: { description: 'No e-mail can be sent to confirm your new address' },
       },
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
         const before = toUserResponse(await users.get(params.id), time);
-        const after = toUserResponse(
+        const after = toUpdatedUserResponse(
           await users.update(actor, params.id, toUserChanges(body), body.current_password),
           time,
         );

@@ -1,6 +1,7 @@
 /** User schemas and the mappers between them and the service's {@link User} (never the password hash). */
 import { z } from 'zod';
 import type { NewUserInput, User, UserChanges } from '../users/user-repository';
+import type { UpdatedUser } from '../users/users';
 import type { FormatTimestamp } from '../timestamps';
 import { Email, Name, Password, Timestamp, Username } from './common';
 
@@ -39,6 +40,13 @@ export const UserResponse = z.object({
   created_at: Timestamp,
   updated_at: Timestamp,
 });
+/** The answer of a change: your own new address is not the account's until its link is followed. */
+export const UpdatedUserResponse = UserResponse.extend({
+  pending_email: z.string().optional().meta({
+    description:
+      'Your own new e-mail address, waiting for the link mailed to it to be followed; `email` is still the old one',
+  }),
+});
 export const UserListResponse = z.object({
   data: z.array(UserResponse),
   total: z.number().int(),
@@ -46,7 +54,7 @@ export const UserListResponse = z.object({
   limit: z.number().int(),
 });
 
-// The API speaks snake_case, the service camelCase: these three are the only crossings.
+// The API speaks snake_case, the service camelCase: these are the only crossings.
 
 export const toNewUser = (body: z.infer<typeof CreateUserBody>): NewUserInput => ({
   email: body.email,
@@ -63,6 +71,14 @@ export const toUserChanges = (body: z.infer<typeof UpdateUserBody>): UserChanges
   roleId: body.role_id,
   isActive: body.is_active,
 });
+
+export const toUpdatedUserResponse = (
+  user: UpdatedUser,
+  time: FormatTimestamp,
+): z.infer<typeof UpdatedUserResponse> =>
+  user.pendingEmail === undefined
+    ? toUserResponse(user, time)
+    : { ...toUserResponse(user, time), pending_email: user.pendingEmail };
 
 export const toUserResponse = (
   user: User,

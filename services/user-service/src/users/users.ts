@@ -2,28 +2,29 @@
  * User management. An actor manages users whose role is below their own level and gives only
  * such roles; anyone may change their own name, e-mail and full name — their e-mail only with
  * their current password (a stolen access token must not become a permanent takeover through
- * an e-mail change and a reset), and the old address is told. A new username ends the user's
- * sessions: OPA decides by the username in the token, which another user could take next.
+ * an e-mail change and a reset), and only once the link mailed to the new address is followed
+ * (`email-change.ts`); the old address is told. An administrator's change of another user's
+ * address takes effect at once (they vouch for it, as for the accounts they create). A new
+ * username ends the user's sessions: OPA decides by the username in the token, which another
+ * user could take next.
  */
 import {
   badRequest,
   conflict,
-  errorMessage,
   forbidden,
   HttpError,
   notFound,
-  type Logger,
   hashPassword,
   verifyPassword,
 } from '@pelita/kit';
 import { assertManagesUser, type Actor } from '../actor';
-import type { Mailer } from '../mail/mailer';
 import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';
 import type { LicenseCheck } from '../license/license-check';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import { isUniqueViolation } from '../db/unique-violation';
+import type { EmailChange } from './email-change';
 import type { NewUserInput, User, UserChanges, UserRepository } from './user-repository';
 
 export interface UsersDeps {
@@ -33,9 +34,11 @@ export interface UsersDeps {
   roleData: RoleDataChanges;
   userNameCopy: UserNameCopy;
   license: LicenseCheck;
-  mailer: Mailer;
-  logger: Logger;
+  emailChange: Pick<EmailChange, 'request' | 'tellOldAddress'>;
 }
+
+/** A user as changed; `pendingEmail` when their own new address waits for its link to be followed. */
+export type UpdatedUser = User & { pendingEmail?: string };
 
 const taken = (err: unknown) =>
   isUniqueViolation(err) ? conflict('E-mail or username is already in use') : err;
@@ -47,27 +50,13 @@ export function createUsers({
   roleData,
   userNameCopy,
   license,
-  mailer,
-  logger,
+  emailChange,
 }: UsersDeps) {
   async function existing(id: string): Promise<User> {
     const user = await users.find(id);
     if (!user) throw notFound(`User ${id} not found`);
     return user;
   }
-  /** Mailed in the background: the change is made whether or not the mail goes out. */
-  function tellOldAddress(oldEmail: string, newEmail: string): void {
-    mailer
-      .send({
-        to: oldEmail,
-        subject: 'The e-mail address of your account was changed',
-        text: `The e-mail address of your Pelita account was changed to ${newEmail}.\n\nIf you did not ask for this, contact your administrator at once.`,
-      })
-      .catch((err: unknown) =>
-        logger.error({ err: errorMessage(err) }, 'while telling the old address of a change'),
-      );
-  }
-
   /** Call holding the seat lock: the license check and the change that takes the seat. */
   const assertSeatFree = () =>
     license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
@@ -114,7 +103,7 @@ export function createUsers({
       id: string,
       changes: UserChanges,
       currentPassword?: string,
-    ): Promise<User> {
+    ): Promise<UpdatedUser> {
       const before = await existing(id);
       const self = before.id === actor.id;
       const newEmail = changes.email !== undefined && changes.email !== before.email;
@@ -134,6 +123,10 @@ export function createUsers({
         throw forbidden('Your own role and status are changed by someone above you');
       if (!self) assertManagesUser(actor, before.roleLevel);
       if (changes.roleId !== undefined) await assignableRole(actor, changes.roleId);
+      // Your own new address: mailed a link now, changed when it is followed.
+      const pendingEmail = self && newEmail ? changes.email : undefined;
+      if (pendingEmail !== undefined) await emailChange.request(before, pendingEmail);
+      const saved = pendingEmail === undefined ? changes : { ...changes, email: undefined };
       // What OPA knows of a user: their name, their role, and whether they are active.
       const differs = <K extends keyof UserChanges & keyof User>(key: K) =>
         changes[key] !== undefined && changes[key] !== before[key];
@@ -143,7 +136,7 @@ export function createUsers({
           : [];
       const save = () =>
         roleData
-          .apply(targets, (db) => users.update(id, changes, db))
+          .apply(targets, (db) => users.update(id, saved, db))
           .catch((err: unknown) => {
             throw taken(err);
           });
@@ -157,9 +150,9 @@ export function createUsers({
       const after = await existing(id);
       if ((!after.isActive && before.isActive) || after.username !== before.username)
         await sessions.revokeAllOf(id);
-      if (after.email !== before.email) tellOldAddress(before.email, after.email);
+      if (after.email !== before.email) emailChange.tellOldAddress(before.email, after.email);
       userNameCopy.copy(after);
-      return after;
+      return pendingEmail === undefined ? after : { ...after, pendingEmail };
     },
 
     /** A user's live sessions (a user below the caller's level, or the caller's own). */

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { waitFor } from '@pelita/testenv';
-import { messagesTo } from './support/mailbox';
+import { messagesTo, newMailedToken } from './support/mailbox';
 import { ADMIN, startPlatform, type Platform } from './support/platform';
 
 const unique = () => randomBytes(4).toString('hex');
@@ -340,7 +340,7 @@ describe('access control through the API, decided by OPA', () => {
     expect((await repoint(spare, '/users/*')).status).toBe(403);
   });
 
-  it("changes one's own e-mail only with the current password, tells the old address; a new username ends the sessions", async () => {
+  it("changes one's own e-mail only with the current password and once the link mailed to it is followed, tells the old address; a new username ends the sessions", async () => {
     const member = await roleWithUser(30);
     const feature = await json(
       await call('POST', '/features', admin, { name: `self-${unique()}` }),
@@ -371,11 +371,38 @@ describe('access control through the API, decided by OPA', () => {
     expect(bare.status).toBe(403);
     expect(await bare.text()).toContain('password_confirmation_required');
     expect((await own({ email: newEmail, current_password: 'not-my-pw' })).status).toBe(403);
-    const moved = await json(
+    // Another account's address is refused at once.
+    const taken = await own({ email: ADMIN.email, current_password: 'member-pw-123' });
+    expect(taken.status).toBe(409);
+    const asked = await json(
       await own({ email: newEmail, current_password: 'member-pw-123' }),
       200,
     );
-    expect(moved.email).toBe(newEmail);
+    // Not yet: the account keeps its address (for logging in and for reset links) until the
+    // link mailed to the new one is followed.
+    expect(asked).toMatchObject({ email: oldEmail, pending_email: newEmail });
+    expect((await json(await call('GET', `/users/${member.user.id}`, admin), 200)).email).toBe(
+      oldEmail,
+    );
+    const newLogin = () =>
+      platform.request('POST', '/auth/login', {
+        body: { email: newEmail, password: 'member-pw-123' },
+      });
+    expect((await newLogin()).status).toBe(401);
+    await platform.login(oldEmail, 'member-pw-123');
+    // Another request within VERIFICATION_RESEND_SECONDS mails nothing: nobody can flood an
+    // address through their own account.
+    const again = await own({ email: `other-${newEmail}`, current_password: 'member-pw-123' });
+    expect(again.status).toBe(429);
+
+    const token = await newMailedToken(newEmail, '/verify-email');
+    const follow = () => call('POST', '/auth/verify-email', '', { token });
+    expect((await follow()).status).toBe(200);
+    expect((await json(await call('GET', `/users/${member.user.id}`, admin), 200)).email).toBe(
+      newEmail,
+    );
+    expect((await newLogin()).status).toBe(200);
+    expect((await follow()).status).toBe(400); // single use
     await waitFor(
       async () => (await messagesTo(oldEmail)).some((mail) => mail.includes(newEmail)),
       'the notice to the old address',
@@ -386,8 +413,11 @@ describe('access control through the API, decided by OPA', () => {
     const renamed = await json(await own({ username: `r${unique()}` }), 200);
     expect(renamed.username).not.toBe(member.username);
     expect((await own({ full_name: 'After rename' })).status).toBe(401);
-    // An administrator changes a user's e-mail without the user's password.
-    expect((await own({ email: `third-${member.username}@pelita.test` }, admin)).status).toBe(200);
+    // An administrator changes a user's e-mail without the user's password, at once.
+    const third = `third-${member.username}@pelita.test`;
+    const byAdmin = await json(await own({ email: third }, admin), 200);
+    expect(byAdmin.email).toBe(third);
+    expect(byAdmin.pending_email).toBeUndefined();
   });
 
   it('deactivating a user ends their sessions and removes them from the policy data', async () => {

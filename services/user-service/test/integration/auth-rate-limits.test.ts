@@ -2,10 +2,13 @@
  * Per-address limits of the unauthenticated auth endpoints a login does not guard (forgot and
  * reset password, register, refresh), through the service behind one trusted proxy, counted in
  * the real Redis: the fourth call of a window from one address is 429 with Retry-After; another
- * address, or another endpoint, has its own count.
+ * address, or another endpoint, has its own count. And the per-account limit of reset e-mails,
+ * which no number of addresses gets round.
  */
 import { randomBytes } from 'node:crypto';
-import { startPlatform, type Platform } from './support/platform';
+import { waitFor } from '@pelita/testenv';
+import { mailedTokens } from './support/mailbox';
+import { ADMIN, startPlatform, type Platform } from './support/platform';
 
 describe('auth endpoint rate limits', () => {
   let platform: Platform;
@@ -13,7 +16,11 @@ describe('auth endpoint rate limits', () => {
   const address = () => `198.51.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
 
   beforeAll(async () => {
-    platform = await startPlatform({ TRUST_PROXY: '1', AUTH_RATE_LIMIT: '3' });
+    platform = await startPlatform({
+      TRUST_PROXY: '1',
+      AUTH_RATE_LIMIT: '3',
+      RESET_MAILS_PER_ACCOUNT: '2',
+    });
   });
   afterAll(() => platform?.stop());
 
@@ -40,5 +47,27 @@ describe('auth endpoint rate limits', () => {
       expect((await post('/auth/refresh', one, { refresh_token: 'not-a-token' })).status).toBe(401);
     }
     expect((await post('/auth/refresh', one, { refresh_token: 'not-a-token' })).status).toBe(429);
+  });
+
+  it('mails one account at most RESET_MAILS_PER_ACCOUNT reset links, from any number of addresses, answering alike', async () => {
+    const ghost = await post('/auth/forgot-password', address(), {
+      email: `ghost-${randomBytes(3).toString('hex')}@pelita.test`,
+    });
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      answers.push(await post('/auth/forgot-password', address(), { email: ADMIN.email }));
+    }
+    const expected = { status: ghost.status, body: await ghost.json() };
+    for (const res of answers) {
+      expect({ status: res.status, body: await res.json() }).toEqual(expected);
+    }
+    expect(expected.status).toBe(202);
+    await waitFor(
+      async () => (await mailedTokens(ADMIN.email, '/reset-password')).length >= 2,
+      'the first two reset e-mails',
+    );
+    // The other three were refused in the background: nothing more arrives.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(await mailedTokens(ADMIN.email, '/reset-password')).toHaveLength(2);
   });
 });

@@ -4,9 +4,10 @@ import { verifyPassword } from '@pelita/kit';
 import type { Mail } from '../../../src/mail/mailer';
 import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
 
-function setup(options: { mailFails?: boolean } = {}) {
+function setup(options: { mailFails?: boolean; perAccount?: number } = {}) {
   const users = fakeUsers(user(), user({ id: 'u-2', email: 'off@pelita.test', isActive: false }));
   const tokens = new Map<string, string>();
+  const mailed = new Map<string, number>();
   const sessions = fakeSessions();
   const sent: Mail[] = [];
   const { logger, lines } = capturedLogger();
@@ -26,6 +27,10 @@ function setup(options: { mailFails?: boolean } = {}) {
         for (const [token, owner] of tokens) if (owner === userId) tokens.delete(token);
         return Promise.resolve();
       },
+      mayMail: (userId, limit) => {
+        mailed.set(userId, (mailed.get(userId) ?? 0) + 1);
+        return Promise.resolve(limit === 0 || mailed.get(userId)! <= limit);
+      },
     },
     sessions,
     mailer: {
@@ -38,6 +43,7 @@ function setup(options: { mailFails?: boolean } = {}) {
     },
     logger,
     frontendUrl: 'https://app.pelita.test',
+    mailLimit: { perAccount: options.perAccount ?? 3, windowSeconds: 3600 },
   });
   const tokenOf = (mail: Mail) =>
     decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text)?.[1] ?? '');
@@ -79,6 +85,16 @@ describe('password reset', () => {
     await background();
     expect(tokens.size).toBe(0);
     expect(sent).toEqual([]);
+  });
+
+  it('mails an account at most its limit of reset links, answering every request alike', async () => {
+    const { passwordReset, tokens, sent } = setup({ perAccount: 2 });
+    for (let i = 0; i < 4; i += 1) {
+      await expect(passwordReset.forgotPassword('ada@pelita.test')).resolves.toBeUndefined();
+    }
+    await background();
+    expect(sent).toHaveLength(2);
+    expect(tokens.size).toBe(2);
   });
 
   it('logs a failed e-mail without the token and answers as if it was sent', async () => {
