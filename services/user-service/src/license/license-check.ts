@@ -48,9 +48,7 @@ export function createLicenseCheck(
   }
   return {
     async assertLicensed({ addingUser, activeUsers }) {
-      // Adding a user: the license service counts the seats too (`users`, the one added included).
-      const inUse = addingUser && activeUsers ? await activeUsers() : undefined;
-      const licensed = await client.fetchClient(inUse === undefined ? undefined : inUse + 1);
+      const licensed = await client.fetchClient();
       if (!licensed)
         throw refused('license_not_found', 'No license is registered for this installation');
       assertValidationPasses(licensed.validation);
@@ -61,8 +59,8 @@ export function createLicenseCheck(
           (!license.expired_date || new Date(license.expired_date).getTime() > now().getTime()),
       );
       if (!valid) throw refused('license_expired', 'The license has expired or is not active');
-      if (inUse !== undefined && licensed.max_user != null) {
-        if (inUse >= licensed.max_user) {
+      if (addingUser && activeUsers && licensed.max_user != null) {
+        if ((await activeUsers()) >= licensed.max_user) {
           throw refused(
             'license_user_limit',
             `The license allows at most ${licensed.max_user} users`,

@@ -1,7 +1,7 @@
 /**
- * The license service's API: `GET {LICENSE_API_URL}/api/licenses/{id_client}` with HTTP Basic,
- * `?users=N` when a seat is about to be taken. Pelita's license service adds its own verdict,
- * `validation: { valid, code, detail }`; the seed's answer has none, so it is optional here.
+ * The license service's API: `GET {LICENSE_API_URL}/api/licenses/{id_client}` with HTTP Basic.
+ * Pelita's license service adds its own verdict, `validation: { valid, code, detail }`; the
+ * seed's answer has none, so it is optional here.
  */
 import { HttpError } from '@pelita/kit';
 import { z } from 'zod';
@@ -43,14 +43,11 @@ export function createLicenseClient(options: LicenseClientOptions) {
   const url = `${options.baseUrl}/api/licenses/${encodeURIComponent(options.clientId)}`;
   const authorization = `Basic ${Buffer.from(`${options.username}:${options.password}`).toString('base64')}`;
   return {
-    /**
-     * The client with its licenses; null when the license service does not know the client.
-     * `users`: the seats in use once the caller adds the user it is adding.
-     */
-    async fetchClient(users?: number): Promise<LicensedClient | null> {
+    /** The client with its licenses; null when the license service does not know the client. */
+    async fetchClient(): Promise<LicensedClient | null> {
       let res: Response;
       try {
-        res = await fetch(users === undefined ? url : `${url}?users=${users}`, {
+        res = await fetch(url, {
           headers: { authorization, accept: 'application/json' },
           signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
         });

@@ -92,17 +92,6 @@ describe('license rules', () => {
     });
   });
 
-  it('tells the license service the seats in use, the added one included, only when adding', async () => {
-    const asked: Array<number | undefined> = [];
-    const recording: LicenseClient = {
-      fetchClient: (users) => (asked.push(users), Promise.resolve(base)),
-    };
-    const licenseCheck = createLicenseCheck(recording, logger, now);
-    await licenseCheck.assertLicensed({ addingUser: false, activeUsers: () => Promise.resolve(1) });
-    await licenseCheck.assertLicensed({ addingUser: true, activeUsers: () => Promise.resolve(2) });
-    expect(asked).toEqual([undefined, 3]);
-  });
-
   it('checks nothing when no license service is configured', async () => {
     await expect(
       createLicenseCheck(undefined, logger).assertLicensed({ addingUser: true }),
