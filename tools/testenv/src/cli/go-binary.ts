@@ -76,11 +76,25 @@ function defaultBinaryName(packagePath: string): string {
   return /^v[2-9][0-9]*$/.test(last) && parts.length > 1 ? (parts.at(-2) ?? last) : last;
 }
 
+/** The last build started per wrapper module directory, to queue the next one behind it. */
+const buildsByModule = new Map<string, Promise<void>>();
+
 /**
  * One `go build` for all programs, so their shared packages compile once. It runs in a copy of
  * the wrapper under the cache: no go.work above it, and the repository stays untouched.
+ *
+ * Two builds of one module (the control plane's and the node's programs) run one after the
+ * other: at the same time, on a fresh machine, both would compile the same packages, since the
+ * build cache only shares what is already in it.
  */
-export async function goBuildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
+export function goBuildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
+  const previous = buildsByModule.get(wrapper.dir) ?? Promise.resolve();
+  const build = previous.catch(() => undefined).then(() => buildWrapper(settings, wrapper));
+  buildsByModule.set(wrapper.dir, build);
+  return build;
+}
+
+async function buildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
   const go = requireGo();
   const name = wrapper.workName ?? path.basename(wrapper.dir);
   const work = path.join(settings.cacheDir, 'go-wrappers', name);

@@ -43,7 +43,8 @@ export const KUBE_PROXY = kubeProgram('kube-proxy');
 /**
  * The real node's programs, from the same wrapper module (its tools.go imports them too) but a
  * build of their own: the control plane's binaries and stamps stay as they are, so adding the
- * node rebuilds and restarts nothing of it. The Go build cache shares the common packages.
+ * node rebuilds and restarts nothing of it. The Go build cache shares the common packages: on a
+ * fresh machine this build waits for the control plane's (goBuildWrapper), then mostly links.
  */
 export const KUBERNETES_NODE: GoWrapper = {
   dir: KUBERNETES.dir,
