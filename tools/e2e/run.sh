@@ -282,10 +282,16 @@ platform_key() {
 }
 drive platform
 
-# The operator has no setting for the proxy's ALLOWED_TARGETS (the node's address is private, so
-# refused above): set on the Deployment by hand, a field the operator does not own and keeps.
-log 'letting http-proxy reach the node, then forwarding through it'
-kubectl set env -n "$NS" "deployment/$INSTALL-http-proxy" "ALLOWED_TARGETS=$NODE/32"
+# The node's address is private, so refused above until the install lists it
+# (spec.apis.allowedTargets, the proxy's ALLOWED_TARGETS): the operator rolls the proxy's pods.
+log 'letting http-proxy reach the node (spec.apis.allowedTargets), then forwarding through it'
+generation=$(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}')
+kubectl patch platforminstall -n "$NS" "$INSTALL" --type merge \
+  --patch "{\"spec\": {\"apis\": {\"allowedTargets\": [\"$NODE/32\"]}}}"
+for _ in $(seq 120); do
+  [[ $(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}') != "$generation" ]] && break
+  sleep 0.5
+done
 kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
 drive http-proxy
 

@@ -145,7 +145,7 @@ kubectl wait --for=condition=Established crd/platforminstalls.pelita.io --timeou
 
 # The stand-ins of the LLM and the license API (the ones make e2e uses), on this host at the kind
 # network's gateway: the pods' way out to the host. The address is private, so http-proxy refuses
-# it until ALLOWED_TARGETS lists it (as on the real node).
+# it until the install's spec.apis.allowedTargets lists it (as on the real node).
 HOST_ADDRESS=$(docker network inspect kind \
   -f '{{range .IPAM.Config}}{{.Gateway}}{{"\n"}}{{end}}' | grep -E '^[0-9]+(\.[0-9]+){3}$' | head -n 1)
 [[ -n $HOST_ADDRESS ]] || { echo 'kind-e2e: no IPv4 gateway on the kind network' >&2; exit 1; }
@@ -269,8 +269,15 @@ log 'driving the platform through its pods'
 forward_services
 drive platform
 
-log 'letting http-proxy reach the host, then forwarding through it'
-kubectl set env -n "$NS" "deployment/$INSTALL-http-proxy" "ALLOWED_TARGETS=$HOST_ADDRESS/32"
+# spec.apis.allowedTargets is the proxy's ALLOWED_TARGETS: the operator rolls the proxy's pods.
+log 'letting http-proxy reach the host (spec.apis.allowedTargets), then forwarding through it'
+generation=$(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}')
+kubectl patch platforminstall -n "$NS" "$INSTALL" --type merge \
+  --patch "{\"spec\": {\"apis\": {\"allowedTargets\": [\"$HOST_ADDRESS/32\"]}}}"
+for _ in $(seq 120); do
+  [[ $(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}') != "$generation" ]] && break
+  sleep 0.5
+done
 kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
 forward_services
 drive http-proxy
