@@ -12,6 +12,9 @@ import type { Logger } from './logger';
 import { messageClassesOf } from './request-classes';
 import { shutdownTracing } from './tracing';
 
+const KEEP_ALIVE_TIMEOUT_MS = 65_000;
+const IDLE_SWEEP_MS = 100;
+
 export interface ServeOptions {
   port: number;
   host?: string;
@@ -35,6 +38,12 @@ export interface RunningServer {
 export async function serve(app: Express, options: ServeOptions): Promise<RunningServer> {
   const { logger, shutdownTimeoutMs, onShutdown = [], handleSignals = true } = options;
   const server = createServer(messageClassesOf(app), app);
+  // Longer than any client's own idle time-out (Node's and undici's agents: 4-5 s; proxies and
+  // load balancers: up to 60 s), so the client always ends an idle connection first. With
+  // Node's default of 5 s a client could send its next request just as the server closed the
+  // connection, and get ECONNRESET (seen in the OCR engine's tests on a loaded machine).
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   if (isTracingStarted()) bypassIncomingInstrumentation(server);
   server.listen(options.port, options.host ?? '0.0.0.0');
   await once(server, 'listening');
@@ -47,7 +56,11 @@ export async function serve(app: Express, options: ServeOptions): Promise<Runnin
 
   async function drainAndClose(): Promise<void> {
     markShuttingDown(app);
+    // close() ends idle connections once; a connection whose last answer ends during the drain
+    // would stay open for the keep-alive time-out, so idle ones are swept until closed.
+    const sweep = setInterval(() => server.closeIdleConnections(), IDLE_SWEEP_MS);
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    void closed.then(() => clearInterval(sweep));
     server.closeIdleConnections();
     // Drained: no socket open and no handler running (one may outlive its client's socket).
     const drained = closed.then(() => handlersIdle(app)).then(() => true);

@@ -155,6 +155,13 @@ describe('a kit service process', () => {
     expect(accessLine.trace_id).toBe(traceId);
   });
 
+  it('keeps idle connections open longer than clients do, so a client never reuses a closing one', async () => {
+    const res = await fetch(`${fixture.url}/health`);
+    await res.arrayBuffer();
+    // Clients (undici, Node's agent) end idle connections after 4-5 s, or sooner when told this.
+    expect(res.headers.get('keep-alive')).toBe('timeout=65');
+  });
+
   it('on SIGTERM stops accepting, finishes the in-flight request and exits 0', async () => {
     const { child, url, waitForLog } = fixture;
     const inFlight = fetch(`${url}/slow?ms=1500`);
@@ -175,6 +182,9 @@ describe('a kit service process', () => {
       messages.indexOf('shutting down'),
     );
     expect(messages).toContain('stopped');
+    // The in-flight request's connection (kept alive by fetch) closed once its answer was sent,
+    // not at the deadline.
+    expect(messages).not.toContain('shutdown deadline reached, closing connections');
   });
 });
 
