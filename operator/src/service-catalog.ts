@@ -262,6 +262,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       // The same as the user service's: core-backend checks the sessions it keeps in Redis.
       REDIS_KEY_PREFIX: redisKeyPrefix(install),
       INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+      // It reads the OCR results and summaries the worker writes.
+      ...ocrIndexes(install),
       // Visitors' addresses (widget limits, relayed logins) are behind the Ingress's.
       TRUST_PROXY: String(ingressHops(install)),
     }),
@@ -333,6 +335,7 @@ function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext
   return {
     // Installs sharing one Redis must not share a queue or status records.
     REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,
+    ...ocrIndexes(install),
     TEMP_DIR: '/tmp',
     ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
     ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
@@ -354,6 +357,20 @@ function redisKeyPrefix(install: PlatformInstall): string {
  */
 function activityLogIndex(install: PlatformInstall): string {
   return `pelita-${install.metadata.namespace}-${install.metadata.name}-user-activity-log`;
+}
+
+/**
+ * The OCR results, document summaries and chunk summaries the worker writes and core-backend
+ * reads: per install, or installs sharing one OpenSearch would read (and overwrite, by task id)
+ * each other's documents. The seed's names are the services' defaults, for a single install.
+ */
+function ocrIndexes(install: PlatformInstall) {
+  const prefix = `pelita-${install.metadata.namespace}-${install.metadata.name}`;
+  return {
+    INDEX_PDF_PARSING_RESULTS: `${prefix}-pdf-parsing-results`,
+    INDEX_DOCUMENT_SUMMARIZE: `${prefix}-summarize-document`,
+    INDEX_DOCUMENT_SUMMARIZE_CHUNK: `${prefix}-summarize-document-chunk`,
+  };
 }
 
 /** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */

@@ -158,6 +158,20 @@ describe('service settings', () => {
     );
   });
 
+  it('gives each install its own OCR indexes, the same for the OCR API, the worker and core-backend', () => {
+    const a = makeInstall();
+    const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
+    const indexes = (name: string) => ({
+      INDEX_PDF_PARSING_RESULTS: `pelita-tenant-acme-${name}-pdf-parsing-results`,
+      INDEX_DOCUMENT_SUMMARIZE: `pelita-tenant-acme-${name}-summarize-document`,
+      INDEX_DOCUMENT_SUMMARIZE_CHUNK: `pelita-tenant-acme-${name}-summarize-document-chunk`,
+    });
+    for (const service of ['ocr-service', 'ocr-worker', 'core-backend'] as const) {
+      expect(config(a, service)).toMatchObject(indexes('acme'));
+      expect(config(b, service)).toMatchObject(indexes('other'));
+    }
+  });
+
   it('tells the OCR API and the worker the engines, and only the worker the cloud key', () => {
     const apiKeySecretRef = { name: 'ocr', key: 'cloud-key' };
     const install = makeInstall({
