@@ -19,7 +19,12 @@ WORKDIR /src
 COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
-RUN npx tsc -b services/office-converter
+# One compile for every image (operator and all services): this layer is the same in every
+# Dockerfile here, so a commit compiles once, not once per image. `web/` holds the pages a service
+# serves as written (core-backend's chat page and widget), `migrations/` the SQL files a service
+# applies at start; empty ones for the others, so the copies below are the same for every service.
+RUN npx tsc -b operator services/*/ \
+ && for dir in services/*/; do mkdir -p "${dir}web" "${dir}migrations"; done
 
 FROM base AS prod
 WORKDIR /app

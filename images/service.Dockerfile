@@ -21,14 +21,12 @@ WORKDIR /src
 COPY --from=manifests /manifests ./
 RUN --mount=type=cache,target=/root/.npm npm ci --ignore-scripts
 COPY . .
-ARG SERVICE
-# `web/` holds the pages a service serves as written (core-backend's chat page and widget),
-# `migrations/` the SQL files a service applies at start (user-service, core-backend,
-# license-service; read beside dist/); empty ones for the others, so the copies below are the same
-# for every service.
-RUN test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<folder in services/>' >&2; exit 1; } \
- && npx tsc -b "services/${SERVICE}" \
- && mkdir -p "services/${SERVICE}/web" "services/${SERVICE}/migrations"
+# One compile for every image (operator and all services): this layer is the same in every
+# Dockerfile here, so a commit compiles once, not once per image. `web/` holds the pages a service
+# serves as written (core-backend's chat page and widget), `migrations/` the SQL files a service
+# applies at start; empty ones for the others, so the copies below are the same for every service.
+RUN npx tsc -b operator services/*/ \
+ && for dir in services/*/; do mkdir -p "${dir}web" "${dir}migrations"; done
 
 # Production dependencies of this service and @pelita/kit only, at the lock file's versions.
 # devDependencies are deleted first: with them, npm also links kit's dev-only workspaces
@@ -38,7 +36,8 @@ WORKDIR /app
 COPY --from=manifests /manifests ./
 ARG SERVICE
 RUN --mount=type=cache,target=/root/.npm \
-    npm pkg delete devDependencies --workspaces --include-workspace-root \
+    test -n "${SERVICE}" || { echo 'build with --build-arg SERVICE=<folder in services/>' >&2; exit 1; } \
+ && npm pkg delete devDependencies --workspaces --include-workspace-root \
  && npm ci --omit=dev --ignore-scripts --workspace="services/${SERVICE}"
 COPY --from=build /src/services/kit/dist services/kit/dist
 COPY --from=build /src/services/${SERVICE}/dist services/${SERVICE}/dist

@@ -104,6 +104,17 @@ describe.each(dockerfiles)('images/%s', (file) => {
   });
 });
 
+test('the manifests and build stages are the same in every Dockerfile (one compile per commit)', () => {
+  // Instructions only: comments differ, and buildah's layer cache does not see them.
+  const buildStages = (file: string) =>
+    stages(read(file))
+      .filter((stage) => stage.alias === 'manifests' || stage.alias === 'build')
+      .map((stage) => stage.instructions.map((i) => `${i.keyword} ${i.args}`));
+  const reference = buildStages(SERVICE_DOCKERFILE);
+  expect(reference).toHaveLength(2);
+  for (const file of dockerfiles) expect(buildStages(file)).toEqual(reference);
+});
+
 describe('images of the deployables', () => {
   test.each([...deployables])(
     '%s has one and it copies the workspaces it depends on',
