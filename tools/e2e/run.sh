@@ -62,6 +62,8 @@ S3_ACCESS_KEY=$(setting S3_ACCESS_KEY)
 S3_SECRET_KEY=$(setting S3_SECRET_KEY)
 export KUBECONFIG
 kubectl() { "$KUBECTL_BIN" "$@"; }
+# shellcheck source=tools/e2e/phases.sh
+source "$ROOT/tools/e2e/phases.sh"
 helm() { "$HELM_BIN" "$@"; }
 
 collect_diagnostics() {
@@ -285,14 +287,7 @@ drive platform
 # The node's address is private, so refused above until the install lists it
 # (spec.apis.allowedTargets, the proxy's ALLOWED_TARGETS): the operator rolls the proxy's pods.
 log 'letting http-proxy reach the node (spec.apis.allowedTargets), then forwarding through it'
-generation=$(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}')
-kubectl patch platforminstall -n "$NS" "$INSTALL" --type merge \
-  --patch "{\"spec\": {\"apis\": {\"allowedTargets\": [\"$NODE/32\"]}}}"
-for _ in $(seq 120); do
-  [[ $(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}') != "$generation" ]] && break
-  sleep 0.5
-done
-kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
+allow_http_proxy_target "$NODE"
 drive http-proxy
 
 log 'a document through core-backend and the document pipeline, then an OCR worker killed mid-task'

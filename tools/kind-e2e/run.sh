@@ -20,6 +20,8 @@
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# shellcheck source=tools/e2e/phases.sh
+source "$ROOT/tools/e2e/phases.sh"
 cd "$ROOT"
 
 CLUSTER=${KIND_CLUSTER:-pelita-e2e}
@@ -271,14 +273,7 @@ drive platform
 
 # spec.apis.allowedTargets is the proxy's ALLOWED_TARGETS: the operator rolls the proxy's pods.
 log 'letting http-proxy reach the host (spec.apis.allowedTargets), then forwarding through it'
-generation=$(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}')
-kubectl patch platforminstall -n "$NS" "$INSTALL" --type merge \
-  --patch "{\"spec\": {\"apis\": {\"allowedTargets\": [\"$HOST_ADDRESS/32\"]}}}"
-for _ in $(seq 120); do
-  [[ $(kubectl get deployment -n "$NS" "$INSTALL-http-proxy" -o 'jsonpath={.metadata.generation}') != "$generation" ]] && break
-  sleep 0.5
-done
-kubectl rollout status -n "$NS" "deployment/$INSTALL-http-proxy" --timeout 2m
+allow_http_proxy_target "$HOST_ADDRESS"
 forward_services
 drive http-proxy
 
