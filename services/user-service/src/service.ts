@@ -175,6 +175,7 @@ export function createUserService(
     password: settings.SMTP_PASSWORD,
     from: settings.MAIL_FROM,
   });
+  const resetTokens = createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS);
   const emailChange = createEmailChange({
     users: userRepository,
     tokens: createResetTokenStore(
@@ -182,6 +183,7 @@ export function createUserService(
       settings.EMAIL_VERIFICATION_TTL_SECONDS,
       'verify:email-change',
     ),
+    resetLinks: resetTokens,
     mailer,
     logger,
     frontendUrl: settings.FRONTEND_URL,
@@ -239,7 +241,7 @@ export function createUserService(
     }),
     passwordReset: createPasswordReset({
       users: userRepository,
-      resetTokens: createResetTokenStore(redis, settings.RESET_TOKEN_TTL_SECONDS),
+      resetTokens,
       sessions,
       mailer,
       logger,

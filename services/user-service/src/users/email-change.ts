@@ -17,6 +17,8 @@ export interface EmailChangeDeps {
   users: Pick<UserRepository, 'find' | 'findByEmail' | 'update'>;
   /** Links of e-mail changes (`verify:email-change` in Redis), each holding the new address. */
   tokens: Pick<ResetTokenStore, 'issue' | 'consume' | 'revokeAllOf' | 'mayMail'>;
+  /** Password-reset links: they went to the old address, so a change of address ends them. */
+  resetLinks: Pick<ResetTokenStore, 'revokeAllOf'>;
   mailer: Mailer;
   logger: Logger;
   frontendUrl: string;
@@ -40,8 +42,14 @@ function pendingChangeOf(stored: string | null): PendingChange | undefined {
 }
 
 export function createEmailChange(deps: EmailChangeDeps) {
-  /** Mailed in the background: the change is made whether or not the mail goes out. */
-  function tellOldAddress(oldEmail: string, newEmail: string): void {
+  /**
+   * After an account's address changed (its owner followed the link, or an administrator set
+   * it): reset links mailed to the old address end — whoever still reads that mailbox must not
+   * take the account back — and the old address is told, in the background (the change is made
+   * whether or not the mail goes out).
+   */
+  async function addressChanged(userId: string, oldEmail: string, newEmail: string) {
+    await deps.resetLinks.revokeAllOf(userId);
     deps.mailer
       .send({
         to: oldEmail,
@@ -54,7 +62,7 @@ export function createEmailChange(deps: EmailChangeDeps) {
   }
 
   return {
-    tellOldAddress,
+    addressChanged,
 
     /**
      * Mails a confirmation link to `newEmail`; the account's address stays as it is until the
@@ -112,7 +120,7 @@ export function createEmailChange(deps: EmailChangeDeps) {
       await deps.users.update(user.id, { email: pending.email }).catch((err: unknown) => {
         throw isUniqueViolation(err) ? alreadyUsed() : err;
       });
-      tellOldAddress(user.email, pending.email);
+      await addressChanged(user.id, user.email, pending.email);
       return true;
     },
   };

@@ -34,7 +34,7 @@ export interface UsersDeps {
   roleData: RoleDataChanges;
   userNameCopy: UserNameCopy;
   license: LicenseCheck;
-  emailChange: Pick<EmailChange, 'request' | 'tellOldAddress'>;
+  emailChange: Pick<EmailChange, 'request' | 'addressChanged'>;
 }
 
 /** A user as changed; `pendingEmail` when their own new address waits for its link to be followed. */
@@ -150,7 +150,8 @@ export function createUsers({
       const after = await existing(id);
       if ((!after.isActive && before.isActive) || after.username !== before.username)
         await sessions.revokeAllOf(id);
-      if (after.email !== before.email) emailChange.tellOldAddress(before.email, after.email);
+      if (after.email !== before.email)
+        await emailChange.addressChanged(id, before.email, after.email);
       userNameCopy.copy(after);
       return pendingEmail === undefined ? after : { ...after, pendingEmail };
     },

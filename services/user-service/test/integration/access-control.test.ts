@@ -395,9 +395,19 @@ describe('access control through the API, decided by OPA', () => {
     const again = await own({ email: `other-${newEmail}`, current_password: 'member-pw-123' });
     expect(again.status).toBe(429);
 
+    // A reset link mailed to the old address before the change...
+    expect((await call('POST', '/auth/forgot-password', '', { email: oldEmail })).status).toBe(202);
+    const resetToken = await newMailedToken(oldEmail, '/reset-password');
+
     const token = await newMailedToken(newEmail, '/verify-email');
     const follow = () => call('POST', '/auth/verify-email', '', { token });
     expect((await follow()).status).toBe(200);
+    // ...ends with it: whoever still reads that mailbox cannot take the account back.
+    const reset = await call('POST', '/auth/reset-password', '', {
+      token: resetToken,
+      password: 'taken-back-pw-123',
+    });
+    expect(reset.status).toBe(400);
     expect((await json(await call('GET', `/users/${member.user.id}`, admin), 200)).email).toBe(
       newEmail,
     );
@@ -415,9 +425,16 @@ describe('access control through the API, decided by OPA', () => {
     expect((await own({ full_name: 'After rename' })).status).toBe(401);
     // An administrator changes a user's e-mail without the user's password, at once.
     const third = `third-${member.username}@pelita.test`;
+    expect((await call('POST', '/auth/forgot-password', '', { email: newEmail })).status).toBe(202);
+    const resetBeforeAdmin = await newMailedToken(newEmail, '/reset-password');
     const byAdmin = await json(await own({ email: third }, admin), 200);
     expect(byAdmin.email).toBe(third);
     expect(byAdmin.pending_email).toBeUndefined();
+    const lateReset = await call('POST', '/auth/reset-password', '', {
+      token: resetBeforeAdmin,
+      password: 'taken-back-pw-123',
+    });
+    expect(lateReset.status).toBe(400);
   });
 
   it('deactivating a user ends their sessions and removes them from the policy data', async () => {

@@ -6,6 +6,7 @@ import { capturedLogger, fakeUsers, user } from './auth/fakes';
 function setup(options: { mailFails?: boolean; resendSeconds?: number } = {}) {
   const users = fakeUsers(user(), user({ id: 'u-2', email: 'bob@pelita.test', username: 'bob' }));
   const links = new Map<string, { userId: string; value: string }>();
+  const resetLinksEnded: string[] = [];
   const mailed = new Set<string>();
   const sent: Mail[] = [];
   const { logger } = capturedLogger();
@@ -40,6 +41,9 @@ function setup(options: { mailFails?: boolean; resendSeconds?: number } = {}) {
         return Promise.resolve(true);
       },
     },
+    resetLinks: {
+      revokeAllOf: (userId) => (resetLinksEnded.push(userId), Promise.resolve()),
+    },
     mailer: {
       configured: true,
       send: (mail) => {
@@ -55,16 +59,17 @@ function setup(options: { mailFails?: boolean; resendSeconds?: number } = {}) {
   });
   const tokenOf = (mail: Mail) =>
     decodeURIComponent(/verify-email\?token=(\S+)/.exec(mail.text)?.[1] ?? '');
-  return { emailChange, users, links, sent, tokenOf };
+  return { emailChange, users, links, sent, tokenOf, resetLinksEnded };
 }
 
 const background = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("changing one's own e-mail address", () => {
   it('mails the new address a link; only following it changes the address, and the old one is told', async () => {
-    const { emailChange, users, sent, tokenOf } = setup();
+    const { emailChange, users, sent, tokenOf, resetLinksEnded } = setup();
     await emailChange.request({ id: 'u-1' }, 'ada@new.test');
     expect(users.byId.get('u-1')!.email).toBe('ada@pelita.test');
+    expect(resetLinksEnded).toEqual([]);
     expect(sent).toHaveLength(1);
     expect(sent[0]).toMatchObject({
       to: 'ada@new.test',
@@ -73,6 +78,8 @@ describe("changing one's own e-mail address", () => {
     const token = tokenOf(sent[0]!);
     await expect(emailChange.confirm(token)).resolves.toBe(true);
     expect(users.byId.get('u-1')!.email).toBe('ada@new.test');
+    // Reset links mailed to the old address end with it.
+    expect(resetLinksEnded).toEqual(['u-1']);
     await background();
     expect(sent[1]).toMatchObject({ to: 'ada@pelita.test' });
     expect(sent[1]!.text).toContain('ada@new.test');
