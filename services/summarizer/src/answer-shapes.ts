@@ -44,7 +44,12 @@ const entities = (optional: boolean) =>
     return normalised;
   }, entityObject) as unknown as z.ZodType<NamedEntities>;
 
-const summary = z.string().trim();
+/**
+ * An empty summary is no answer: the JSON schema says so (`minLength: 1`), so a server enforcing
+ * it never writes one (a small model at temperature 0.7 did, now and then), and one from a
+ * server that does not enforce it is asked for again like any unusable answer.
+ */
+const summary = z.string().trim().min(1);
 
 export interface SummaryValue {
   summary: string;

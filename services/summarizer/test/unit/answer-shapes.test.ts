@@ -52,6 +52,7 @@ describe('answer shapes', () => {
       properties: {
         summary: {
           type: 'string',
+          minLength: 1,
           description: 'a shorter summary that keeps every important fact',
         },
       },
@@ -70,6 +71,15 @@ describe('answer shapes', () => {
       named_entities: { ...emptyEntities(), PER: ['Ani'] },
     });
     expect(read(CHUNK_ANSWER)({ key_points: [] })).toBe('invalid');
+  });
+
+  it('take no empty summary: the schema asks for one character at least, and blank text is unusable', () => {
+    const schema = CHUNK_ANSWER.jsonSchema as { properties: { summary: { minLength?: number } } };
+    expect(schema.properties.summary.minLength).toBe(1);
+    for (const blank of ['', '   ']) {
+      expect(read(CHUNK_ANSWER)({ summary: blank, key_points: [], topics: [] })).toBe('invalid');
+      expect(read(REDUCE_ANSWER)({ summary: blank })).toBe('invalid');
+    }
   });
 
   it('read entities inside named_entities or at the top level, and nothing else', () => {
