@@ -255,7 +255,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     startupSeconds: 300,
     settings: (install, { jwtPublicKey }) => ({
       // Installs sharing one OpenSearch must not share their knowledge.
-      KNOWLEDGE_INDEX: `pelita-${install.metadata.namespace}-${install.metadata.name}-knowledge`,
+      KNOWLEDGE_INDEX: installIndex(install, 'knowledge'),
       TEMP_DIR: '/tmp',
       // Access tokens are verified with it; unset, core-backend asks the user service at start.
       ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
@@ -356,7 +356,7 @@ function redisKeyPrefix(install: PlatformInstall): string {
  * per install, or the administrators of one tenant would read another's on a shared OpenSearch.
  */
 function activityLogIndex(install: PlatformInstall): string {
-  return `pelita-${install.metadata.namespace}-${install.metadata.name}-user-activity-log`;
+  return installIndex(install, 'user-activity-log');
 }
 
 /**
@@ -365,12 +365,16 @@ function activityLogIndex(install: PlatformInstall): string {
  * each other's documents. The seed's names are the services' defaults, for a single install.
  */
 function ocrIndexes(install: PlatformInstall) {
-  const prefix = `pelita-${install.metadata.namespace}-${install.metadata.name}`;
   return {
-    INDEX_PDF_PARSING_RESULTS: `${prefix}-pdf-parsing-results`,
-    INDEX_DOCUMENT_SUMMARIZE: `${prefix}-summarize-document`,
-    INDEX_DOCUMENT_SUMMARIZE_CHUNK: `${prefix}-summarize-document-chunk`,
+    INDEX_PDF_PARSING_RESULTS: installIndex(install, 'pdf-parsing-results'),
+    INDEX_DOCUMENT_SUMMARIZE: installIndex(install, 'summarize-document'),
+    INDEX_DOCUMENT_SUMMARIZE_CHUNK: installIndex(install, 'summarize-document-chunk'),
   };
+}
+
+/** An OpenSearch index of one install: installs sharing one OpenSearch never share an index. */
+function installIndex(install: PlatformInstall, name: string): string {
+  return `pelita-${install.metadata.namespace}-${install.metadata.name}-${name}`;
 }
 
 /** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */
