@@ -20,7 +20,7 @@ import { isShuttingDown, isStarting, trackHandler } from './lifecycle';
 import type { Logger } from './logger';
 import { createMetrics, requestMetrics, type Metrics } from './metrics';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
-import { requestLogging } from './request-context';
+import { defineRequestLog, requestLogging } from './request-context';
 import type { RouteDefinition } from './route';
 import { parseRequest } from './validate';
 
@@ -68,6 +68,7 @@ export function createService(options: ServiceOptions): Express {
   // Hashing every JSON answer for an ETag costs CPU for caching no API client here relies on.
   app.set('etag', false);
   app.set('trust proxy', false);
+  defineRequestLog(app.request);
 
   const bodyLimit = options.bodyLimit ?? '1mb';
   // Every request passes these first, on express's path and on the fast path alike.
