@@ -1,9 +1,11 @@
 /**
- * Side-effect entry for a service's `main.ts`, imported first: starts tracing under the
- * service's name (`OTEL_SERVICE_NAME`, else the entry's package name without its scope).
+ * Side-effect entry for a service's `main.ts`, imported first: tunes the heap for serving
+ * requests (heap-tuning.ts) and starts tracing under the service's name (`OTEL_SERVICE_NAME`,
+ * else the entry's package name without its scope).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { tuneHeapForRequests } from './heap-tuning';
 import { startTracing } from './tracing';
 
 function entryPackageName(): string {
@@ -23,4 +25,5 @@ function entryPackageName(): string {
   }
 }
 
+tuneHeapForRequests();
 startTracing(entryPackageName());

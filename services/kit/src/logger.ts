@@ -30,10 +30,11 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
     hooks: {
       // Messages are redacted too: an error text may carry a connection URL.
       logMethod(args, method) {
-        method.apply(
-          this,
-          args.map((arg) => (typeof arg === 'string' ? redactString(arg) : arg)) as typeof args,
-        );
+        for (let index = 0; index < args.length; index++) {
+          const arg = args[index];
+          if (typeof arg === 'string') args[index] = redactString(arg);
+        }
+        method.apply(this, args);
       },
     },
     mixin: traceFields,

@@ -61,44 +61,68 @@ export function redactString(value: string): string {
 }
 
 /**
- * Returns a redacted copy of plain objects and arrays (other objects are kept as they are:
- * serialisers turn those into plain data first). Numbers and booleans under sensitive keys
- * are kept, so counters such as `summary_tokens: 120` stay readable.
+ * Returns plain objects and arrays with credentials removed (other objects are kept as they are:
+ * serialisers turn those into plain data first). Numbers and booleans under sensitive keys are
+ * kept, so counters such as `summary_tokens: 120` stay readable. The input is never changed:
+ * what needs a change is copied, and what needs none is returned as it is — most log lines need
+ * none, and copying every line was a visible share of a small request's CPU (issue 17).
  */
 export function redact(value: unknown): unknown {
-  return redactAt(value, 0, new WeakSet());
+  return redactAt(value, []);
 }
 
-function redactAt(value: unknown, depth: number, seen: WeakSet<object>): unknown {
+/** `ancestors`: the objects above `value`, to tell a cycle from an object met twice. */
+function redactAt(value: unknown, ancestors: object[]): unknown {
   if (typeof value === 'string') return redactString(value);
   if (typeof value !== 'object' || value === null) return value;
-  if (depth >= MAX_DEPTH) return '[Truncated]';
-  if (seen.has(value)) return '[Circular]';
-  if (Array.isArray(value)) {
-    seen.add(value);
-    return value.map((item) => redactAt(item, depth + 1, seen));
-  }
-  if (value instanceof Error || types.isNativeError(value)) return redactError(value, depth, seen);
-  if (!isPlainObject(value)) return value;
-  seen.add(value);
-  const copy: Record<string, unknown> = {};
-  for (const [key, item] of Object.entries(value)) {
-    copy[key] =
-      isSensitiveKey(key) && typeof item !== 'number' && typeof item !== 'boolean' && item != null
-        ? REDACTED
-        : redactAt(item, depth + 1, seen);
-  }
-  return copy;
+  if (ancestors.length >= MAX_DEPTH) return '[Truncated]';
+  if (ancestors.includes(value)) return '[Circular]';
+  if (value instanceof Error || types.isNativeError(value)) return redactError(value, ancestors);
+  if (!Array.isArray(value) && !isPlainObject(value)) return value;
+  ancestors.push(value);
+  const redacted = Array.isArray(value)
+    ? redactArray(value as unknown[], ancestors)
+    : redactObject(value as Record<string, unknown>, ancestors);
+  ancestors.pop();
+  return redacted;
 }
 
-function redactError(err: Error, depth: number, seen: WeakSet<object>): Record<string, unknown> {
-  seen.add(err);
+function redactArray(array: unknown[], ancestors: object[]): unknown[] {
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < array.length; index++) {
+    const item = array[index];
+    const clean = redactAt(item, ancestors);
+    if (clean !== item) (copy ??= array.slice())[index] = clean;
+  }
+  return copy ?? array;
+}
+
+function redactObject(
+  object: Record<string, unknown>,
+  ancestors: object[],
+): Record<string, unknown> {
+  let copy: Record<string, unknown> | undefined;
+  for (const key of Object.keys(object)) {
+    const item = object[key];
+    const clean =
+      isSensitiveKey(key) && typeof item !== 'number' && typeof item !== 'boolean' && item != null
+        ? REDACTED
+        : redactAt(item, ancestors);
+    if (clean !== item) (copy ??= { ...object })[key] = clean;
+  }
+  return copy ?? object;
+}
+
+function redactError(err: Error, ancestors: object[]): Record<string, unknown> {
   const plain: Record<string, unknown> = { ...(err as unknown as Record<string, unknown>) };
   plain.type = err.name;
   plain.message = err.message;
   if (err.stack) plain.stack = err.stack;
   if (err.cause !== undefined) plain.cause = err.cause;
-  return redactAt(plain, depth, seen) as Record<string, unknown>;
+  ancestors.push(err);
+  const redacted = redactObject(plain, ancestors);
+  ancestors.pop();
+  return redacted;
 }
 
 /**
