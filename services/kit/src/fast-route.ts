@@ -128,6 +128,8 @@ function startServerSpan(req: Request, res: Response, path: string, route: strin
     },
     parent,
   );
+  // An unsampled span records nothing: ending it would do nothing either.
+  if (!span.isRecording()) return trace.setSpan(parent, span);
   res.once('close', () => {
     span.setAttribute('http.response.status_code', res.statusCode);
     if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });

@@ -8,10 +8,7 @@ export type { Logger } from 'pino';
 export interface LoggerOptions {
   name: string;
   level?: string;
-  /**
-   * Where lines go; standard output, written asynchronously, when omitted (tests pass a
-   * capturing stream).
-   */
+  /** Where lines go; standard output when omitted (tests pass a capturing stream). */
   destination?: DestinationStream;
 }
 
@@ -39,19 +36,7 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
     },
     mixin: traceFields,
   };
-  return pino(options, destination ?? standardOutput());
-}
-
-/**
- * Standard output without a blocking write per line: lines written while a write is under way
- * are gathered and go out together in the next one. One `writeSync` per access-log line was the
- * largest single cost of a small proxied request after node's own HTTP work (issue 17, figures in
- * tools/bench's README). pino flushes what is pending, synchronously, when the process exits —
- * after SIGTERM's drain, `process.exit` and an uncaught exception alike; only a process killed
- * outright (SIGKILL, the kernel's OOM killer) can lose the lines of its last write.
- */
-function standardOutput(): DestinationStream {
-  return pino.destination({ dest: 1, sync: false });
+  return destination ? pino(options, destination) : pino(options);
 }
 
 function traceFields(): Record<string, string> {
