@@ -55,7 +55,8 @@ export function defineRequestLog(requestPrototype: object): void {
     configurable: true,
     get(this: LoggedRequest): Logger {
       const logger = this[SERVICE_LOGGER];
-      if (!logger) throw new Error('req.log is set by the access-log middleware, which has not run');
+      if (!logger)
+        throw new Error('req.log is set by the access-log middleware, which has not run');
       return (this[REQUEST_LOGGER] ??= logger.child({ request_id: this.id }));
     },
     set(this: LoggedRequest, value: Logger) {

@@ -19,6 +19,8 @@ async function main(): Promise<void> {
     .sort();
   if (files.length === 0)
     throw new Error(`no benchmark matches ${wanted.join(', ') || '*.bench.js'}`);
+  // Every process a benchmark starts runs on this same Node (`process.execPath`).
+  report(`node ${process.version}`);
   for (const file of files) {
     report(`\n== ${file.replace(/\.bench\.js$/, '')}`);
     const benchmark = (await import(join(__dirname, file))) as Benchmark;

@@ -50,6 +50,25 @@ describe('redact', () => {
     expect(redact(a)).toEqual({ name: 'a', self: '[Circular]' });
   });
 
+  it('writes an object met twice outside a cycle both times', () => {
+    const shared = { host: 'db', password: 'pw' };
+    expect(redact({ primary: shared, replica: shared })).toEqual({
+      primary: { host: 'db', password: REDACTED },
+      replica: { host: 'db', password: REDACTED },
+    });
+  });
+
+  it('returns what needs no change as it is, and copies only the changed branches', () => {
+    const clean = { req: { method: 'POST', url: '/proxy' }, res: { statusCode: 200 }, ids: [1, 2] };
+    expect(redact(clean)).toBe(clean);
+    const mixed = { req: clean.req, auth: { token: 't' } };
+    const out = redact(mixed) as typeof mixed;
+    expect(out).not.toBe(mixed);
+    expect(out.req).toBe(clean.req);
+    expect(out.auth).toEqual({ token: REDACTED });
+    expect(mixed.auth.token).toBe('t');
+  });
+
   it.each([
     'Authorization',
     'proxy-authorization',
