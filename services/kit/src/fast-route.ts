@@ -5,7 +5,7 @@
  *
  * Why: on a small request express's router (a regular expression and a `next` hop per layer,
  * mount-path trimming, parameter processing) and body-parser (content-type parsing, raw-body,
- * async resources) cost several times what node:http itself does (figures in tools/bench's
+ * async resources) cost several times what node:http itself does (figures in the kit's
  * README). Everything else falls back to express, untouched: parameterised paths, `HEAD`, a
  * trailing slash, other body types, encodings and charsets, a declared body over the limit.
  */

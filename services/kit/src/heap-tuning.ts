@@ -8,8 +8,8 @@
  * is pretenured it stays so, and from then on every request's objects are born old, die old, and
  * are found only by full collections. In the http-proxy benchmark two runs in three fell into
  * that state: 9-10 ms scavenges instead of 1 ms, 116-122 µs of CPU per request instead of 83-93
- * (issue 17, tools/bench's README). The flag is read at collection time, so setting it here, as
- * the process starts, takes effect for the whole run.
+ * (issue 17; the kit's README, "The garbage collector"). The flag is read at collection time, so
+ * setting it here, as the process starts, takes effect for the whole run.
  */
 import { setFlagsFromString } from 'node:v8';
 

@@ -3,7 +3,7 @@
  * express's methods (and the app) on their prototypes from the start. Express otherwise swaps
  * the prototype of every request and response (`Object.setPrototypeOf`), which turns V8's fast
  * property access off for both objects for their whole life: on a small request that alone costs
- * about as much CPU as node:http's entire handling of it (figures in tools/bench's README).
+ * about as much CPU as node:http's entire handling of it (figures in the kit's README).
  */
 import { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express } from 'express';

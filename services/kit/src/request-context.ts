@@ -5,7 +5,7 @@
  *
  * Written by hand rather than with pino-http: on a small request pino-http's per-request child
  * logger, wrapped serialisers and listeners cost more than the rest of the pipeline together
- * (profile in tools/bench's README). The child logger behind `req.log` is made only when a
+ * (profile in the kit's README). The child logger behind `req.log` is made only when a
  * handler uses it.
  */
 import { randomUUID } from 'node:crypto';
@@ -48,7 +48,7 @@ type LoggedRequest = Request & {
  * accessor defined on each request gives each its own hidden class, which V8 keeps in old space
  * — with the request and response its closures hold — until the next full collection. That made
  * every request outlive the young-generation collections (12 ms scavenges instead of 1 ms, a
- * third of a small request's CPU; issue 17, figures in tools/bench's README).
+ * third of a small request's CPU; issue 17, the kit's README).
  */
 export function defineRequestLog(requestPrototype: object): void {
   Object.defineProperty(requestPrototype, 'log', {
