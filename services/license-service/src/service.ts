@@ -38,7 +38,13 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
   if (!settings.ENCRYPTION_KEY) {
     logger.warn('ENCRYPTION_KEY is not set: mapping credentials are stored unsealed');
   }
-  const pool = new pg.Pool({ connectionString: settings.DATABASE_URL, max: 10 });
+  // A bounded wait for a connection: without it a request waits for ever while the database is
+  // unreachable or the pool is exhausted (the other services' pools wait 5 s too).
+  const pool = new pg.Pool({
+    connectionString: settings.DATABASE_URL,
+    max: 10,
+    connectionTimeoutMillis: 5000,
+  });
   observePgPool(metrics.registry, pool);
   pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
   const sessions = createSessionStore(pool, {
