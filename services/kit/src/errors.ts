@@ -1,5 +1,6 @@
 /** The one HTTP error type: domain code throws it, the error middleware turns it into a response. */
 import { z } from 'zod';
+import { isDependencyUnavailable } from './dependency-failure';
 
 export interface ErrorDetail {
   /** Where the problem is: `body`, `query`, `params`, `headers`, or a domain-specific place. */
@@ -59,13 +60,25 @@ export function defaultErrorBody(err: HttpError): ErrorBody {
   };
 }
 
-/** Turns anything thrown into an HttpError; unknown errors become a 500 that reveals nothing. */
+/**
+ * Turns anything thrown into an HttpError: a dependency that could not be reached becomes a 503
+ * (`dependency_unavailable`), other unknown errors a 500 that reveals nothing. Either way the
+ * cause goes to the log, never to the caller.
+ */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) return err;
   // body-parser and friends throw errors carrying a 4xx `status` and `expose: true`.
   if (isExposedClientError(err)) {
     const code = err.type === 'entity.too.large' ? 'payload_too_large' : 'invalid_request';
     return new HttpError(err.status, code, err.message, { cause: err });
+  }
+  if (isDependencyUnavailable(err)) {
+    return new HttpError(
+      503,
+      'dependency_unavailable',
+      'A service this request needs is unavailable; try again later',
+      { cause: err },
+    );
   }
   return new HttpError(500, 'internal_error', 'Internal server error', { cause: err });
 }

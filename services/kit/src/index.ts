@@ -93,6 +93,8 @@ export {
   type ErrorBody,
   type ErrorDetail,
 } from './errors';
+// Socket error codes of an unreachable peer and of a lost connection (dependency-failure.ts)
+export { CONNECTION_LOST_CODES, UNREACHABLE_CODES } from './dependency-failure';
 
 // Calls to OpenAI-compatible model servers: what failed, and the HTTP answer it becomes
 export {

@@ -13,6 +13,7 @@
  * The gauges are read from the pools at scrape time, so they cost nothing between scrapes.
  */
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { PG_CONNECT_TIMEOUTS } from './dependency-failure';
 
 export interface PoolSnapshot {
   pool: string;
@@ -130,12 +131,6 @@ export interface PgPoolLike {
   connect(...args: unknown[]): unknown;
 }
 
-/** pg-pool's messages for a wait given up (queued, or opening a new connection). */
-const PG_TIMEOUTS = new Set([
-  'timeout exceeded when trying to connect',
-  'Connection terminated due to connection timeout',
-]);
-
 type ConnectCallback = (err: Error | undefined, client?: unknown, done?: unknown) => void;
 
 /**
@@ -157,7 +152,7 @@ export function observePgPool(registry: Registry, pool: PgPoolLike, name = 'main
   metrics.waitStarted(name);
   const connect: (callback?: ConnectCallback) => unknown = pool.connect.bind(pool);
   const failed = (err: unknown): WaitOutcome =>
-    err instanceof Error && PG_TIMEOUTS.has(err.message) ? 'timeout' : 'error';
+    err instanceof Error && PG_CONNECT_TIMEOUTS.has(err.message) ? 'timeout' : 'error';
   pool.connect = function timedConnect(callback?: ConnectCallback): unknown {
     const done = metrics.waitStarted(name);
     if (typeof callback === 'function') {

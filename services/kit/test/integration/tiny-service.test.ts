@@ -56,6 +56,18 @@ function tinyService(logs: LogCapture, postgresUrl: string) {
       handler: ({ body }) => ({ words: body.split(/\s+/).length }),
     }),
   ];
+  routes.push(
+    defineRoute({
+      method: 'get',
+      path: '/notes/count',
+      summary: 'How many notes are stored',
+      responses: { 200: { description: 'The count', schema: z.object({ notes: z.number() }) } },
+      handler: async () => {
+        const { rows } = await pool.query<{ notes: number }>('select 0 as notes');
+        return { notes: rows[0]?.notes ?? 0 };
+      },
+    }),
+  );
   const app = createService({
     name: 'tiny',
     logger,
@@ -127,6 +139,12 @@ describe('a service built with the kit', () => {
       expect(body.checks.postgres.status).toBe('down');
       expect(body.checks.postgres.error).toMatch(/ECONNREFUSED|connect/);
       expect(JSON.stringify(body)).not.toContain('secret-pw');
+      // A route needing the database answers 503 too, naming neither host nor credentials.
+      const query = await fetch(`${other.url}/notes/count`);
+      expect(query.status).toBe(503);
+      const answer = (await query.json()) as { error: { code: string; message: string } };
+      expect(answer.error.code).toBe('dependency_unavailable');
+      expect(JSON.stringify(answer)).not.toMatch(/secret-pw|127\.0\.0\.1|ECONNREFUSED/);
     } finally {
       await other.stop();
     }
