@@ -26,9 +26,9 @@ CACHE=${PELITA_CACHE_DIR:-/var/cache/pelita}/images
 TAG=${IMAGE_TAG:-0.0.0-e2e}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 OUT=${IMAGES_OUT:-}
-# Pinned: a new version is a new cache entry, so bumping one rebuilds the base images.
-NODE_VERSION=24.21.0
-NPM_VERSION=11.19.1
+# NODE_VERSION, NPM_VERSION and npm_tarball (shared with the benchmarks' tools/bench/images-node.sh).
+# shellcheck source=images/npm-tarballs.sh
+source "$ROOT/images/npm-tarballs.sh"
 DEBIAN_IMAGE=docker.io/library/debian:bookworm-slim
 # The name every Dockerfile's FROM asks for; with --pull=never buildah finds it locally.
 NODE_IMAGE=docker.io/library/node:24-bookworm-slim
@@ -73,20 +73,6 @@ debian_image() {
   buildah config --cmd '["bash"]' --env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
     --label "io.pelita.stamp=$stamp" "$ctr"
   buildah commit --quiet --rm "$ctr" "$DEBIAN_IMAGE" >/dev/null
-}
-
-# An npm tarball, fetched once into the cache (npm pack verifies its integrity).
-npm_tarball() {
-  local spec=$1 file
-  file="$CACHE/$(echo "$spec" | tr '@/' '--').tgz"
-  if [[ ! -s $file ]]; then
-    local tmp
-    tmp=$(mktemp -d)
-    (cd "$tmp" && npm pack --silent "$spec" >/dev/null)
-    mv "$tmp"/*.tgz "$file"
-    rmdir "$tmp"
-  fi
-  printf '%s\n' "$file"
 }
 
 # Node and npm laid out as the official node image does (/usr/local/bin, /usr/local/lib/node_modules),
