@@ -45,6 +45,8 @@ import type { WorkspaceModels as WorkspaceModelStore } from './workspace-config/
 import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
+import type { KeySessions } from './chats/key-sessions';
+import type { Retrieve } from './retrieval/retriever';
 import { adminRoutes } from './routes/admin';
 import { embedRoutes } from './routes/embed';
 import { pageRoutes, WEB_DIR } from './routes/pages';
@@ -80,6 +82,10 @@ export interface AppDeps {
   access: AccessLists;
   workspaceRoles: WorkspaceRoles;
   appKeys: AppKeys;
+  /** The sessions app keys opened, as a key may read them. */
+  keySessions: KeySessions;
+  /** The one retrieval: search and every chat. */
+  retrieve: Retrieve;
   chats: ChatStore;
   answers: AnswerPipeline;
   /** The model ids a workspace offers on the open API. */
@@ -131,7 +137,7 @@ export function createApp(deps: AppDeps): Express {
     routes: withActivityLog(deps.activityLog, [
       ...workspaceRoutes(deps.workspaces, caller),
       ...workspaceRoleRoutes(deps.workspaceRoles),
-      ...appKeyRoutes(deps.workspaces, deps.appKeys, caller),
+      ...appKeyRoutes(deps.appKeys, caller),
       ...adminRoutes(deps.workspaces, caller),
       ...documentRoutes({ ...deps, ...deps.documentRoutes, callerOf: caller }),
       ...audioRoutes({ ...deps, ...deps.documentRoutes, callerOf: caller }),
@@ -151,7 +157,7 @@ export function createApp(deps: AppDeps): Express {
       ...roomRoutes({ ...deps, callerOf: caller }),
       ...chatRoutes({ ...deps, callerOf: caller }),
       ...reportRoutes({ ...deps, callerOf: caller }),
-      ...openApiHistoryRoutes(deps.appKeys, deps.chats),
+      ...openApiHistoryRoutes(deps),
       ...openApiChatRoutes({ ...deps, models: deps.workspaceModels }),
       ...utilRoutes(deps.users, deps.serviceToken),
       ...signInRoutes(deps.signIn),

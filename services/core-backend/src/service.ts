@@ -19,6 +19,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
 import { publicKeySource } from './auth/public-key';
+import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import {
@@ -27,6 +28,7 @@ import {
   type SystemPrompt,
 } from './chats/answer-pipeline';
 import { createChatStore } from './chats/chat-store';
+import { createKeySessions } from './chats/key-sessions';
 import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
 import { createSourceLookups } from './chats/source-lookups';
@@ -55,6 +57,7 @@ import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
+import { createRetriever } from './retrieval/retriever';
 import { createUserDirectory } from './users/user-directory';
 import { createWorkspaceRoles } from './workspaces/workspace-roles';
 import { createWorkspaces } from './workspaces/workspaces';
@@ -234,14 +237,17 @@ export function createCoreBackend(
         )
       : undefined,
   });
-  const answers = createAnswerPipeline({
-    chats,
+  const retrieve = createRetriever({
     knowledge,
     access,
+    topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
+  });
+  const answers = createAnswerPipeline({
+    chats,
+    retrieve,
     models,
     resolveModel,
     systemPrompt,
-    topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
     lookups: createSourceLookups({ databases, apis, models, logger }),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
@@ -308,7 +314,14 @@ export function createCoreBackend(
     models,
     databases,
     apis,
-    appKeys: createAppKeys(pool, { lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS }),
+    appKeys: createAppKeys({
+      repository: createAppKeyRepository(pool),
+      workspaces,
+      access,
+      lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
+    }),
+    keySessions: createKeySessions({ chats, access }),
+    retrieve,
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),

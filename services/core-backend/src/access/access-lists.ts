@@ -25,11 +25,16 @@ export type Visible = 'all' | string[];
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
 
+/** What a key's scope lets through of a type: nothing but its documents and audios. */
+const scoped = (member: Membership, type: ResourceType): string[] | undefined =>
+  member.scope && (type === 'document' || type === 'audio' ? member.scope[type] : []);
+
 export function createAccessLists(pool: pg.Pool) {
   const seesAll = (member: Membership) => member.permissions.includes('knowledge.all');
 
   /** Whether the resource is in the member's workspace and the member may use it. */
   async function usable(member: Membership, type: ResourceType, id: string): Promise<boolean> {
+    if (scoped(member, type)?.includes(id) === false) return false;
     const { rowCount } = await pool.query(
       `select 1 from ${TABLES[type]} r where r.id = $1 and r.workspace_id = $2 and ($3 or exists (
          select 1 from resource_access a
@@ -55,13 +60,19 @@ export function createAccessLists(pool: pg.Pool) {
     },
 
     async visible(member: Membership, type: ResourceType): Promise<Visible> {
-      if (seesAll(member)) return 'all';
-      const { rows } = await pool.query<{ resource_id: string }>(
-        `select resource_id from resource_access
-         where workspace_id = $1 and user_id = $2 and resource_type = $3`,
-        [member.workspaceId, member.userId, type],
-      );
-      return rows.map((row) => row.resource_id);
+      const scope = scoped(member, type);
+      if (scope?.length === 0) return [];
+      let listed: Visible = 'all';
+      if (!seesAll(member)) {
+        const { rows } = await pool.query<{ resource_id: string }>(
+          `select resource_id from resource_access
+           where workspace_id = $1 and user_id = $2 and resource_type = $3`,
+          [member.workspaceId, member.userId, type],
+        );
+        listed = rows.map((row) => row.resource_id);
+      }
+      if (!scope) return listed;
+      return listed === 'all' ? scope : listed.filter((id) => scope.includes(id));
     },
 
     /**
@@ -69,13 +80,20 @@ export function createAccessLists(pool: pg.Pool) {
      * `values` and refers to them by position.
      */
     visibleSql(member: Membership, type: ResourceType, alias: string, values: unknown[]): string {
-      if (seesAll(member)) return 'true';
+      const scope = scoped(member, type);
+      let inScope = 'true';
+      if (scope) {
+        values.push(scope);
+        inScope = `${alias}.id = any($${values.length}::uuid[])`;
+      }
+      if (seesAll(member)) return inScope;
       values.push(type, member.userId);
       const typeRef = `$${values.length - 1}`;
       const userRef = `$${values.length}`;
       // `listed` cannot be the caller's alias (theirs would be shadowed).
-      return `exists (select 1 from resource_access listed where listed.resource_type = ${typeRef}
-        and listed.resource_id = ${alias}.id and listed.user_id = ${userRef})`;
+      return `${inScope} and exists (select 1 from resource_access listed
+        where listed.resource_type = ${typeRef} and listed.resource_id = ${alias}.id
+        and listed.user_id = ${userRef})`;
     },
 
     canUse: usable,

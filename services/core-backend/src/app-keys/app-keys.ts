@@ -1,14 +1,21 @@
 /**
- * Application keys of a workspace's open API. A key is `pk_<prefix>_<secret>`: the prefix finds
- * the record and is shown in lists; only the SHA-256 digest of the secret is stored (the secret
- * is 32 random bytes, so a plain digest cannot be guessed back), and the whole key is shown
- * once, when it is made. Revoked keys stay listed. `last_used_at` is written at most once per
- * `lastUsedIntervalMs` per key.
+ * Application keys of a workspace's open API and widgets. A key is `pk_<prefix>_<secret>`: the
+ * prefix finds the record and is shown in lists; only the SHA-256 digest of the secret is stored
+ * (the secret is 32 random bytes, so a plain digest cannot be guessed back), and the whole key is
+ * shown once, when it is made. Revoked keys stay listed. `last_used_at` is written at most once
+ * per `lastUsedIntervalMs` per key.
+ *
+ * A key answers only from its **sources** (documents, folders, topics, audios its owner chose;
+ * none: nothing), and only within what its maker may still use: `principal` is the maker's
+ * membership narrowed to the key's scope, and every access list honours the narrowing.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { notFound } from '@pelita/kit';
-import type pg from 'pg';
+import { badRequest, notFound } from '@pelita/kit';
+import type { AccessLists } from '../access/access-lists';
 import type { Paging } from '../schemas/common';
+import type { Permission } from '../workspaces/permissions';
+import type { Membership, Workspaces } from '../workspaces/workspaces';
+import type { AppKeyRepository, AppKeyRow, KeySource } from './app-key-repository';
 
 export interface AppKey {
   id: string;
@@ -19,18 +26,14 @@ export interface AppKey {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Other keys of the workspace whose sessions this one reads through the history API. */
+  readsSessionsOf: string[];
 }
 
-interface AppKeyRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  prefix: string;
-  secret_hash: Buffer;
-  created_by: string;
-  created_at: Date;
-  last_used_at: Date | null;
-  revoked_at: Date | null;
+/** What the owner chooses for a key: its sources and whose sessions it may read. */
+export interface KeyScopeInput {
+  sources: KeySource[];
+  reads_sessions_of: string[];
 }
 
 const KEY_PATTERN = /^pk_([0-9a-f]{12})_([A-Za-z0-9_-]{43})$/;
@@ -44,65 +47,129 @@ const toAppKey = (row: AppKeyRow): AppKey => ({
   createdAt: row.created_at,
   lastUsedAt: row.last_used_at,
   revokedAt: row.revoked_at,
+  readsSessionsOf: row.reads_sessions_of,
 });
 
 const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').digest();
 
-export function createAppKeys(pool: pg.Pool, options: { lastUsedIntervalMs: number }) {
+export interface AppKeysDeps {
+  repository: AppKeyRepository;
+  workspaces: Workspaces;
+  access: AccessLists;
+  lastUsedIntervalMs: number;
+}
+
+export function createAppKeys(deps: AppKeysDeps) {
+  const { repository } = deps;
   const lastWritten = new Map<string, number>();
+  const manager = (userId: string, workspaceId: string) =>
+    deps.workspaces.access(workspaceId, userId, 'workspace.manage');
+
+  async function withSources(rows: AppKeyRow[]) {
+    const sources = await repository.sources(rows.map((row) => row.id));
+    return rows.map((row) => ({ ...toAppKey(row), sources: sources.get(row.id) ?? [] }));
+  }
+
+  /** 400 unless every source is in the workspace and the owner may use it, and every key is. */
+  async function checkScope(owner: Membership, scope: KeyScopeInput): Promise<void> {
+    for (const source of scope.sources) {
+      if (!(await deps.access.canUse(owner, source.type, source.id))) {
+        throw badRequest(`sources: ${source.type} ${source.id} is not one you may use here`);
+      }
+    }
+    const wanted = [...new Set(scope.reads_sessions_of)];
+    const known = await repository.idsIn(owner.workspaceId, wanted);
+    const strangers = wanted.filter((id) => !known.includes(id));
+    if (strangers.length > 0) {
+      throw badRequest(`reads_sessions_of: not keys of this workspace: ${strangers.join(', ')}`);
+    }
+  }
+
+  async function ownKey(workspaceId: string, id: string): Promise<AppKeyRow> {
+    const row = await repository.find(workspaceId, id);
+    if (!row) throw notFound(`App key ${id} does not exist`);
+    return row;
+  }
 
   return {
     /** Makes a key; the answer carries the whole key, which is never shown again. */
-    async create(workspaceId: string, name: string, userId: string) {
+    async create(userId: string, workspaceId: string, input: { name: string } & KeyScopeInput) {
+      const owner = await manager(userId, workspaceId);
+      await checkScope(owner, input);
       const prefix = randomBytes(6).toString('hex');
       const secret = randomBytes(32).toString('base64url');
-      const { rows } = await pool.query<AppKeyRow>(
-        `insert into app_keys (id, workspace_id, name, prefix, secret_hash, created_by)
-         values ($1, $2, $3, $4, $5, $6) returning *`,
-        [randomUUID(), workspaceId, name, prefix, digest(secret), userId],
-      );
-      return { ...toAppKey(rows[0]!), key: `pk_${prefix}_${secret}` };
+      const row = await repository.insert({
+        id: randomUUID(),
+        workspace_id: workspaceId,
+        name: input.name,
+        prefix,
+        secret_hash: digest(secret),
+        created_by: userId,
+        reads_sessions_of: [...new Set(input.reads_sessions_of)],
+      });
+      await repository.setScope(row.id, input.sources, row.reads_sessions_of);
+      const [created] = await withSources([row]);
+      return { ...created!, key: `pk_${prefix}_${secret}` };
     },
 
-    async list(workspaceId: string, paging: Paging) {
-      const { rows } = await pool.query<AppKeyRow & { total: number }>(
-        `select *, count(*) over ()::int as total from app_keys where workspace_id = $1
-         order by created_at desc, id limit $2 offset $3`,
-        [workspaceId, paging.limit, (paging.page - 1) * paging.limit],
-      );
-      const { rows: count } = await pool.query<{ n: number }>(
-        'select count(*)::int as n from app_keys where workspace_id = $1',
-        [workspaceId],
-      );
-      return { rows: rows.map(toAppKey), total: count[0]?.n ?? 0 };
+    async list(userId: string, workspaceId: string, paging: Paging) {
+      await manager(userId, workspaceId);
+      const { rows, total } = await repository.page(workspaceId, paging);
+      return { rows: await withSources(rows), total };
     },
 
-    async revoke(workspaceId: string, id: string): Promise<AppKey> {
-      const { rows } = await pool.query<AppKeyRow>(
-        `update app_keys set revoked_at = coalesce(revoked_at, now())
-         where workspace_id = $1 and id = $2 returning *`,
-        [workspaceId, id],
-      );
-      if (!rows[0]) throw notFound(`App key ${id} does not exist`);
-      return toAppKey(rows[0]);
+    /** Replaces what the key may answer from and whose sessions it reads. */
+    async setScope(userId: string, workspaceId: string, id: string, scope: KeyScopeInput) {
+      const owner = await manager(userId, workspaceId);
+      await ownKey(workspaceId, id);
+      await checkScope(owner, scope);
+      await repository.setScope(id, scope.sources, [...new Set(scope.reads_sessions_of)]);
+      const [updated] = await withSources([await ownKey(workspaceId, id)]);
+      return updated!;
+    },
+
+    async revoke(userId: string, workspaceId: string, id: string) {
+      await manager(userId, workspaceId);
+      const row = await repository.revoke(workspaceId, id);
+      if (!row) throw notFound(`App key ${id} does not exist`);
+      const [revoked] = await withSources([row]);
+      return revoked!;
     },
 
     /** The live key's record, or undefined for anything else (unknown, revoked, malformed). */
     async verify(key: string): Promise<AppKey | undefined> {
       const match = KEY_PATTERN.exec(key);
       if (!match) return undefined;
-      const { rows } = await pool.query<AppKeyRow>(
-        'select * from app_keys where prefix = $1 and revoked_at is null',
-        [match[1]],
-      );
-      const row = rows[0];
+      const row = await repository.liveByPrefix(match[1]!);
       if (!row || !timingSafeEqual(digest(match[2]!), row.secret_hash)) return undefined;
       const now = Date.now();
-      if (now - (lastWritten.get(row.id) ?? 0) >= options.lastUsedIntervalMs) {
+      if (now - (lastWritten.get(row.id) ?? 0) >= deps.lastUsedIntervalMs) {
         lastWritten.set(row.id, now);
-        await pool.query('update app_keys set last_used_at = now() where id = $1', [row.id]);
+        await repository.touch(row.id);
       }
       return toAppKey(row);
+    },
+
+    /**
+     * Who acts when the key is used: its maker's membership narrowed to the key's sources. Throws
+     * `refused()` when the key is not of `workspaceId` or its maker may no longer do `permission`
+     * there (left, demoted): a key is never more than its maker.
+     */
+    async principal(
+      key: Pick<AppKey, 'id' | 'workspaceId' | 'createdBy'>,
+      options: { permission: Permission; refused: () => Error; workspaceId?: string },
+    ): Promise<Membership> {
+      if (options.workspaceId !== undefined && options.workspaceId !== key.workspaceId) {
+        throw options.refused();
+      }
+      let maker: Membership;
+      try {
+        maker = await deps.workspaces.access(key.workspaceId, key.createdBy, options.permission);
+      } catch {
+        throw options.refused();
+      }
+      const scope = await repository.resolvedScope(key.id, key.workspaceId);
+      return { ...maker, scope: { keyId: key.id, ...scope } };
     },
   };
 }

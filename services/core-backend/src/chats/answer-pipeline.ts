@@ -7,16 +7,14 @@
  * failed mid-answer: what came is kept) or `failed`.
  */
 import { toHttpError } from '@pelita/kit';
-import type { AccessLists } from '../access/access-lists';
-import type { Hit, KnowledgeIndex } from '../retrieval/knowledge-index';
+import type { Hit } from '../retrieval/knowledge-index';
+import type { Retrieve } from '../retrieval/retriever';
 import type { WorkspaceSettings } from '../workspaces/workspace-settings';
 import type { Membership } from '../workspaces/workspaces';
 import type { ChatStore, KnowledgeSource, Message, Room } from './chat-store';
 import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
 import type { Finding, SourceLookups } from './source-lookups';
 
-/** The documents of the given topics the member may use (topics module). */
-export type TopicDocuments = (member: Membership, topicIds: string[]) => Promise<string[]>;
 /** The workspace's default system prompt of a type (`persistent`, `report`), if any. */
 export type SystemPrompt = (workspaceId: string, type: string) => Promise<string | undefined>;
 /** The model a room answers with: the room's, else the workspace's default, else the install's. */
@@ -24,12 +22,10 @@ export type ResolveModel = (workspaceId: string, model: string | null) => Promis
 
 export interface AnswerPipelineDeps {
   chats: ChatStore;
-  knowledge: KnowledgeIndex;
-  access: AccessLists;
+  retrieve: Retrieve;
   models: ModelClient;
   resolveModel: ResolveModel;
   systemPrompt: SystemPrompt;
-  topicDocuments: TopicDocuments;
   /** The room's databases and APIs, asked before the answer. */
   lookups: SourceLookups;
   /** MAXIMUM_CHAT_PER_ROOM: earlier exchanges sent with a question, unless the workspace says. */
@@ -67,30 +63,14 @@ const INSTRUCTION =
 
 export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   /** The passages the member may use, narrowed to the room's sources when it names any. */
-  async function retrieve(request: AnswerRequest): Promise<Hit[]> {
-    const { member, room, settings } = request;
-    const sources = room.knowledgeSources;
-    let documents: string[] | undefined;
-    if (sources.some((s) => s.type === 'topic' || s.type === 'document')) {
-      const topicIds = sources.filter((s) => s.type === 'topic').flatMap((s) => s.topic_id);
-      const named = sources.filter((s) => s.type === 'document').flatMap((s) => s.topic_id);
-      documents = [
-        ...new Set([
-          ...named,
-          ...(topicIds.length ? await deps.topicDocuments(member, topicIds) : []),
-        ]),
-      ];
-    }
-    return deps.knowledge.search({
-      workspaceId: member.workspaceId,
+  function retrieve(request: AnswerRequest): Promise<Hit[]> {
+    const sources = request.room.knowledgeSources;
+    const ids = (type: string) => sources.filter((s) => s.type === type).flatMap((s) => s.topic_id);
+    const narrows = sources.some((s) => s.type === 'topic' || s.type === 'document');
+    return deps.retrieve(request.member, {
       query: request.question,
-      visible: {
-        document: await deps.access.visible(member, 'document'),
-        audio: await deps.access.visible(member, 'audio'),
-      },
-      ...(documents ? { documents } : {}),
-      k: settings.top_k,
-      mode: settings.retrieval_mode,
+      settings: request.settings,
+      ...(narrows ? { narrowTo: { documentIds: ids('document'), topicIds: ids('topic') } } : {}),
     });
   }
 

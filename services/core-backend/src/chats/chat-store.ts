@@ -17,6 +17,8 @@ export interface Room {
   workspaceId: string;
   sessionId: string;
   userId: string | null;
+  /** The app key a session was opened with (open API, widget); null for users' rooms. */
+  appKeyId: string | null;
   name: string;
   knowledgeSources: KnowledgeSource[];
   model: string | null;
@@ -50,6 +52,7 @@ interface RoomRow {
   workspace_id: string;
   session_id: string;
   user_id: string | null;
+  app_key_id: string | null;
   name: string;
   knowledge_sources: KnowledgeSource[];
   model: string | null;
@@ -81,6 +84,7 @@ const toRoom = (row: RoomRow): Room => ({
   workspaceId: row.workspace_id,
   sessionId: row.session_id,
   userId: row.user_id,
+  appKeyId: row.app_key_id,
   name: row.name,
   knowledgeSources: row.knowledge_sources,
   model: row.model,
@@ -155,16 +159,34 @@ export function createChatStore(pool: pg.Pool) {
       return toRoom(rows[0]!);
     },
 
-    /** The open API's room of a session id (made on first use), never a user's room. */
+    /**
+     * The key's room of a session id (made on first use), never a user's room; 409 when another
+     * key opened that session (a key neither reads nor adds to another key's conversation).
+     */
     async sessionRoom(workspaceId: string, sessionId: string, appKeyId: string): Promise<Room> {
       const { rows } = await pool.query<RoomRow>(
         `insert into room_chats (id, workspace_id, session_id, user_id, app_key_id, name)
          values ($1, $2, $3, null, $4, $3)
          on conflict (workspace_id, user_id, session_id) do update set updated_at = room_chats.updated_at
+           where room_chats.app_key_id = excluded.app_key_id
          returning *`,
         [randomUUID(), workspaceId, sessionId, appKeyId],
       );
-      return toRoom(rows[0]!);
+      if (!rows[0]) {
+        throw new HttpError(409, 'session_taken', 'This session id belongs to another key');
+      }
+      return toRoom(rows[0]);
+    },
+
+    /** Every resource the room's answers were given something from (`knowledge_source_detail`). */
+    async usedSources(room: Room): Promise<Array<{ type: string; id: string }>> {
+      const { rows } = await pool.query<{ type: string; id: string }>(
+        `select distinct e->>'type' as type, jsonb_array_elements_text(e->'topic_id') as id
+         from chat_histories h, jsonb_array_elements(h.knowledge_source_detail) e
+         where h.room_id = $1`,
+        [room.id],
+      );
+      return rows;
     },
 
     /** The open API's room of a session id, if it has one. */

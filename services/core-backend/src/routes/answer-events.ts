@@ -1,6 +1,6 @@
 /**
  * One answer as server-sent events, shared by a user's room (`chat.ts`) and the embedded widget
- * (`embed.ts`): `sources` (the passages used), `token` (`{text}` per delta), then `done` (the
+ * (`embed.ts`): `sources` (the passages used; titles only where the caller may not read the text), `token` (`{text}` per delta), then `done` (the
  * stored chat message record) or `error` (`{code, message}`; the partial answer is stored as
  * such). A model that cannot start throws before any event, so the route answers 502/503/504 as
  * JSON.
@@ -12,7 +12,7 @@ import type { AnswerPipeline } from '../chats/answer-pipeline';
 import type { Room } from '../chats/chat-store';
 import { openEventStream } from '../chats/event-stream';
 import { toChatMessageRecord } from '../schemas/chats';
-import { toPassageResponse } from '../schemas/documents';
+import { toPassageResponse, toPassageTitle } from '../schemas/documents';
 import type { Membership, Workspaces } from '../workspaces/workspaces';
 
 export const answerEventsDoc = {
@@ -39,6 +39,7 @@ export async function streamAnswer(
   room: Room,
   question: string,
   res: Response,
+  options: { passageText: boolean } = { passageText: true },
 ): Promise<void> {
   const workspace = await deps.workspaces.get(member.workspaceId);
   const started = await deps.answers.start({
@@ -49,7 +50,10 @@ export async function streamAnswer(
     signal: clientGoneSignal(res),
   });
   const events = openEventStream(res);
-  events.send('sources', started.sources.map(toPassageResponse));
+  events.send(
+    'sources',
+    started.sources.map((hit) => (options.passageText ? toPassageResponse : toPassageTitle)(hit)),
+  );
   try {
     for await (const text of started.deltas) events.send('token', { text });
     const { message } = await started.finished();

@@ -14,6 +14,7 @@ import { basename } from 'node:path';
 import type { Audios } from '../audios/audios';
 import { AUDIO_EXTENSIONS } from '../audios/speech-to-text';
 import type { CallerOf } from '../caller';
+import { memberFirst } from './member-first';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
   AudioList,
@@ -72,6 +73,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       tags,
       successStatus: 201,
       before: [
+        memberFirst(deps.workspaces, deps.callerOf),
         requestWorkspace(deps.tempDir, deps.logger),
         multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
       ],

@@ -10,6 +10,7 @@ import {
 import { basename } from 'node:path';
 import type pg from 'pg';
 import type { CallerOf } from '../caller';
+import { memberFirst } from './member-first';
 import type { Documents } from '../documents/documents';
 import type { OcrOptions } from '../documents/ocr-client';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
@@ -83,6 +84,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       tags,
       successStatus: 201,
       before: [
+        memberFirst(deps.workspaces, deps.callerOf),
         requestWorkspace(deps.tempDir, deps.logger),
         multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
       ],

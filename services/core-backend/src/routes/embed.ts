@@ -2,7 +2,8 @@
  * The embedded chat widget's chat: `POST /embed/:iframeId/messages` asks (the answer streams as
  * `answer-events.ts`' events) and `GET /embed/:iframeId/messages` reads a visitor's
  * conversation. Public, like any website chat: the widget's app key stays on the server and the
- * answers use what the key's maker may use.
+ * answers use only the key's sources, within what its maker may still use (`appKeys.principal`);
+ * visitors see the titles of the passages used, their text only when the widget allows it.
  *
  * A visitor's conversation is a session of the key (`X-SESSION-ID`, issued on the first
  * question and kept by the page), named `embed:<iframeId>:<session>`: a visitor reaches only
@@ -12,8 +13,10 @@
 import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod';
+import type { AppKeys } from '../app-keys/app-keys';
 import type { AnswerPipeline } from '../chats/answer-pipeline';
 import type { ChatStore } from '../chats/chat-store';
+import type { KeySessions } from '../chats/key-sessions';
 import { ChatMessageRecord, QuestionBody, toChatMessageRecord } from '../schemas/chats';
 import type { Iframes, Widget } from '../workspace-config/iframes';
 import type { VisitorLimit } from '../workspace-config/widget-visitor-limit';
@@ -33,6 +36,8 @@ const VisitorHistory = z.object({ data: z.array(ChatMessageRecord), total: z.num
 
 export interface EmbedDeps {
   iframes: Iframes;
+  appKeys: AppKeys;
+  keySessions: KeySessions;
   workspaces: Workspaces;
   chats: ChatStore;
   answers: AnswerPipeline;
@@ -44,14 +49,16 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
   const unavailable = { description: 'No such widget, or it is disabled or its key revoked' };
   const sessionOf = (widget: Widget, session: string) => `embed:${widget.id}:${session}`;
 
-  /** The member the widget's key acts as; a widget whose maker can no longer chat is gone. */
-  async function actingMember(widget: Widget) {
-    try {
-      return await deps.workspaces.access(widget.workspaceId, widget.actingUserId, 'chat');
-    } catch {
-      throw new HttpError(404, 'iframe_not_found', `The iframe ${widget.id} does not exist`);
-    }
-  }
+  /** Who the widget acts as: its key's scope; a widget whose maker can no longer chat is gone. */
+  const actingAs = (widget: Widget) =>
+    deps.appKeys.principal(
+      { id: widget.appKeyId, workspaceId: widget.workspaceId, createdBy: widget.actingUserId },
+      {
+        permission: 'chat',
+        refused: () =>
+          new HttpError(404, 'iframe_not_found', `The iframe ${widget.id} does not exist`),
+      },
+    );
 
   return [
     defineRoute({
@@ -71,7 +78,7 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
       },
       handler: async ({ params, headers, body }, req, res) => {
         const widget = await deps.iframes.widget(params.iframeId);
-        const member = await actingMember(widget);
+        const member = await actingAs(widget);
         const retryAfter = await deps.visitorLimit(widget.id, req.ip ?? 'unknown');
         if (retryAfter !== undefined) {
           res.setHeader('Retry-After', String(retryAfter));
@@ -84,7 +91,9 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
           widget.appKeyId,
         );
         res.setHeader('x-session-id', session);
-        await streamAnswer(deps, member, room, body.chat, res);
+        await streamAnswer(deps, member, room, body.chat, res, {
+          passageText: widget.showPassages,
+        });
       },
     }),
     defineRoute({
@@ -100,8 +109,9 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
       },
       handler: async ({ params, headers }) => {
         const widget = await deps.iframes.widget(params.iframeId);
-        const room = await deps.chats.findSessionRoom(
-          widget.workspaceId,
+        const room = await deps.keySessions.readable(
+          { id: widget.appKeyId, workspaceId: widget.workspaceId, readsSessionsOf: [] },
+          await actingAs(widget),
           sessionOf(widget, headers['x-session-id']),
         );
         if (!room) return { data: [], total: 0 };

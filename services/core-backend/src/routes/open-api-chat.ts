@@ -122,14 +122,9 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
   const tags = ['open api'];
   const guard = requireAppKey(deps.appKeys);
 
-  /** The member the key acts as; 403 when they can no longer chat in the workspace. */
-  async function actingMember(key: AppKey) {
-    try {
-      return await deps.workspaces.access(key.workspaceId, key.createdBy, 'chat');
-    } catch {
-      throw invalidAppKey();
-    }
-  }
+  /** Who the key acts as (its scope); 403 when its maker can no longer chat in the workspace. */
+  const actingAs = (key: AppKey) =>
+    deps.appKeys.principal(key, { permission: 'chat', refused: invalidAppKey });
 
   return [
     defineRoute({
@@ -174,8 +169,10 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
         504: { description: 'The model did not answer in time', schema: OpenAiError },
       },
       handler: async ({ body, headers }, _req, res) => {
+        // Before any wait: a client that leaves meanwhile must still end the answer.
+        const signal = clientGoneSignal(res);
         const key = appKeyOf(res.locals);
-        const member = await actingMember(key);
+        const member = await actingAs(key);
         const last = body.messages.at(-1)!;
         if (last.role !== 'user' || !text(last.content).trim()) {
           throw new HttpError(400, 'invalid_messages', 'The last message must be a user question', {
@@ -197,7 +194,6 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
           role: m.role === 'developer' ? 'system' : m.role,
           content: text(m.content),
         }));
-        const signal = clientGoneSignal(res);
         const started = await deps.answers.start({
           member,
           settings: {

@@ -7,6 +7,7 @@ import { z } from 'zod';
 import { appKeyOf, invalidAppKey, requireAppKey } from '../app-keys/require-app-key';
 import type { AppKeys } from '../app-keys/app-keys';
 import type { ChatStore } from '../chats/chat-store';
+import type { KeySessions } from '../chats/key-sessions';
 import { ChatMessageRecord, toChatMessageRecord } from '../schemas/chats';
 
 const MAX_LIMIT = 10_000;
@@ -31,14 +32,19 @@ const HistoryResponse = z.object({
   }),
 });
 
-export function openApiHistoryRoutes(appKeys: AppKeys, chats: ChatStore): RouteDefinition[] {
+export function openApiHistoryRoutes(deps: {
+  appKeys: AppKeys;
+  chats: ChatStore;
+  keySessions: KeySessions;
+}): RouteDefinition[] {
+  const { appKeys, chats } = deps;
   return [
     defineRoute({
       method: 'get',
       path: '/v1/api/open-api/workspaces/:workspace_id/history',
       summary: 'Chat history of one session (app key)',
       description:
-        '`results[0]` is the newest message; `total` counts the messages of the session. With `after_id`, the messages after that one, oldest first: an export can resume where it stopped, and a message that commits late is never skipped (positions follow commit order). A session without messages (or unknown) answers an empty page; without `X-SESSION-ID` the answer is 400; `limit` above 10000 is 400, not cut.',
+        "Only sessions made with this key (or with keys it was told to read, `reads_sessions_of`) whose answers used nothing outside the key's sources; any other session reads as empty. `results[0]` is the newest message; `total` counts the messages of the session. With `after_id`, the messages after that one, oldest first: an export can resume where it stopped, and a message that commits late is never skipped (positions follow commit order). A session without messages (or unknown) answers an empty page; without `X-SESSION-ID` the answer is 400; `limit` above 10000 is 400, not cut.",
       tags: ['open api'],
       public: true,
       before: [requireAppKey(appKeys)],
@@ -54,12 +60,16 @@ export function openApiHistoryRoutes(appKeys: AppKeys, chats: ChatStore): RouteD
       },
       handler: async ({ params, query, headers }, _req, res) => {
         const key = appKeyOf(res.locals);
-        if (key.workspaceId !== params.workspace_id) throw invalidAppKey();
+        const principal = await appKeys.principal(key, {
+          permission: 'chat',
+          refused: invalidAppKey,
+          workspaceId: params.workspace_id,
+        });
         const sessionId = headers['x-session-id'];
         if (!sessionId) {
           throw new HttpError(400, 'missing_session_id', 'The X-SESSION-ID header is required');
         }
-        const room = await chats.findSessionRoom(key.workspaceId, sessionId);
+        const room = await deps.keySessions.readable(key, principal, sessionId);
         const page = query.after_id ? 1 : query.page;
         let results: Array<z.infer<typeof ChatMessageRecord>> = [];
         if (room && query.after_id) {

@@ -1,18 +1,14 @@
 /** POST /api/workspaces/:id/search: retrieval as chat uses it, over what the caller may use. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { AccessLists } from '../access/access-lists';
 import type { CallerOf } from '../caller';
-import type { KnowledgeIndex } from '../retrieval/knowledge-index';
+import type { Retrieve } from '../retrieval/retriever';
 import { WorkspaceParams } from '../schemas/common';
 import { SearchBody, SearchResponse, toPassageResponse } from '../schemas/documents';
-import type { Topics } from '../topics/topics';
 import type { Workspaces } from '../workspaces/workspaces';
 
 export function searchRoutes(deps: {
   workspaces: Workspaces;
-  access: AccessLists;
-  knowledge: KnowledgeIndex;
-  topics: Topics;
+  retrieve: Retrieve;
   callerOf: CallerOf;
 }): RouteDefinition[] {
   return [
@@ -36,18 +32,11 @@ export function searchRoutes(deps: {
           'knowledge.read',
         );
         const { settings } = await deps.workspaces.get(params.workspaceId);
-        const hits = await deps.knowledge.search({
-          workspaceId: params.workspaceId,
+        const hits = await deps.retrieve(member, {
           query: body.query,
-          visible: {
-            document: await deps.access.visible(member, 'document'),
-            audio: await deps.access.visible(member, 'audio'),
-          },
-          ...(body.topic_ids
-            ? { documents: await deps.topics.documentsOf(member, body.topic_ids) }
-            : {}),
-          k: body.k ?? settings.top_k,
-          mode: settings.retrieval_mode,
+          settings,
+          ...(body.topic_ids ? { narrowTo: { documentIds: [], topicIds: body.topic_ids } } : {}),
+          ...(body.k ? { k: body.k } : {}),
         });
         return { hits: hits.map(toPassageResponse) };
       },

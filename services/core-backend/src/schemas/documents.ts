@@ -187,6 +187,18 @@ const Passage = z.object({
 });
 export const SearchResponse = z.object({ hits: z.array(Passage) });
 
+/**
+ * A passage as an anonymous widget visitor sees it under an answer: where it is from, not its
+ * text (unless the widget's owner allows the text).
+ */
+export const toPassageTitle = (hit: Hit) => ({
+  type: hit.resourceType,
+  id: hit.resourceId,
+  title: hit.title,
+  kind: hit.kind,
+  position: hit.position,
+});
+
 /** A passage retrieval found, as searches answer it and chats list it under an answer. */
 export const toPassageResponse = (hit: Hit): z.infer<typeof Passage> => ({
   type: hit.resourceType,

@@ -93,6 +93,8 @@ export const IframeBody = z.object({
   app_key_id: z.uuid(),
   theme: Theme.default(Theme.parse({})),
   enabled: z.boolean().default(true),
+  /** Whether visitors see the text of the passages an answer used (titles only otherwise). */
+  show_passages: z.boolean().default(false),
 });
 export const IframePatch = z
   .object({
@@ -102,6 +104,7 @@ export const IframePatch = z
     // Merged into the current theme: only what is given changes.
     theme: z.object(themeFields).partial(),
     enabled: z.boolean(),
+    show_passages: z.boolean(),
   })
   .partial();
 const ThemeResponse = z.object({
@@ -120,6 +123,7 @@ export const IframeResponse = z.object({
   app_key_active: z.boolean(),
   theme: ThemeResponse,
   enabled: z.boolean(),
+  show_passages: z.boolean(),
   created_by: z.string(),
   created_at: Timestamp,
   updated_at: Timestamp,
@@ -134,6 +138,7 @@ export const toIframeResponse = (f: Iframe): z.infer<typeof IframeResponse> => (
   app_key_active: f.app_key_active,
   theme: f.theme,
   enabled: f.enabled,
+  show_passages: f.show_passages,
   created_by: f.created_by,
   created_at: f.created_at.toISOString(),
   updated_at: f.updated_at.toISOString(),

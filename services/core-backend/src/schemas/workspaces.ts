@@ -1,6 +1,7 @@
 /** Request and response shapes of workspaces, members, workspace roles and app keys. */
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
+import { SOURCE_TYPES, type KeySource as KeySourceRecord } from '../app-keys/app-key-repository';
 import type { AppKey } from '../app-keys/app-keys';
 import { Permission } from '../workspaces/permissions';
 import type { WorkspaceRole } from '../workspaces/workspace-roles';
@@ -92,13 +93,23 @@ export const toRoleResponse = (r: WorkspaceRole): z.infer<typeof RoleResponse> =
   updated_at: r.updatedAt.toISOString(),
 });
 
-export const AppKeyBody = z.object({ name: Name });
+/** What a key may answer from: documents, folders (with sub-folders), topics, audios. */
+const KeySource = z.object({ type: z.enum(SOURCE_TYPES), id: z.uuid() });
+export const AppKeyScope = z.object({
+  /** What the key (and widgets made with it) may answer from; none: nothing. */
+  sources: z.array(KeySource).max(500).default([]),
+  /** Other keys of the workspace whose sessions this key may read through the history API. */
+  reads_sessions_of: z.array(z.uuid()).max(100).default([]),
+});
+export const AppKeyBody = AppKeyScope.extend({ name: Name });
 export const AppKeyParams = z.object({ workspaceId: z.uuid(), keyId: z.uuid() });
 export const AppKeyResponse = z.object({
   id: z.string(),
   name: z.string(),
   /** The visible part of the key (`pk_<prefix>_...`), to tell keys apart. */
   prefix: z.string(),
+  sources: z.array(KeySource),
+  reads_sessions_of: z.array(z.string()),
   created_by: z.string(),
   created_at: Timestamp,
   last_used_at: Timestamp.nullable(),
@@ -109,10 +120,14 @@ export const AppKeyCreated = AppKeyResponse.extend({
   key: z.string(),
 });
 export const AppKeyList = pageOf(AppKeyResponse);
-export const toAppKeyResponse = (k: AppKey): z.infer<typeof AppKeyResponse> => ({
+export const toAppKeyResponse = (
+  k: AppKey & { sources: KeySourceRecord[] },
+): z.infer<typeof AppKeyResponse> => ({
   id: k.id,
   name: k.name,
   prefix: k.prefix,
+  sources: k.sources,
+  reads_sessions_of: k.readsSessionsOf,
   created_by: k.createdBy,
   created_at: k.createdAt.toISOString(),
   last_used_at: k.lastUsedAt?.toISOString() ?? null,

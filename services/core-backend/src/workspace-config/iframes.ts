@@ -30,6 +30,7 @@ export interface Iframe {
   app_key_active: boolean;
   theme: IframeTheme;
   enabled: boolean;
+  show_passages: boolean;
   created_by: string;
   created_at: Date;
   updated_at: Date;
@@ -44,6 +45,8 @@ export interface Widget {
   actingUserId: string;
   allowedOrigins: string[];
   theme: IframeTheme;
+  /** Whether visitors see the passages' text (titles only otherwise). */
+  showPassages: boolean;
 }
 
 export interface IframeInput {
@@ -52,6 +55,7 @@ export interface IframeInput {
   app_key_id: string;
   theme: IframeTheme;
   enabled: boolean;
+  show_passages: boolean;
 }
 
 const SELECT = `select f.*, k.prefix as app_key_prefix, k.revoked_at is null as app_key_active
@@ -110,6 +114,7 @@ export function createIframes(pool: pg.Pool) {
       actingUserId: row.app_key_created_by,
       allowedOrigins: row.allowed_origins,
       theme: row.theme,
+      showPassages: row.show_passages,
     };
   }
 
@@ -133,8 +138,8 @@ export function createIframes(pool: pg.Pool) {
       await pool
         .query(
           `insert into workspace_iframes (id, workspace_id, name, allowed_origins, app_key_id,
-             theme, enabled, created_by)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+             theme, enabled, created_by, show_passages)
+           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
           [
             id,
             workspaceId,
@@ -144,6 +149,7 @@ export function createIframes(pool: pg.Pool) {
             JSON.stringify(input.theme),
             input.enabled,
             userId,
+            input.show_passages,
           ],
         )
         .catch(taken);
@@ -159,7 +165,7 @@ export function createIframes(pool: pg.Pool) {
       await pool
         .query(
           `update workspace_iframes set name = $3, allowed_origins = $4, app_key_id = $5,
-             theme = $6, enabled = $7, updated_at = now()
+             theme = $6, enabled = $7, show_passages = $8, updated_at = now()
            where id = $1 and workspace_id = $2`,
           [
             id,
@@ -169,6 +175,7 @@ export function createIframes(pool: pg.Pool) {
             changes.app_key_id ?? before.app_key_id,
             JSON.stringify({ ...before.theme, ...changes.theme }),
             changes.enabled ?? before.enabled,
+            changes.show_passages ?? before.show_passages,
           ],
         )
         .catch(taken);

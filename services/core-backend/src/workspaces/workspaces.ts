@@ -33,12 +33,27 @@ export interface Member {
   updatedAt: Date;
 }
 
-/** What a member may do in one workspace. */
+/**
+ * What a member may do in one workspace. A program or visitor using an app key acts as the key's
+ * maker narrowed to the key's `scope` (`access/key-principal.ts`): every access list answers
+ * only what is in both.
+ */
 export interface Membership {
   workspaceId: string;
   userId: string;
   role: string;
   permissions: Permission[];
+  scope?: KeyScope;
+}
+
+/**
+ * The documents and audios an app key may answer from (its sources, folders and topics resolved
+ * to documents); any other kind of resource is out of its reach.
+ */
+export interface KeyScope {
+  keyId: string;
+  document: string[];
+  audio: string[];
 }
 
 interface WorkspaceRow {

@@ -202,6 +202,172 @@ describe('documents through the OCR chain', () => {
     expect(new Set(narrowed.hits.map((h) => h.id))).toEqual(new Set([other.id]));
   });
 
+  describe('app keys and widgets answer only from their sources', () => {
+    interface Key {
+      id: string;
+      key: string;
+    }
+    interface Passage {
+      id: string;
+      title: string;
+      text?: string;
+    }
+    const newKey = (body: object) => expectJson<Key>(call('POST', '/app-keys', owner, body), 201);
+    const newWidget = (key: Key, extra: object = {}) =>
+      expectJson<{ id: string }>(
+        call('POST', '/iframes', owner, {
+          name: `w-${Math.random().toString(36).slice(2, 8)}`,
+          allowed_origins: ['https://intranet.example.com'],
+          app_key_id: key.id,
+          ...extra,
+        }),
+        201,
+      );
+    /** The `sources` event of a visitor's question. */
+    async function visitorSources(widgetId: string, chat: string): Promise<Passage[]> {
+      const res = await fetch(`${stack.core.url}/embed/${widgetId}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat }),
+      });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      return JSON.parse(text.split('event: sources\ndata: ')[1]!.split('\n')[0]!) as Passage[];
+    }
+    const ask = (key: Key, session: string, content: string) =>
+      expectJson(
+        fetch(`${stack.core.url}/open-api/chat/completions`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${key.key}`,
+            'content-type': 'application/json',
+            'x-session-id': session,
+          },
+          body: JSON.stringify({ model: 'pelita-stub', messages: [{ role: 'user', content }] }),
+        }),
+        200,
+      );
+    const history = (key: Key, session: string) =>
+      fetch(`${stack.core.url}/v1/api/open-api/workspaces/${workspaceId}/history`, {
+        headers: { authorization: `Bearer ${key.key}`, 'x-session-id': session },
+      });
+    const walruses = async () =>
+      (
+        await expectJson<{ data: Array<{ id: string; name: string }> }>(
+          call('GET', '/topics', owner),
+          200,
+        )
+      ).data.find((t) => t.name === 'Walruses')!;
+
+    it("gives a visitor passages of the key's topic only, as titles unless the widget allows text", async () => {
+      // The owner sees both documents; the key is given the walrus topic only.
+      const topic = await walruses();
+      const key = await newKey({ name: 'walrus desk', sources: [{ type: 'topic', id: topic.id }] });
+      const titlesOnly = await visitorSources((await newWidget(key)).id, 'pelicans');
+      expect(titlesOnly.length).toBeGreaterThan(0);
+      expect(new Set(titlesOnly.map((p) => p.title))).toEqual(new Set(['walrus.pdf']));
+      for (const passage of titlesOnly) expect(passage).not.toHaveProperty('text');
+
+      const withText = await visitorSources(
+        (await newWidget(key, { show_passages: true })).id,
+        'pelicans',
+      );
+      expect(new Set(withText.map((p) => p.title))).toEqual(new Set(['walrus.pdf']));
+      expect(withText.some((p) => /pelican/i.test(p.text ?? ''))).toBe(true);
+
+      // A key without sources answers from nothing.
+      const bare = await newKey({ name: 'bare' });
+      expect(await visitorSources((await newWidget(bare)).id, 'pelicans')).toEqual([]);
+    });
+
+    it('refuses sources the owner may not use, and lists what each key may use', async () => {
+      await expectJson(
+        call('POST', '/app-keys', owner, {
+          name: 'elsewhere',
+          sources: [{ type: 'document', id: '00000000-0000-4000-8000-000000000000' }],
+        }),
+        400,
+      );
+      const key = await newKey({ name: 'census', sources: [{ type: 'document', id: shared.id }] });
+      const list = await expectJson<{ data: Array<{ id: string; sources: unknown }> }>(
+        call('GET', '/app-keys', owner),
+        200,
+      );
+      expect(list.data.find((k) => k.id === key.id)!.sources).toEqual([
+        { type: 'document', id: shared.id },
+      ]);
+    });
+
+    it('reads only its own sessions, or those of keys it reads whose answers stayed in its scope', async () => {
+      const topic = await walruses();
+      const walrusKey = await newKey({ name: 'w', sources: [{ type: 'topic', id: topic.id }] });
+      await ask(walrusKey, 'walrus-session-0001', 'pelicans');
+      const total = async (key: Key) =>
+        (await expectJson<{ data: { total: number } }>(history(key, 'walrus-session-0001'), 200))
+          .data.total;
+      expect(await total(walrusKey)).toBe(1);
+
+      // Same scope, not told to read the walrus key: nothing.
+      const stranger = await newKey({ name: 's', sources: [{ type: 'topic', id: topic.id }] });
+      expect(await total(stranger)).toBe(0);
+      // Told to read it, with the same scope: the session.
+      const reader = await newKey({
+        name: 'r',
+        sources: [{ type: 'topic', id: topic.id }],
+        reads_sessions_of: [walrusKey.id],
+      });
+      expect(await total(reader)).toBe(1);
+      // Told to read it, but the answers used a document outside its own scope: nothing.
+      const narrow = await newKey({
+        name: 'n',
+        sources: [{ type: 'document', id: shared.id }],
+        reads_sessions_of: [walrusKey.id],
+      });
+      expect(await total(narrow)).toBe(0);
+      // Nor may another key add to that session.
+      await expectJson(
+        fetch(`${stack.core.url}/open-api/chat/completions`, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${stranger.key}`,
+            'content-type': 'application/json',
+            'x-session-id': 'walrus-session-0001',
+          },
+          body: JSON.stringify({
+            model: 'pelita-stub',
+            messages: [{ role: 'user', content: 'x' }],
+          }),
+        }),
+        409,
+      );
+    });
+
+    it('stops a key and its widget once their maker has left the workspace', async () => {
+      const carol = await stack.core.user('carol');
+      await expectJson(call('PUT', `/users/${carol.id}`, owner, { role: 'owner' }), 200);
+      const topic = await walruses();
+      const key = await expectJson<Key>(
+        call('POST', '/app-keys', carol, {
+          name: 'carol',
+          sources: [{ type: 'topic', id: topic.id }],
+        }),
+        201,
+      );
+      const widget = await newWidget(key);
+      await ask(key, 'carol-session-0001', 'pelicans');
+      await expectJson(history(key, 'carol-session-0001'), 200);
+
+      await expectJson(call('DELETE', `/users/${carol.id}`, owner), 200);
+      await expectJson(history(key, 'carol-session-0001'), 403);
+      const res = await fetch(`${stack.core.url}/embed/${widget.id}/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ chat: 'pelicans' }),
+      });
+      expect(res.status).toBe(404);
+    });
+  });
+
   it('answers from the documents and shows them as the most used sources', async () => {
     const room = await expectJson<{ id: string }>(call('POST', '/rooms', alice, {}), 201);
     const res = await call('POST', `/rooms/${room.id}/messages`, alice, {
@@ -321,6 +487,32 @@ describe('documents through the OCR chain', () => {
     expect(res.status).toBe(415);
     const after = await expectJson<{ total: number }>(call('GET', '/documents', alice), 200);
     expect(after.total).toBe(before.total);
+  });
+
+  it("answers a stranger's upload before reading its body", async () => {
+    const mallory = await stack.core.user('mallory');
+    const boundary = 'pelita-boundary';
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.pdf"\r\nContent-Type: application/pdf\r\n\r\n`;
+    const abort = new AbortController();
+    // A body that never ends: a route that reads the upload before asking who calls never answers.
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(new TextEncoder().encode(head));
+        controller.enqueue(new Uint8Array(1 << 20));
+      },
+    });
+    const res = await fetch(`${stack.core.url}/api/workspaces/${workspaceId}/documents`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${mallory.token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+      },
+      body,
+      signal: abort.signal,
+      duplex: 'half',
+    });
+    expect(res.status).toBe(404);
+    abort.abort();
   });
 
   it('lets a viewer read but not add documents', async () => {
