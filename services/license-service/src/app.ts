@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import type { CookieNames } from './auth/cookies';
 import type { PasswordCheck } from './auth/password-check';
 import type { SessionStore } from './auth/session-store';
+import type { SignIn } from './auth/sign-in';
 import { accountPages } from './dashboard/account-page';
 import { activityPage } from './dashboard/activity-page';
 import { environmentPages } from './dashboard/environment-pages';
@@ -13,7 +14,6 @@ import { homePage } from './dashboard/home-page';
 import { loginRoutes } from './dashboard/login-pages';
 import { notFoundPage } from './dashboard/not-found-page';
 import { recordPages } from './dashboard/record-pages';
-import type { LoginNotifier } from './integrations/login-notifier';
 import type { Environments } from './records/environment';
 import { apiRoutes, SeedError, seedErrorBody } from './routes/api';
 import { livewireRoutes } from './routes/livewire';
@@ -34,10 +34,8 @@ export interface AppDeps {
   sessions: SessionStore;
   cookies: CookieNames;
   secureCookies: boolean;
-  notifier: LoginNotifier;
+  signIn: SignIn;
   environments: Environments;
-  totpIssuer: string;
-  totpMaxAttempts: number;
   readiness: Record<string, ReadinessCheck>;
 }
 
@@ -58,7 +56,7 @@ export function createApp(deps: AppDeps): Express {
     routes: [
       ...apiRoutes(deps.pool, deps.passwords, deps.licenseMetrics),
       ...livewireRoutes(),
-      ...loginRoutes({ ...env, ...deps, metrics: deps.licenseMetrics }),
+      ...loginRoutes({ ...env, ...deps }),
       homePage(env),
       ...recordPages({ ...env, seal: deps.seal }),
       ...environmentPages(env, deps.environments),

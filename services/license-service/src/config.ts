@@ -40,6 +40,11 @@ export const settingsSchema = baseSettings
     LOGIN_LOCK_MINUTES: positiveInt(15),
     /** Wrong TOTP codes in one login before it must start again with the password. */
     TOTP_MAX_ATTEMPTS: positiveInt(5),
+    /**
+     * Wrong second-factor codes of one account, across logins, before its dashboard sign-in is
+     * locked for LOGIN_LOCK_MINUTES; only a completed sign-in (password and code) resets the count.
+     */
+    SECOND_FACTOR_MAX_FAILURES: positiveInt(10),
     /** The issuer shown in authenticator apps. */
     TOTP_ISSUER: z.string().min(1).default('Pelita License'),
     /**

@@ -19,6 +19,7 @@ import { createApp } from './app';
 import { cookieNames } from './auth/cookies';
 import { createPasswordCheck } from './auth/password-check';
 import { createSessionStore } from './auth/session-store';
+import { createSignIn } from './auth/sign-in';
 import type { Settings } from './config';
 import { createLoginNotifier } from './integrations/login-notifier';
 import { createPipelineTrigger } from './integrations/pipeline-trigger';
@@ -59,6 +60,11 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     logger,
     metrics: licenseMetrics,
   });
+  const passwords = createPasswordCheck({
+    pool,
+    maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+    lockMinutes: settings.LOGIN_LOCK_MINUTES,
+  });
   const app = createApp({
     logger,
     metrics,
@@ -66,15 +72,21 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     seal,
     pool,
     bodyLimit: settings.BODY_LIMIT,
-    passwords: createPasswordCheck({
-      pool,
-      maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
-      lockMinutes: settings.LOGIN_LOCK_MINUTES,
-    }),
+    passwords,
     sessions,
     cookies: cookieNames(settings.COOKIE_SECURE),
     secureCookies: settings.COOKIE_SECURE,
-    notifier,
+    signIn: createSignIn({
+      pool,
+      passwords,
+      sessions,
+      notifier,
+      metrics: licenseMetrics,
+      totpIssuer: settings.TOTP_ISSUER,
+      totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,
+      secondFactorMaxFailures: settings.SECOND_FACTOR_MAX_FAILURES,
+      lockMinutes: settings.LOGIN_LOCK_MINUTES,
+    }),
     environments: createEnvironments({
       pool,
       infisicalUrl: settings.MAPPINGS_INFISICAL_URL,
@@ -88,8 +100,6 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
       metrics: licenseMetrics,
       seal,
     }),
-    totpIssuer: settings.TOTP_ISSUER,
-    totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,
     readiness: {
       postgres: async () => {
         await pool.query('select 1');

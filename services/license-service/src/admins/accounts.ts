@@ -49,6 +49,8 @@ export interface Account {
   recovery_code_hashes: string[];
   failed_attempts: number;
   locked_until: Date | null;
+  /** Wrong second-factor codes since the last completed sign-in. */
+  second_factor_failures: number;
 }
 
 const ACCOUNT_SELECT = `
@@ -76,6 +78,7 @@ export function publicAccount(row: Record<string, unknown>): Record<string, unkn
     totp_last_step: _step,
     recovery_code_hashes: _codes,
     failed_attempts: _failed,
+    second_factor_failures: _secondFactorFailures,
     ...shown
   } = row;
   return shown;
