@@ -23,6 +23,7 @@ export const adminTable = createTableRepository({
     'totp_secret',
     'totp_last_step',
     'recovery_code_hashes',
+    'api_client_ids',
   ],
   searchable: ['name', 'email'],
   sortable: ['name', 'email', 'is_active', 'last_login_at', 'created_at'],
@@ -51,6 +52,8 @@ export interface Account {
   locked_until: Date | null;
   /** Wrong second-factor codes since the last completed sign-in. */
   second_factor_failures: number;
+  /** The clients this account reads through the license API (see `mayReadClient`). */
+  api_client_ids: string[];
 }
 
 const ACCOUNT_SELECT = `
@@ -70,7 +73,7 @@ export async function accountById(db: Queryable, id: string): Promise<Account | 
   return rows[0] ?? null;
 }
 
-/** An account as pages and the activity log see it. */
+/** An account as pages and the activity log see it (its API clients one per line). */
 export function publicAccount(row: Record<string, unknown>): Record<string, unknown> {
   const {
     password_hash: _hash,
@@ -81,7 +84,8 @@ export function publicAccount(row: Record<string, unknown>): Record<string, unkn
     second_factor_failures: _secondFactorFailures,
     ...shown
   } = row;
-  return shown;
+  const clients = shown.api_client_ids;
+  return Array.isArray(clients) ? { ...shown, api_client_ids: clients.join('\n') } : shown;
 }
 
 const PASSWORD_MIN = 12;
@@ -106,6 +110,22 @@ export const accountForm = (creating: boolean) =>
               ),
           ),
     is_active: field.checkbox(),
+    /** Client ids, one per line (commas and spaces also separate them). */
+    api_client_ids: field
+      .optional(40_000)
+      .transform((text) => [
+        ...new Set(
+          text
+            .toLowerCase()
+            .split(/[\s,]+/)
+            .filter(Boolean),
+        ),
+      ])
+      .pipe(
+        z
+          .array(z.string().refine(isUuid, 'Client IDs only, one per line'))
+          .max(1000, 'At most 1000 clients'),
+      ),
     /** Edit only: forget the TOTP secret and recovery codes; the account enrols again. */
     reset_totp: field.checkbox(),
   });

@@ -21,6 +21,7 @@ import {
   takeTotpStep,
 } from '../admins/account-credentials';
 import type { Account } from '../admins/accounts';
+import { maySignIn } from '../admins/permissions';
 import type { LoginNotifier } from '../integrations/login-notifier';
 import type { LicenseMetrics } from '../metrics';
 import type { PasswordCheck } from './password-check';
@@ -47,8 +48,10 @@ export interface SignInClient {
   userAgent: string;
 }
 
+/** `api-only`: the password is right but the account's role does not allow the dashboard. */
 export type PasswordStep =
-  { ok: false } | { ok: true; sessionId: string; next: 'enrol' | 'second-factor' };
+  | { ok: false; reason: 'refused' | 'api-only' }
+  | { ok: true; sessionId: string; next: 'enrol' | 'second-factor' };
 
 /** `ended`: the half session is over (too many wrong codes, or the account locked). */
 export type CodeStep =
@@ -135,8 +138,10 @@ export function createSignIn(options: SignInOptions) {
       previous: Session | null,
     ): Promise<PasswordStep> {
       const outcome = await options.passwords.check(email, password);
-      metrics.logins.inc({ step: 'password', outcome: outcome.ok ? 'ok' : 'refused' });
-      if (!outcome.ok) return { ok: false };
+      const allowed = outcome.ok && maySignIn(outcome.account.permissions);
+      metrics.logins.inc({ step: 'password', outcome: allowed ? 'ok' : 'refused' });
+      if (!outcome.ok) return { ok: false, reason: 'refused' };
+      if (!allowed) return { ok: false, reason: 'api-only' };
       if (previous) await sessions.destroy(previous);
       const { account } = outcome;
       const enrolling = account.totp_secret === null;

@@ -146,6 +146,18 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         const password =
           typeof ctx.form.password === 'string' ? ctx.form.password.slice(0, 500) : '';
         const step = await signIn.checkPassword(email, password, ctx.session);
+        if (!step.ok && step.reason === 'api-only') {
+          const csrf = newLoginCsrf();
+          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+          return {
+            status: 403,
+            html: loginForm(
+              csrf,
+              email,
+              'This account can only use the license API; it cannot sign in to the dashboard.',
+            ),
+          };
+        }
         if (!step.ok) {
           // One message for every refusal: it must not tell which accounts exist or are locked.
           const csrf = newLoginCsrf();

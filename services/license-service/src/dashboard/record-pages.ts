@@ -12,7 +12,7 @@ import {
 import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
 import type { SecretSeal } from '../store/stored-secret';
-import { clientForm, clientTable } from '../records/clients';
+import { clientForm, clientTable, unknownClientIds } from '../records/clients';
 import { parseForm, type FieldErrors } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
 import { MAPPING_TYPES, mappingForm, mappingTable, withoutSecrets } from '../records/mappings';
@@ -204,6 +204,12 @@ export function recordPages(
         hint: creating ? 'At least 12 characters' : 'Empty: keep the password',
       },
       { name: 'is_active', label: 'Active', type: 'checkbox' },
+      {
+        name: 'api_client_ids',
+        label: 'License API clients',
+        type: 'textarea',
+        hint: "IDs of the clients this account reads through the license API, one per line (a client's page shows its ID). Empty: none, unless its role has api.licenses.all.",
+      },
       ...(creating
         ? []
         : [
@@ -242,6 +248,8 @@ export function recordPages(
     // An administrator cannot lock themself out: not by deactivating their own account, nor by
     // giving it a role without account management.
     check: async (ctx, values, row): Promise<FieldErrors | null> => {
+      const unknown = await unknownClientIds(pool, values.api_client_ids as string[]);
+      if (unknown.length) return { api_client_ids: `No such client: ${unknown.join(', ')}` };
       if (!row || row.id !== ctx.account?.id) return null;
       if (!values.is_active) return { is_active: 'You cannot deactivate your own account.' };
       const role = (await listRoles(pool)).find((r) => r.id === values.role_id);

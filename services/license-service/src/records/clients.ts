@@ -1,5 +1,6 @@
 /** Clients (seed 001 D): the vendor's customers, each with licenses and secret-store mappings. */
 import { z } from 'zod';
+import type { Queryable } from '../store/sql';
 import { createTableRepository } from '../store/table-repository';
 import { field } from './form-input';
 
@@ -19,3 +20,14 @@ export const clientForm = z.object({
   is_active: field.checkbox(),
   max_user: field.optionalInt(0),
 });
+
+/** The ids among `ids` that name no client (an account's API binding must name real ones). */
+export async function unknownClientIds(db: Queryable, ids: string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<{ id: string }>(
+    'select id from clients where id = any($1::uuid[])',
+    [ids],
+  );
+  const known = new Set(rows.map((row) => row.id));
+  return ids.filter((id) => !known.has(id));
+}

@@ -6,7 +6,7 @@
 import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { lookupClient, VALIDATION_CODES } from '../api/license-lookup';
+import { licenseFor, VALIDATION_CODES } from '../api/license-lookup';
 import { basicCredentials } from '../auth/basic-credentials';
 import type { PasswordCheck } from '../auth/password-check';
 import type { LicenseMetrics } from '../metrics';
@@ -87,7 +87,9 @@ export function apiRoutes(
       path: '/api/licenses/:id_client',
       summary: 'A client with its licenses, and whether they make a valid license',
       description:
-        'HTTP Basic with a dashboard account whose role has the `api.licenses` permission. ' +
+        'HTTP Basic with a dashboard account whose role has the `api.licenses` permission; it ' +
+        'reads the clients it is bound to (every client with `api.licenses.all`), any other ' +
+        'is answered as unknown (404). ' +
         '`users` (optional): the seats the caller will have in use; beyond `max_user` the ' +
         "validation code is TOO_MANY_USERS. An unknown client is the seed's 404.",
       tags: ['license API'],
@@ -113,12 +115,19 @@ export function apiRoutes(
         if (!credentials) throw unauthenticated(metrics);
         const outcome = await passwords.check(credentials.user, credentials.password);
         if (!outcome.ok) throw unauthenticated(metrics);
-        if (!outcome.account.permissions.includes('api.licenses')) {
+        res.removeHeader('www-authenticate');
+        const answer = await licenseFor(
+          pool,
+          outcome.account,
+          params.id_client,
+          now(),
+          query.users,
+        );
+        if (!answer.allowed) {
           metrics.licenseChecks.inc({ outcome: 'forbidden' });
           throw new HttpError(403, 'forbidden', 'This account may not use the license API');
         }
-        res.removeHeader('www-authenticate');
-        const client = await lookupClient(pool, params.id_client, now(), query.users);
+        const { client } = answer;
         metrics.licenseChecks.inc({ outcome: client?.validation.code ?? 'NOT_FOUND' });
         if (!client) {
           res.status(404).json({
