@@ -30,6 +30,8 @@ export interface AppDeps {
   seal: SecretSeal;
   pool: Pool;
   bodyLimit: string;
+  /** Proxies whose X-Forwarded-For names the client (see TRUST_PROXY). */
+  trustProxy: number;
   passwords: PasswordCheck;
   sessions: SessionStore;
   cookies: CookieNames;
@@ -41,7 +43,7 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const env = { pool: deps.pool, sessions: deps.sessions, cookies: deps.cookies };
-  return createService({
+  const app = createService({
     name: 'license-service',
     description:
       'Clients, licenses and secret-store mappings of a Pelita vendor: the Basic-auth license API ' +
@@ -66,4 +68,8 @@ export function createApp(deps: AppDeps): Express {
       notFoundPage(),
     ],
   });
+  // The sign-in throttle counts per client address: behind an ingress that is only known from the
+  // trusted proxies' X-Forwarded-For.
+  app.set('trust proxy', deps.trustProxy);
+  return app;
 }

@@ -16,6 +16,7 @@ import {
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
 import { createApp } from './app';
+import { createAddressThrottle } from './auth/address-throttle';
 import { cookieNames } from './auth/cookies';
 import { createPasswordCheck } from './auth/password-check';
 import { createSessionStore } from './auth/session-store';
@@ -64,6 +65,15 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     pool,
     maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
     lockMinutes: settings.LOGIN_LOCK_MINUTES,
+    throttle: createAddressThrottle({
+      maxFailures: settings.LOGIN_ADDRESS_MAX_FAILURES,
+      windowMs: settings.LOGIN_ADDRESS_WINDOW_MINUTES * 60_000,
+    }),
+    hashing: {
+      concurrency: settings.PASSWORD_CHECK_CONCURRENCY,
+      maxWaitMs: settings.PASSWORD_CHECK_MAX_WAIT_MS,
+    },
+    metrics: licenseMetrics,
   });
   const app = createApp({
     logger,
@@ -72,6 +82,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     seal,
     pool,
     bodyLimit: settings.BODY_LIMIT,
+    trustProxy: settings.TRUST_PROXY,
     passwords,
     sessions,
     cookies: cookieNames(settings.COOKIE_SECURE),

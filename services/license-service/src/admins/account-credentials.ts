@@ -88,8 +88,8 @@ export async function countSecondFactorFailure(
   const { rows } = await db.query<{ failures: number }>(
     `update admin_users
      set second_factor_failures = second_factor_failures + 1,
-         locked_until = case when second_factor_failures + 1 >= $2
-                             then $3::timestamptz else locked_until end
+         dashboard_locked_until = case when second_factor_failures + 1 >= $2
+                                       then $3::timestamptz else dashboard_locked_until end
      where id = $1 returning second_factor_failures as failures`,
     [accountId, max, lockUntil],
   );

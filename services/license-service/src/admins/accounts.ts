@@ -48,8 +48,12 @@ export interface Account {
   totp_secret: string | null;
   totp_last_step: string | null;
   recovery_code_hashes: string[];
+  /** The license API's failed-attempt count and lock. */
   failed_attempts: number;
   locked_until: Date | null;
+  /** The dashboard's, counted apart (wrong passwords and second-factor locks). */
+  dashboard_failed_attempts: number;
+  dashboard_locked_until: Date | null;
   /** Wrong second-factor codes since the last completed sign-in. */
   second_factor_failures: number;
   /** The clients this account reads through the license API (see `mayReadClient`). */
@@ -82,6 +86,7 @@ export function publicAccount(row: Record<string, unknown>): Record<string, unkn
     recovery_code_hashes: _codes,
     failed_attempts: _failed,
     second_factor_failures: _secondFactorFailures,
+    dashboard_failed_attempts: _dashboardFailed,
     ...shown
   } = row;
   const clients = shown.api_client_ids;

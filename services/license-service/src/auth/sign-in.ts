@@ -48,9 +48,13 @@ export interface SignInClient {
   userAgent: string;
 }
 
-/** `api-only`: the password is right but the account's role does not allow the dashboard. */
+/**
+ * `api-only`: the password is right but the account's role does not allow the dashboard;
+ * `throttled` / `busy`: not checked at all (the address's failures, no hash slot in time).
+ */
 export type PasswordStep =
   | { ok: false; reason: 'refused' | 'api-only' }
+  | { ok: false; reason: 'throttled' | 'busy'; retryAfterSeconds: number }
   | { ok: true; sessionId: string; next: 'enrol' | 'second-factor' };
 
 /** `ended`: the half session is over (too many wrong codes, or the account locked). */
@@ -78,7 +82,7 @@ export function createSignIn(options: SignInOptions) {
   const { pool, sessions, metrics } = options;
   const now = options.now ?? (() => new Date());
   const locked = (account: Account) =>
-    account.locked_until !== null && account.locked_until > now();
+    account.dashboard_locked_until !== null && account.dashboard_locked_until > now();
 
   /** Full session: new id, sign-in recorded (clearing the failure count) and announced. */
   async function complete(session: Session, account: Account, client: SignInClient) {
@@ -106,7 +110,6 @@ export function createSignIn(options: SignInOptions) {
   ): Promise<'wrong' | 'ended'> {
     metrics.logins.inc({ step: 'second_factor', outcome: 'refused' });
     const inSession = await sessions.countTotpFailure(session);
-    await options.passwords.recordFailure(account);
     const onAccount = await countSecondFactorFailure(
       pool,
       account.id,
@@ -136,10 +139,19 @@ export function createSignIn(options: SignInOptions) {
       email: string,
       password: string,
       previous: Session | null,
+      client: SignInClient,
     ): Promise<PasswordStep> {
-      const outcome = await options.passwords.check(email, password);
+      const outcome = await options.passwords.check({
+        email,
+        password,
+        surface: 'dashboard',
+        address: client.ip,
+      });
       const allowed = outcome.ok && maySignIn(outcome.account.permissions);
       metrics.logins.inc({ step: 'password', outcome: allowed ? 'ok' : 'refused' });
+      if (!outcome.ok && (outcome.reason === 'throttled' || outcome.reason === 'busy')) {
+        return outcome;
+      }
       if (!outcome.ok) return { ok: false, reason: 'refused' };
       if (!allowed) return { ok: false, reason: 'api-only' };
       if (previous) await sessions.destroy(previous);

@@ -125,10 +125,12 @@ export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
         else if (next !== text(ctx.form.confirm_password))
           errors.confirm_password = 'Does not match the new password';
         if (Object.keys(errors).length === 0) {
-          const outcome = await deps.passwords.check(
-            account.email,
-            text(ctx.form.current_password).slice(0, 500),
-          );
+          const outcome = await deps.passwords.check({
+            email: account.email,
+            password: text(ctx.form.current_password).slice(0, 500),
+            surface: 'dashboard',
+            address: ctx.actor.ip ?? '',
+          });
           if (!outcome.ok) errors.current_password = 'Not your current password';
         }
         if (Object.keys(errors).length > 0)
@@ -176,7 +178,7 @@ export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
             )
           ).rowCount === 1;
         if (!stored) {
-          await deps.passwords.recordFailure(account);
+          await deps.passwords.recordFailure(account, 'dashboard');
           return page(ctx, { codeErrors: { code: 'That code is not valid.' }, status: 400 });
         }
         await recordActivity(pool, ctx.actor, 'admin.recovery_codes', 'admin', account.id, [

@@ -145,7 +145,22 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         const email = text(ctx.form.email).slice(0, 200);
         const password =
           typeof ctx.form.password === 'string' ? ctx.form.password.slice(0, 500) : '';
-        const step = await signIn.checkPassword(email, password, ctx.session);
+        const step = await signIn.checkPassword(email, password, ctx.session, clientOf(ctx));
+        if (!step.ok && (step.reason === 'throttled' || step.reason === 'busy')) {
+          const csrf = newLoginCsrf();
+          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+          ctx.res.set('retry-after', String(step.retryAfterSeconds));
+          return {
+            status: step.reason === 'throttled' ? 429 : 503,
+            html: loginForm(
+              csrf,
+              email,
+              step.reason === 'throttled'
+                ? `Too many failed attempts from this address: try again in ${step.retryAfterSeconds} s.`
+                : 'The dashboard is busy: try again in a moment.',
+            ),
+          };
+        }
         if (!step.ok && step.reason === 'api-only') {
           const csrf = newLoginCsrf();
           setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);

@@ -180,7 +180,7 @@ async function context(env: PageEnvironment, req: Request, res: Response): Promi
     session: live,
     account,
     viewer,
-    actor: { id: account?.id ?? '', email: account?.email ?? '', ip: req.socket.remoteAddress },
+    actor: { id: account?.id ?? '', email: account?.email ?? '', ip: req.ip },
   };
 }
 

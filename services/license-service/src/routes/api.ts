@@ -105,6 +105,15 @@ export function apiRoutes(
           schema: SeedError,
         },
         403: { description: 'The account may not use the license API', schema: SeedError },
+        429: {
+          description:
+            'Too many failed attempts from this address (Retry-After); nothing was checked',
+          schema: SeedError,
+        },
+        503: {
+          description: 'Too many password checks running (Retry-After); nothing was checked',
+          schema: SeedError,
+        },
         404: { description: 'License not found', schema: NotFound },
       },
       handler: async ({ params, query }, req, res) => {
@@ -113,7 +122,23 @@ export function apiRoutes(
         const credentials = basicCredentials(req.headers.authorization);
         res.set('www-authenticate', 'Basic realm="Pelita license API", charset="UTF-8"');
         if (!credentials) throw unauthenticated(metrics);
-        const outcome = await passwords.check(credentials.user, credentials.password);
+        const outcome = await passwords.check({
+          email: credentials.user,
+          password: credentials.password,
+          surface: 'api',
+          address: req.ip ?? '',
+        });
+        if (!outcome.ok && (outcome.reason === 'throttled' || outcome.reason === 'busy')) {
+          metrics.licenseChecks.inc({ outcome: outcome.reason });
+          res.set('retry-after', String(outcome.retryAfterSeconds));
+          throw outcome.reason === 'throttled'
+            ? new HttpError(
+                429,
+                'too_many_requests',
+                `Too many failed attempts from this address; try again in ${outcome.retryAfterSeconds} s`,
+              )
+            : new HttpError(503, 'busy', 'The license service is busy; try again in a moment');
+        }
         if (!outcome.ok) throw unauthenticated(metrics);
         res.removeHeader('www-authenticate');
         const answer = await licenseFor(

@@ -89,7 +89,7 @@ describe('second-factor guessing', () => {
     expect(guesses).toBeLessThanOrEqual(10);
     const late = await halves[3]!.code(totpCode(key, 30));
     expect(late.status).toBe(303);
-    expect(late.location).toBe('/login?ended=1');
+    expect(late.location).toMatch(/^\/login/);
     expect((await halves[3]!.password(email, password)).status).toBe(401);
   });
 
