@@ -6,6 +6,7 @@ import type { Pool } from 'pg';
 import type { CookieNames } from './auth/cookies';
 import type { PasswordCheck } from './auth/password-check';
 import type { SessionStore } from './auth/session-store';
+import type { OwnCredentials } from './auth/own-credentials';
 import type { SignIn } from './auth/sign-in';
 import { accountPages } from './dashboard/account-page';
 import { activityPage } from './dashboard/activity-page';
@@ -37,6 +38,7 @@ export interface AppDeps {
   cookies: CookieNames;
   secureCookies: boolean;
   signIn: SignIn;
+  ownCredentials: OwnCredentials;
   environments: Environments;
   readiness: Record<string, ReadinessCheck>;
 }

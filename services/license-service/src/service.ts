@@ -20,6 +20,7 @@ import { createAddressThrottle } from './auth/address-throttle';
 import { cookieNames } from './auth/cookies';
 import { createPasswordCheck } from './auth/password-check';
 import { createSessionStore } from './auth/session-store';
+import { createOwnCredentials } from './auth/own-credentials';
 import { createSignIn } from './auth/sign-in';
 import type { Settings } from './config';
 import { createLoginNotifier } from './integrations/login-notifier';
@@ -98,6 +99,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
       secondFactorMaxFailures: settings.SECOND_FACTOR_MAX_FAILURES,
       lockMinutes: settings.LOGIN_LOCK_MINUTES,
     }),
+    ownCredentials: createOwnCredentials({ pool, passwords, sessions }),
     environments: createEnvironments({
       pool,
       infisicalUrl: settings.MAPPINGS_INFISICAL_URL,

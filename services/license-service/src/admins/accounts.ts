@@ -142,6 +142,32 @@ export const roleForm = z.object({
   permissions: field.list().pipe(z.array(z.string().refine(isPermission, 'Unknown permission'))),
 });
 
+/**
+ * Form values → columns: a new password hashed (empty: kept), and on edit `reset_totp` forgets the
+ * TOTP secret and recovery codes so the account enrols again.
+ */
+export async function accountRecord(
+  values: Record<string, unknown>,
+  creating: boolean,
+): Promise<Record<string, unknown>> {
+  const { password, reset_totp, ...record } = values;
+  if (typeof password === 'string' && password) record.password_hash = await hashPassword(password);
+  if (!creating && reset_totp) {
+    record.totp_secret = null;
+    record.totp_last_step = null;
+    record.recovery_code_hashes = [];
+  }
+  return record;
+}
+
+/** A role some account still has cannot be deleted. */
+export async function roleInUse(db: Queryable, roleId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from admin_users where role_id = $1 limit 1', [
+    roleId,
+  ]);
+  return rowCount === 1;
+}
+
 export async function listRoles(
   db: Queryable,
 ): Promise<Array<{ id: string; name: string; permissions: string[] }>> {

@@ -31,3 +31,16 @@ export async function unknownClientIds(db: Queryable, ids: string[]): Promise<st
   const known = new Set(rows.map((row) => row.id));
   return ids.filter((id) => !known.has(id));
 }
+
+/** How many licenses and mappings a client holds (its page links to both). */
+export async function clientRecordCounts(
+  db: Queryable,
+  clientId: string,
+): Promise<{ licenses: number; mappings: number }> {
+  const { rows } = await db.query<{ licenses: number; mappings: number }>(
+    `select (select count(*)::int from licenses where client_id = $1) as licenses,
+            (select count(*)::int from secret_mappings where client_ref = $1) as mappings`,
+    [clientId],
+  );
+  return rows[0]!;
+}
