@@ -6,6 +6,8 @@ import type { Pool } from 'pg';
 import type { CookieNames } from './auth/cookies';
 import type { PasswordCheck } from './auth/password-check';
 import type { SessionStore } from './auth/session-store';
+import type { OwnCredentials } from './auth/own-credentials';
+import type { SignIn } from './auth/sign-in';
 import { accountPages } from './dashboard/account-page';
 import { activityPage } from './dashboard/activity-page';
 import { environmentPages } from './dashboard/environment-pages';
@@ -13,7 +15,6 @@ import { homePage } from './dashboard/home-page';
 import { loginRoutes } from './dashboard/login-pages';
 import { notFoundPage } from './dashboard/not-found-page';
 import { recordPages } from './dashboard/record-pages';
-import type { LoginNotifier } from './integrations/login-notifier';
 import type { Environments } from './records/environment';
 import { apiRoutes, SeedError, seedErrorBody } from './routes/api';
 import { livewireRoutes } from './routes/livewire';
@@ -30,20 +31,21 @@ export interface AppDeps {
   seal: SecretSeal;
   pool: Pool;
   bodyLimit: string;
+  /** Proxies whose X-Forwarded-For names the client (see TRUST_PROXY). */
+  trustProxy: number;
   passwords: PasswordCheck;
   sessions: SessionStore;
   cookies: CookieNames;
   secureCookies: boolean;
-  notifier: LoginNotifier;
+  signIn: SignIn;
+  ownCredentials: OwnCredentials;
   environments: Environments;
-  totpIssuer: string;
-  totpMaxAttempts: number;
   readiness: Record<string, ReadinessCheck>;
 }
 
 export function createApp(deps: AppDeps): Express {
   const env = { pool: deps.pool, sessions: deps.sessions, cookies: deps.cookies };
-  return createService({
+  const app = createService({
     name: 'license-service',
     description:
       'Clients, licenses and secret-store mappings of a Pelita vendor: the Basic-auth license API ' +
@@ -58,7 +60,7 @@ export function createApp(deps: AppDeps): Express {
     routes: [
       ...apiRoutes(deps.pool, deps.passwords, deps.licenseMetrics),
       ...livewireRoutes(),
-      ...loginRoutes({ ...env, ...deps, metrics: deps.licenseMetrics }),
+      ...loginRoutes({ ...env, ...deps }),
       homePage(env),
       ...recordPages({ ...env, seal: deps.seal }),
       ...environmentPages(env, deps.environments),
@@ -68,4 +70,8 @@ export function createApp(deps: AppDeps): Express {
       notFoundPage(),
     ],
   });
+  // The sign-in throttle counts per client address: behind an ingress that is only known from the
+  // trusted proxies' X-Forwarded-For.
+  app.set('trust proxy', deps.trustProxy);
+  return app;
 }

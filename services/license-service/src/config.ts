@@ -35,11 +35,34 @@ export const settingsSchema = baseSettings
      * and http://127.0.0.1 too, so only a plain-HTTP deployment elsewhere needs false.
      */
     COOKIE_SECURE: booleanSetting.default(true),
-    /** Failed logins (dashboard or Basic) of one account before it is locked for a while. */
+    /**
+     * Consecutive wrong passwords of one account before it is locked for a while; the dashboard
+     * and the license API count and lock apart.
+     */
     LOGIN_MAX_ATTEMPTS: positiveInt(5),
     LOGIN_LOCK_MINUTES: positiveInt(15),
+    /**
+     * Failed sign-ins from one client address (per surface, per replica) in a window before it is
+     * answered 429 without any password being hashed.
+     */
+    LOGIN_ADDRESS_MAX_FAILURES: positiveInt(20),
+    LOGIN_ADDRESS_WINDOW_MINUTES: positiveInt(15),
+    /** Password hashes (scrypt, 128 MiB each) running at once in one replica… */
+    PASSWORD_CHECK_CONCURRENCY: positiveInt(2),
+    /** …and how long a check waits for its turn before it is answered 503. */
+    PASSWORD_CHECK_MAX_WAIT_MS: positiveInt(2000),
+    /**
+     * Proxies in front of the service whose X-Forwarded-For is believed (express's `trust proxy`
+     * hop count): the client address the throttle counts. 0: the TCP peer.
+     */
+    TRUST_PROXY: z.coerce.number().int().min(0).max(10).default(0),
     /** Wrong TOTP codes in one login before it must start again with the password. */
     TOTP_MAX_ATTEMPTS: positiveInt(5),
+    /**
+     * Wrong second-factor codes of one account, across logins, before its dashboard sign-in is
+     * locked for LOGIN_LOCK_MINUTES; only a completed sign-in (password and code) resets the count.
+     */
+    SECOND_FACTOR_MAX_FAILURES: positiveInt(10),
     /** The issuer shown in authenticator apps. */
     TOTP_ISSUER: z.string().min(1).default('Pelita License'),
     /**

@@ -10,6 +10,11 @@ export interface LicenseMetrics {
   notifications: Counter<'outcome'>;
   /** Pipelines of frontend mappings by outcome (`triggered`, `failed`). */
   pipelines: Counter<'outcome'>;
+  /**
+   * Password checks by how they ended: `hashed` (scrypt ran), `remembered` (a recent success, no
+   * hash), `throttled` (the address's failures, no hash), `busy` (no hash slot in time).
+   */
+  passwordChecks: Counter<'outcome'>;
 }
 
 export function registerMetrics(registry: Registry): LicenseMetrics {
@@ -31,6 +36,11 @@ export function registerMetrics(registry: Registry): LicenseMetrics {
     pipelines: counter(
       'license_pipeline_triggers_total',
       'Pipelines of frontend mappings by outcome',
+      ['outcome'],
+    ),
+    passwordChecks: counter(
+      'license_password_checks_total',
+      'Password checks by outcome (hashed, remembered, throttled, busy)',
       ['outcome'],
     ),
   };

@@ -16,9 +16,12 @@ import {
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
 import { createApp } from './app';
+import { createAddressThrottle } from './auth/address-throttle';
 import { cookieNames } from './auth/cookies';
 import { createPasswordCheck } from './auth/password-check';
 import { createSessionStore } from './auth/session-store';
+import { createOwnCredentials } from './auth/own-credentials';
+import { createSignIn } from './auth/sign-in';
 import type { Settings } from './config';
 import { createLoginNotifier } from './integrations/login-notifier';
 import { createPipelineTrigger } from './integrations/pipeline-trigger';
@@ -59,6 +62,20 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     logger,
     metrics: licenseMetrics,
   });
+  const passwords = createPasswordCheck({
+    pool,
+    maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
+    lockMinutes: settings.LOGIN_LOCK_MINUTES,
+    throttle: createAddressThrottle({
+      maxFailures: settings.LOGIN_ADDRESS_MAX_FAILURES,
+      windowMs: settings.LOGIN_ADDRESS_WINDOW_MINUTES * 60_000,
+    }),
+    hashing: {
+      concurrency: settings.PASSWORD_CHECK_CONCURRENCY,
+      maxWaitMs: settings.PASSWORD_CHECK_MAX_WAIT_MS,
+    },
+    metrics: licenseMetrics,
+  });
   const app = createApp({
     logger,
     metrics,
@@ -66,15 +83,23 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     seal,
     pool,
     bodyLimit: settings.BODY_LIMIT,
-    passwords: createPasswordCheck({
-      pool,
-      maxAttempts: settings.LOGIN_MAX_ATTEMPTS,
-      lockMinutes: settings.LOGIN_LOCK_MINUTES,
-    }),
+    trustProxy: settings.TRUST_PROXY,
+    passwords,
     sessions,
     cookies: cookieNames(settings.COOKIE_SECURE),
     secureCookies: settings.COOKIE_SECURE,
-    notifier,
+    signIn: createSignIn({
+      pool,
+      passwords,
+      sessions,
+      notifier,
+      metrics: licenseMetrics,
+      totpIssuer: settings.TOTP_ISSUER,
+      totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,
+      secondFactorMaxFailures: settings.SECOND_FACTOR_MAX_FAILURES,
+      lockMinutes: settings.LOGIN_LOCK_MINUTES,
+    }),
+    ownCredentials: createOwnCredentials({ pool, passwords, sessions }),
     environments: createEnvironments({
       pool,
       infisicalUrl: settings.MAPPINGS_INFISICAL_URL,
@@ -88,8 +113,6 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
       metrics: licenseMetrics,
       seal,
     }),
-    totpIssuer: settings.TOTP_ISSUER,
-    totpMaxAttempts: settings.TOTP_MAX_ATTEMPTS,
     readiness: {
       postgres: async () => {
         await pool.query('select 1');

@@ -23,6 +23,7 @@ export const adminTable = createTableRepository({
     'totp_secret',
     'totp_last_step',
     'recovery_code_hashes',
+    'api_client_ids',
   ],
   searchable: ['name', 'email'],
   sortable: ['name', 'email', 'is_active', 'last_login_at', 'created_at'],
@@ -47,8 +48,16 @@ export interface Account {
   totp_secret: string | null;
   totp_last_step: string | null;
   recovery_code_hashes: string[];
+  /** The license API's failed-attempt count and lock. */
   failed_attempts: number;
   locked_until: Date | null;
+  /** The dashboard's, counted apart (wrong passwords and second-factor locks). */
+  dashboard_failed_attempts: number;
+  dashboard_locked_until: Date | null;
+  /** Wrong second-factor codes since the last completed sign-in. */
+  second_factor_failures: number;
+  /** The clients this account reads through the license API (see `mayReadClient`). */
+  api_client_ids: string[];
 }
 
 const ACCOUNT_SELECT = `
@@ -68,7 +77,7 @@ export async function accountById(db: Queryable, id: string): Promise<Account | 
   return rows[0] ?? null;
 }
 
-/** An account as pages and the activity log see it. */
+/** An account as pages and the activity log see it (its API clients one per line). */
 export function publicAccount(row: Record<string, unknown>): Record<string, unknown> {
   const {
     password_hash: _hash,
@@ -76,9 +85,12 @@ export function publicAccount(row: Record<string, unknown>): Record<string, unkn
     totp_last_step: _step,
     recovery_code_hashes: _codes,
     failed_attempts: _failed,
+    second_factor_failures: _secondFactorFailures,
+    dashboard_failed_attempts: _dashboardFailed,
     ...shown
   } = row;
-  return shown;
+  const clients = shown.api_client_ids;
+  return Array.isArray(clients) ? { ...shown, api_client_ids: clients.join('\n') } : shown;
 }
 
 const PASSWORD_MIN = 12;
@@ -103,6 +115,22 @@ export const accountForm = (creating: boolean) =>
               ),
           ),
     is_active: field.checkbox(),
+    /** Client ids, one per line (commas and spaces also separate them). */
+    api_client_ids: field
+      .optional(40_000)
+      .transform((text) => [
+        ...new Set(
+          text
+            .toLowerCase()
+            .split(/[\s,]+/)
+            .filter(Boolean),
+        ),
+      ])
+      .pipe(
+        z
+          .array(z.string().refine(isUuid, 'Client IDs only, one per line'))
+          .max(1000, 'At most 1000 clients'),
+      ),
     /** Edit only: forget the TOTP secret and recovery codes; the account enrols again. */
     reset_totp: field.checkbox(),
   });
@@ -113,6 +141,32 @@ export const roleForm = z.object({
     .pipe(z.string().regex(/^[a-z0-9][a-z0-9_.-]*$/, 'Lower-case letters, digits, ., _ and -')),
   permissions: field.list().pipe(z.array(z.string().refine(isPermission, 'Unknown permission'))),
 });
+
+/**
+ * Form values → columns: a new password hashed (empty: kept), and on edit `reset_totp` forgets the
+ * TOTP secret and recovery codes so the account enrols again.
+ */
+export async function accountRecord(
+  values: Record<string, unknown>,
+  creating: boolean,
+): Promise<Record<string, unknown>> {
+  const { password, reset_totp, ...record } = values;
+  if (typeof password === 'string' && password) record.password_hash = await hashPassword(password);
+  if (!creating && reset_totp) {
+    record.totp_secret = null;
+    record.totp_last_step = null;
+    record.recovery_code_hashes = [];
+  }
+  return record;
+}
+
+/** A role some account still has cannot be deleted. */
+export async function roleInUse(db: Queryable, roleId: string): Promise<boolean> {
+  const { rowCount } = await db.query('select 1 from admin_users where role_id = $1 limit 1', [
+    roleId,
+  ]);
+  return rowCount === 1;
+}
 
 export async function listRoles(
   db: Queryable,

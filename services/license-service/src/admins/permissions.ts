@@ -3,13 +3,18 @@
  * form checks one. Roles are named sets of them, edited on the roles page.
  */
 export const PERMISSIONS = {
+  'dashboard.sign_in':
+    'Sign in to the dashboard (without it the account can only use the license API)',
   'clients.read': 'See clients, licenses and mappings',
   'clients.write': 'Create, edit and delete clients, licenses and mappings',
   'secrets.read': "Open a mapping's environment page (secret values)",
   'secrets.write': "Save a mapping's secrets (and trigger its pipeline)",
   'admins.manage': 'Manage dashboard accounts and roles',
   'activity.read': 'Read the activity log',
-  'api.licenses': 'Use the license API (GET /api/licenses/{id_client}) with Basic credentials',
+  'api.licenses':
+    "Use the license API (GET /api/licenses/{id_client}) with Basic credentials, for the account's own clients",
+  'api.licenses.all':
+    'Read every client through the license API, not only those the account is bound to',
 } as const;
 
 export type Permission = keyof typeof PERMISSIONS;
@@ -24,6 +29,7 @@ export const BUILTIN_ROLES: Array<{ name: string; permissions: Permission[] }> =
   {
     name: 'operator',
     permissions: [
+      'dashboard.sign_in',
       'clients.read',
       'clients.write',
       'secrets.read',
@@ -31,6 +37,19 @@ export const BUILTIN_ROLES: Array<{ name: string; permissions: Permission[] }> =
       'activity.read',
     ],
   },
-  { name: 'viewer', permissions: ['clients.read', 'activity.read'] },
+  { name: 'viewer', permissions: ['dashboard.sign_in', 'clients.read', 'activity.read'] },
   { name: 'license-api', permissions: ['api.licenses'] },
 ];
+
+/** API-only accounts (the `license-api` role) use the license API and never the dashboard. */
+export const maySignIn = (permissions: readonly string[]): boolean =>
+  permissions.includes('dashboard.sign_in');
+
+/** The clients an account reads through the license API: its own, or every one with `.all`. */
+export const mayReadClient = (
+  account: { permissions: readonly string[]; api_client_ids: readonly string[] },
+  clientId: string,
+): boolean =>
+  account.permissions.includes('api.licenses') &&
+  (account.permissions.includes('api.licenses.all') ||
+    account.api_client_ids.includes(clientId.toLowerCase()));

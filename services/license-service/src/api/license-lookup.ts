@@ -4,6 +4,8 @@
  * The order of the checks decides which code a client with several problems gets: the client
  * itself first, then its licenses, then its seats.
  */
+import type { Account } from '../admins/accounts';
+import { mayReadClient } from '../admins/permissions';
 import type { Queryable } from '../store/sql';
 import { isUuid } from '../store/table-repository';
 
@@ -71,7 +73,24 @@ export function validate(
   return answer('VALID', 'The client holds a valid license');
 }
 
-export async function lookupClient(
+/**
+ * What `account` may learn of client `id`: nothing at all without `api.licenses` (forbidden), and
+ * a client it is not bound to is answered as an unknown one (null), so an account learns neither
+ * another tenant's records nor whether a client id exists.
+ */
+export async function licenseFor(
+  db: Queryable,
+  account: Account,
+  id: string,
+  now: Date,
+  users?: number,
+): Promise<{ allowed: false } | { allowed: true; client: ClientAnswer | null }> {
+  if (!account.permissions.includes('api.licenses')) return { allowed: false };
+  if (!isUuid(id) || !mayReadClient(account, id)) return { allowed: true, client: null };
+  return { allowed: true, client: await lookupClient(db, id, now, users) };
+}
+
+async function lookupClient(
   db: Queryable,
   id: string,
   now: Date,

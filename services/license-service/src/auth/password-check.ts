@@ -1,9 +1,21 @@
 /**
  * The first factor, shared by the dashboard login and the Basic-auth API: e-mail and password
- * against the account's scrypt hash. An unknown e-mail costs a full hash too (no timing
- * difference tells which accounts exist), and after LOGIN_MAX_ATTEMPTS consecutive failures
- * the account is locked for LOGIN_LOCK_MINUTES — refused even with the right password, so a
- * guesser learns nothing during the lock.
+ * against the account's scrypt hash. The guards run cheapest first, so refusing costs less than
+ * guessing:
+ *
+ * 1. a success remembered for a minute (below): no hash and no throttle (known-good credentials);
+ * 2. the client address's recent failures on this surface (auth/address-throttle.ts): past the
+ *    limit, 429 with Retry-After before anything is hashed;
+ * 3. scrypt (128 MiB, ~0.4 s) under a cap on concurrent hashes: a request that cannot start one
+ *    within PASSWORD_CHECK_MAX_WAIT_MS is answered 503, so a flood from many addresses queues
+ *    briefly and is turned away instead of exhausting memory and CPU;
+ * 4. the surface's own lock: the dashboard and the license API count failures apart, so wrong
+ *    Basic attempts do not lock the dashboard and the other way round. The API's lock spares
+ *    addresses from which the account passed lately: guessing from elsewhere cannot lock a
+ *    tenant's user service out.
+ *
+ * An unknown e-mail costs a full hash too (no timing difference tells which accounts exist). A
+ * locked account is refused even with the right password, so a guesser learns nothing meanwhile.
  *
  * Successful checks are remembered for a minute under an HMAC of the credentials with a key
  * that lives only in this process: the license API is asked on every login of every tenant, and
@@ -11,27 +23,57 @@
  * re-reads the account, so a changed password, a lock or a deactivation counts at once.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { UNUSABLE_HASH, verifyPassword } from '@pelita/kit';
+import { createConcurrencyLimit, UNUSABLE_HASH, verifyPassword } from '@pelita/kit';
 import type { Pool } from 'pg';
+import {
+  clearPasswordFailures,
+  countPasswordFailure,
+  isKnownApiAddress,
+  rememberApiAddress,
+} from '../admins/account-locks';
 import { accountByEmail, accountById, type Account } from '../admins/accounts';
+import type { LicenseMetrics } from '../metrics';
+import type { AddressThrottle, Surface } from './address-throttle';
 
 export interface PasswordCheckOptions {
   pool: Pool;
   maxAttempts: number;
   lockMinutes: number;
+  throttle: AddressThrottle;
+  /** Hashes running at once, and how long a check may wait for its turn. */
+  hashing: { concurrency: number; maxWaitMs: number };
+  metrics: LicenseMetrics;
   now?: () => Date;
 }
 
+export interface PasswordAttempt {
+  email: string;
+  password: string;
+  surface: Surface;
+  /** The client's address (express's `req.ip`, behind TRUST_PROXY proxies). */
+  address: string;
+}
+
 export type PasswordOutcome =
-  { ok: true; account: Account } | { ok: false; reason: 'invalid' | 'locked' | 'inactive' };
+  | { ok: true; account: Account }
+  | { ok: false; reason: 'invalid' | 'locked' | 'inactive' }
+  | { ok: false; reason: 'throttled' | 'busy'; retryAfterSeconds: number };
 
 const REMEMBER_MS = 60_000;
+/** The license API's lock spares addresses that passed within this many days. */
+const KNOWN_ADDRESS_DAYS = 30;
+/** A known address is written again at most this often (each API call would write otherwise). */
+const KNOWN_ADDRESS_REFRESH_MS = 10 * 60_000;
+/** Checks queued for a hash beyond this are turned away at once. */
+const MAX_QUEUED = 100;
 
 export function createPasswordCheck(options: PasswordCheckOptions) {
-  const { pool, maxAttempts, lockMinutes } = options;
+  const { pool, maxAttempts, lockMinutes, throttle, metrics } = options;
   const now = options.now ?? (() => new Date());
   const key = randomBytes(32);
   const remembered = new Map<string, { accountId: string; hash: string; until: number }>();
+  const knownWritten = new Map<string, number>();
+  const hashes = createConcurrencyLimit(options.hashing.concurrency);
 
   const fingerprint = (email: string, password: string) =>
     createHmac('sha256', key)
@@ -40,28 +82,58 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
       .update(password)
       .digest('base64');
 
-  async function recordFailure(account: Account): Promise<void> {
-    await pool.query(
-      `update admin_users
-       set failed_attempts = failed_attempts + 1,
-           locked_until = case when failed_attempts + 1 >= $2
-                               then $3::timestamptz else locked_until end
-       where id = $1`,
-      [account.id, maxAttempts, new Date(now().getTime() + lockMinutes * 60_000)],
+  async function recordFailure(account: Account, surface: Surface): Promise<void> {
+    await countPasswordFailure(
+      pool,
+      account.id,
+      surface,
+      maxAttempts,
+      new Date(now().getTime() + lockMinutes * 60_000),
     );
   }
 
-  async function check(email: string, password: string): Promise<PasswordOutcome> {
+  /** scrypt under the cap; null when no slot freed up in time. */
+  async function hashed(password: string, stored: string): Promise<boolean | null> {
+    if (hashes.waiting >= MAX_QUEUED) return null;
+    const signal = AbortSignal.timeout(options.hashing.maxWaitMs);
+    try {
+      return await hashes.run(() => verifyPassword(password, stored), signal);
+    } catch (err) {
+      if (signal.aborted) return null;
+      throw err;
+    }
+  }
+
+  async function check(attempt: PasswordAttempt): Promise<PasswordOutcome> {
+    const { email, password, surface, address } = attempt;
+    // Credentials that passed a minute ago cost no hash and tell a guesser nothing: they pass
+    // even from a throttled address (behind an untrusted proxy every client shares one).
     const print = fingerprint(email, password);
     const memo = remembered.get(print);
     if (memo && memo.until > now().getTime()) {
       const account = await accountById(pool, memo.accountId);
-      if (account && account.password_hash === memo.hash) return settle(account, true);
+      if (account && account.password_hash === memo.hash) {
+        metrics.passwordChecks.inc({ outcome: 'remembered' });
+        return settle(account, true, attempt);
+      }
+    }
+    const wait = throttle.retryAfter(surface, address);
+    if (wait !== null) {
+      metrics.passwordChecks.inc({ outcome: 'throttled' });
+      return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
     }
     const account = await accountByEmail(pool, email);
-    const matches = await verifyPassword(password, account?.password_hash ?? UNUSABLE_HASH);
-    if (!account) return { ok: false, reason: 'invalid' };
-    const outcome = await settle(account, matches);
+    const matches = await hashed(password, account?.password_hash ?? UNUSABLE_HASH);
+    if (matches === null) {
+      metrics.passwordChecks.inc({ outcome: 'busy' });
+      return { ok: false, reason: 'busy', retryAfterSeconds: 1 };
+    }
+    metrics.passwordChecks.inc({ outcome: 'hashed' });
+    if (!account) {
+      throttle.fail(surface, address);
+      return { ok: false, reason: 'invalid' };
+    }
+    const outcome = await settle(account, matches, attempt);
     if (outcome.ok) {
       if (remembered.size > 1000) remembered.clear();
       remembered.set(print, {
@@ -73,21 +145,47 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
     return outcome;
   }
 
-  async function settle(account: Account, matches: boolean): Promise<PasswordOutcome> {
-    if (account.locked_until && account.locked_until > now())
+  async function locked(account: Account, surface: Surface, address: string): Promise<boolean> {
+    if (surface === 'dashboard') {
+      return account.dashboard_locked_until !== null && account.dashboard_locked_until > now();
+    }
+    if (account.locked_until === null || account.locked_until <= now()) return false;
+    return !(await isKnownApiAddress(pool, account.id, address, KNOWN_ADDRESS_DAYS));
+  }
+
+  async function settle(
+    account: Account,
+    matches: boolean,
+    { surface, address }: PasswordAttempt,
+  ): Promise<PasswordOutcome> {
+    if (await locked(account, surface, address)) {
+      throttle.fail(surface, address);
       return { ok: false, reason: 'locked' };
+    }
     if (!matches) {
-      await recordFailure(account);
+      await recordFailure(account, surface);
+      throttle.fail(surface, address);
       return { ok: false, reason: 'invalid' };
     }
     if (!account.is_active) return { ok: false, reason: 'inactive' };
-    if (account.failed_attempts > 0 || account.locked_until) {
-      await pool.query(
-        'update admin_users set failed_attempts = 0, locked_until = null where id = $1',
-        [account.id],
-      );
+    const [failures, until] =
+      surface === 'dashboard'
+        ? [account.dashboard_failed_attempts, account.dashboard_locked_until]
+        : [account.failed_attempts, account.locked_until];
+    // A known address passing during a lock does not lift it for the others.
+    if (failures > 0 && (until === null || until <= now())) {
+      await clearPasswordFailures(pool, account.id, surface);
     }
+    if (surface === 'api') await rememberAddress(account.id, address);
     return { ok: true, account };
+  }
+
+  async function rememberAddress(accountId: string, address: string): Promise<void> {
+    const pair = `${accountId} ${address}`;
+    if ((knownWritten.get(pair) ?? 0) > now().getTime()) return;
+    await rememberApiAddress(pool, accountId, address);
+    if (knownWritten.size > 10_000) knownWritten.clear();
+    knownWritten.set(pair, now().getTime() + KNOWN_ADDRESS_REFRESH_MS);
   }
 
   return { check, recordFailure };

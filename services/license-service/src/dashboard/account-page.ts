@@ -4,14 +4,8 @@
  * working). A password change ends every other session of the account.
  */
 import type { RouteDefinition } from '@pelita/kit';
-import type { Pool } from 'pg';
-import { recordActivity } from '../activity/activity-log';
 import { setCookie, type CookieNames } from '../auth/cookies';
-import type { PasswordCheck } from '../auth/password-check';
-import { hashRecoveryCode, newRecoveryCodes } from '../auth/recovery-codes';
-import type { SessionStore } from '../auth/session-store';
-import { acceptedStep } from '../auth/totp';
-import { MASKED_VALUE, hashPassword } from '@pelita/kit';
+import { MIN_PASSWORD, type OwnCredentials } from '../auth/own-credentials';
 import type { FieldErrors } from '../records/form-input';
 import { formView } from './form-view';
 import { html } from './html';
@@ -19,19 +13,14 @@ import { layout } from './layout';
 import { pageRoute, type PageContext, type PageEnvironment } from './page-route';
 
 export interface AccountPageDeps extends PageEnvironment {
-  pool: Pool;
-  passwords: PasswordCheck;
-  sessions: SessionStore;
+  ownCredentials: OwnCredentials;
   cookies: CookieNames;
   secureCookies: boolean;
 }
 
-const MIN_PASSWORD = 12;
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
 export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
-  const { pool } = deps;
-
   function page(
     ctx: PageContext,
     options: {
@@ -117,37 +106,13 @@ export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
       summary: "Changes the signed-in account's password",
       access: 'signed-in',
       handler: async (ctx) => {
-        const account = ctx.account!;
-        const next = text(ctx.form.new_password);
-        const errors: FieldErrors = {};
-        if (next.length < MIN_PASSWORD || next.length > 200)
-          errors.new_password = `At least ${MIN_PASSWORD} characters`;
-        else if (next !== text(ctx.form.confirm_password))
-          errors.confirm_password = 'Does not match the new password';
-        if (Object.keys(errors).length === 0) {
-          const outcome = await deps.passwords.check(
-            account.email,
-            text(ctx.form.current_password).slice(0, 500),
-          );
-          if (!outcome.ok) errors.current_password = 'Not your current password';
-        }
-        if (Object.keys(errors).length > 0)
-          return page(ctx, { passwordErrors: errors, status: 400 });
-        await pool.query(
-          'update admin_users set password_hash = $2, updated_at = now() where id = $1',
-          [account.id, await hashPassword(next)],
-        );
-        await recordActivity(pool, ctx.actor, 'admin.password', 'admin', account.id, [
-          { field: 'password_hash', before: MASKED_VALUE, after: MASKED_VALUE },
-        ]);
-        // Every other session of the account ends; this browser continues in a new one.
-        await deps.sessions.destroyAllOf(account.id);
-        setCookie(
-          ctx.res,
-          deps.cookies.session,
-          await deps.sessions.create(account.id, 'full'),
-          deps.secureCookies,
-        );
+        const changed = await deps.ownCredentials.changePassword(ctx.actor, ctx.account!, {
+          current: text(ctx.form.current_password),
+          next: text(ctx.form.new_password),
+          confirm: text(ctx.form.confirm_password),
+        });
+        if (!changed.ok) return page(ctx, { passwordErrors: changed.errors, status: 400 });
+        setCookie(ctx.res, deps.cookies.session, changed.sessionId, deps.secureCookies);
         return { redirect: '/account?done=password' };
       },
     }),
@@ -157,31 +122,14 @@ export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
       summary: 'Makes new recovery codes for the signed-in account',
       access: 'signed-in',
       handler: async (ctx) => {
-        const account = ctx.account!;
-        const step = account.totp_secret
-          ? acceptedStep(
-              account.totp_secret,
-              text(ctx.form.code).trim(),
-              account.totp_last_step === null ? null : Number(account.totp_last_step),
-            )
-          : null;
-        const codes = newRecoveryCodes();
-        const stored =
-          step !== null &&
-          (
-            await pool.query(
-              `update admin_users set totp_last_step = $2, recovery_code_hashes = $3
-               where id = $1 and (totp_last_step is null or totp_last_step < $2)`,
-              [account.id, step, codes.map(hashRecoveryCode)],
-            )
-          ).rowCount === 1;
-        if (!stored) {
-          await deps.passwords.recordFailure(account);
+        const codes = await deps.ownCredentials.renewRecoveryCodes(
+          ctx.actor,
+          ctx.account!,
+          text(ctx.form.code),
+        );
+        if (!codes) {
           return page(ctx, { codeErrors: { code: 'That code is not valid.' }, status: 400 });
         }
-        await recordActivity(pool, ctx.actor, 'admin.recovery_codes', 'admin', account.id, [
-          { field: 'recovery_code_hashes', before: MASKED_VALUE, after: MASKED_VALUE },
-        ]);
         return {
           html: layout({
             title: 'Your new recovery codes',

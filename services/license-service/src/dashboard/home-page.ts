@@ -4,17 +4,11 @@
  */
 import type { RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
+import { homeFigures } from '../records/home-figures';
 import { barChartSvg } from './bar-chart';
 import { formatDate, html, trusted } from './html';
 import { layout } from './layout';
 import { pageRoute, type PageEnvironment } from './page-route';
-
-interface HomeFigures {
-  active_clients: number;
-  licenses: number;
-  mappings: number;
-  admins: number;
-}
 
 export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition {
   const { pool } = env;
@@ -24,30 +18,7 @@ export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition
     summary: 'Home: counts, recent licenses, clients with most licenses',
     access: 'signed-in',
     handler: async (ctx) => {
-      const figures = (
-        await pool.query<HomeFigures>(
-          `select (select count(*)::int from clients where is_active) as active_clients,
-                  (select count(*)::int from licenses) as licenses,
-                  (select count(*)::int from secret_mappings) as mappings,
-                  (select count(*)::int from admin_users) as admins`,
-        )
-      ).rows[0]!;
-      const recent = await pool.query<{
-        id: string;
-        license_name: string;
-        client_name: string;
-        client_id: string;
-        activated_date: Date;
-      }>(
-        `select l.id, l.license_name, l.activated_date, c.name as client_name, c.id as client_id
-         from licenses l join clients c on c.id = l.client_id
-         where l.activated_date is not null
-         order by l.activated_date desc, l.created_at desc limit 5`,
-      );
-      const top = await pool.query<{ name: string; n: number }>(
-        `select c.name, count(l.id)::int as n from clients c join licenses l on l.client_id = c.id
-         group by c.id, c.name order by n desc, c.name limit 5`,
-      );
+      const { counts: figures, recent, top } = await homeFigures(pool);
       const counts: Array<[string, number, string]> = [
         ['Active clients', figures.active_clients, 'active-clients'],
         ['Licenses', figures.licenses, 'licenses'],
@@ -64,7 +35,7 @@ export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition
           <section class="card" aria-labelledby="recent-title">
             <h2 id="recent-title">Recently activated licenses</h2>
             ${
-              recent.rows.length
+              recent.length
                 ? html`<table class="recent">
                     <thead>
                       <tr>
@@ -74,7 +45,7 @@ export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition
                       </tr>
                     </thead>
                     <tbody>
-                      ${recent.rows.map(
+                      ${recent.map(
                         (r) =>
                           html`<tr>
                             <td>${r.license_name}</td>
@@ -92,7 +63,7 @@ export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition
             ${trusted(
               barChartSvg(
                 'Clients with most licenses',
-                top.rows.map((r) => ({ label: r.name, value: r.n })),
+                top.map((r) => ({ label: r.name, value: r.n })),
               ),
             )}
           </section>

@@ -1,36 +1,20 @@
 /**
- * Login in two steps. The password (first factor) makes a half session that can do nothing but
- * pass the second factor within ten minutes: a TOTP code, or a recovery code; an account without
- * a TOTP secret enrols one first (QR code, first code verified, recovery codes shown once).
- * Each step issues a new session id. A successful login is noted in the activity log and sent
- * as a chat notification; logout ends the session on the server.
+ * The login pages: the password form, the second-factor form, TOTP enrolment (QR code, key, first
+ * code; then the recovery codes, shown once) and logout. What each step decides is
+ * auth/sign-in.ts's; these pages show its outcome and set the cookies.
  */
-import type { Pool } from 'pg';
-import { recordActivity } from '../activity/activity-log';
-import type { Account } from '../admins/accounts';
+import type { RouteDefinition } from '@pelita/kit';
 import { clearCookie, setCookie, type CookieNames } from '../auth/cookies';
 import { newLoginCsrf } from '../auth/csrf';
-import type { PasswordCheck } from '../auth/password-check';
-import { hashRecoveryCode, consumeRecoveryCode, newRecoveryCodes } from '../auth/recovery-codes';
-import type { SessionStore } from '../auth/session-store';
-import { acceptedStep, newTotpSecret, totpQrSvg, totpUri } from '../auth/totp';
-import type { LoginNotifier } from '../integrations/login-notifier';
-import type { LicenseMetrics } from '../metrics';
-import type { RouteDefinition } from '@pelita/kit';
+import type { Enrolment, SignIn, SignInClient } from '../auth/sign-in';
 import { html, trusted } from './html';
 import { csrfInput, layout } from './layout';
 import { pageRoute, type PageContext, type PageEnvironment } from './page-route';
 
 export interface LoginDeps extends PageEnvironment {
-  pool: Pool;
-  passwords: PasswordCheck;
-  sessions: SessionStore;
+  signIn: SignIn;
   cookies: CookieNames;
   secureCookies: boolean;
-  notifier: LoginNotifier;
-  totpIssuer: string;
-  totpMaxAttempts: number;
-  metrics: LicenseMetrics;
 }
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
@@ -92,7 +76,7 @@ function codeForm(csrf: string, error?: string) {
   });
 }
 
-function enrolForm(csrf: string, secret: string, uri: string, error?: string) {
+function enrolForm(csrf: string, enrolment: Enrolment, error?: string) {
   return layout({
     title: 'Set up your second factor',
     body: html`<div class="card narrow">
@@ -101,9 +85,9 @@ function enrolForm(csrf: string, secret: string, uri: string, error?: string) {
         it shows.
       </p>
       <figure class="qr" role="img" aria-label="QR code of your authenticator key">
-        ${trusted(totpQrSvg(uri))}
+        ${trusted(enrolment.qrSvg)}
       </figure>
-      <p>Key: <code class="totp-key">${secret}</code></p>
+      <p>Key: <code class="totp-key">${enrolment.secret}</code></p>
       <form method="post" action="/login/enrol">
         ${csrfInput(csrf)}
         ${error ? html`<p class="error-text" role="alert" id="enrol-error">${error}</p>` : ''}
@@ -125,43 +109,19 @@ function enrolForm(csrf: string, secret: string, uri: string, error?: string) {
   });
 }
 
+const clientOf = (ctx: PageContext): SignInClient => ({
+  ip: ctx.actor.ip ?? '',
+  userAgent: ctx.req.headers['user-agent'] ?? '',
+});
+
 export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
-  const { pool, sessions, cookies, secureCookies } = deps;
-
-  /** Full session: new id, cookie set, login recorded and announced. */
-  async function completeLogin(ctx: PageContext, account: Account): Promise<void> {
-    deps.metrics.logins.inc({ step: 'second_factor', outcome: 'ok' });
-    await sessions.destroy(ctx.session!);
-    const id = await sessions.create(account.id, 'full');
-    setCookie(ctx.res, cookies.session, id, secureCookies);
-    await pool.query('update admin_users set last_login_at = now() where id = $1', [account.id]);
-    await recordActivity(
-      pool,
-      { id: account.id, email: account.email, ip: ctx.actor.ip },
-      'admin.login',
-      'admin',
-      account.id,
-      [],
-    );
-    deps.notifier.notify({
-      name: account.name,
-      email: account.email,
-      ip: ctx.req.socket.remoteAddress ?? '',
-      userAgent: ctx.req.headers['user-agent'] ?? '',
-      at: new Date(),
-    });
-  }
-
-  /** A wrong code: counted; past the limit the half session ends and the password is due again. */
-  async function wrongCode(ctx: PageContext): Promise<boolean> {
-    deps.metrics.logins.inc({ step: 'second_factor', outcome: 'refused' });
-    const failures = await sessions.countTotpFailure(ctx.session!);
-    await deps.passwords.recordFailure(ctx.account!);
-    if (failures < deps.totpMaxAttempts) return false;
-    await sessions.destroy(ctx.session!);
+  const { signIn, cookies, secureCookies } = deps;
+  const signedIn = (ctx: PageContext, sessionId: string) =>
+    setCookie(ctx.res, cookies.session, sessionId, secureCookies);
+  const ended = (ctx: PageContext) => {
     clearCookie(ctx.res, cookies.session, secureCookies);
-    return true;
-  }
+    return { redirect: '/login?ended=1' };
+  };
 
   return [
     pageRoute(deps, {
@@ -185,9 +145,35 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         const email = text(ctx.form.email).slice(0, 200);
         const password =
           typeof ctx.form.password === 'string' ? ctx.form.password.slice(0, 500) : '';
-        const outcome = await deps.passwords.check(email, password);
-        deps.metrics.logins.inc({ step: 'password', outcome: outcome.ok ? 'ok' : 'refused' });
-        if (!outcome.ok) {
+        const step = await signIn.checkPassword(email, password, ctx.session, clientOf(ctx));
+        if (!step.ok && (step.reason === 'throttled' || step.reason === 'busy')) {
+          const csrf = newLoginCsrf();
+          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+          ctx.res.set('retry-after', String(step.retryAfterSeconds));
+          return {
+            status: step.reason === 'throttled' ? 429 : 503,
+            html: loginForm(
+              csrf,
+              email,
+              step.reason === 'throttled'
+                ? `Too many failed attempts from this address: try again in ${step.retryAfterSeconds} s.`
+                : 'The dashboard is busy: try again in a moment.',
+            ),
+          };
+        }
+        if (!step.ok && step.reason === 'api-only') {
+          const csrf = newLoginCsrf();
+          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+          return {
+            status: 403,
+            html: loginForm(
+              csrf,
+              email,
+              'This account can only use the license API; it cannot sign in to the dashboard.',
+            ),
+          };
+        }
+        if (!step.ok) {
           // One message for every refusal: it must not tell which accounts exist or are locked.
           const csrf = newLoginCsrf();
           setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
@@ -200,17 +186,9 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
             ),
           };
         }
-        if (ctx.session) await sessions.destroy(ctx.session);
         clearCookie(ctx.res, cookies.loginCsrf, secureCookies);
-        const { account } = outcome;
-        const enrolling = account.totp_secret === null;
-        const id = await sessions.create(
-          account.id,
-          'password',
-          enrolling ? newTotpSecret() : null,
-        );
-        setCookie(ctx.res, cookies.session, id, secureCookies);
-        return { redirect: enrolling ? '/login/enrol' : '/login/totp' };
+        setCookie(ctx.res, cookies.session, step.sessionId, secureCookies);
+        return { redirect: step.next === 'enrol' ? '/login/enrol' : '/login/totp' };
       },
     }),
     pageRoute(deps, {
@@ -231,41 +209,17 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'Checks a TOTP or recovery code (second factor)',
       access: 'second-factor',
       handler: async (ctx) => {
-        const account = ctx.account!;
-        const code = text(ctx.form.code);
-        if (account.totp_secret && !ctx.session!.pendingTotpSecret) {
-          const step = acceptedStep(
-            account.totp_secret,
-            code,
-            account.totp_last_step === null ? null : Number(account.totp_last_step),
-          );
-          // The step is stored only if still newer: two requests with one code cannot both pass.
-          const accepted =
-            step !== null &&
-            (
-              await pool.query(
-                `update admin_users set totp_last_step = $2
-                 where id = $1 and (totp_last_step is null or totp_last_step < $2)`,
-                [account.id, step],
-              )
-            ).rowCount === 1;
-          const remaining = accepted
-            ? null
-            : consumeRecoveryCode(code, account.recovery_code_hashes);
-          const recovered =
-            remaining !== null &&
-            (
-              await pool.query(
-                'update admin_users set recovery_code_hashes = $2 where id = $1 and recovery_code_hashes = $3',
-                [account.id, remaining, account.recovery_code_hashes],
-              )
-            ).rowCount === 1;
-          if (accepted || recovered) {
-            await completeLogin(ctx, account);
-            return { redirect: recovered ? '/?recovered=1' : '/' };
-          }
+        const step = await signIn.checkCode(
+          ctx.session!,
+          ctx.account!,
+          text(ctx.form.code),
+          clientOf(ctx),
+        );
+        if (step.outcome === 'signed-in') {
+          signedIn(ctx, step.sessionId);
+          return { redirect: step.recovered ? '/?recovered=1' : '/' };
         }
-        if (await wrongCode(ctx)) return { redirect: '/login?ended=1' };
+        if (step.outcome === 'ended') return ended(ctx);
         return { status: 401, html: codeForm(ctx.session!.csrfToken, 'That code is not valid.') };
       },
     }),
@@ -275,10 +229,9 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'TOTP enrolment: the QR code of a new key',
       access: 'second-factor',
       handler: (ctx) => {
-        const secret = ctx.session!.pendingTotpSecret;
-        if (!secret) return Promise.resolve({ redirect: '/login/totp' });
-        const uri = totpUri(secret, deps.totpIssuer, ctx.account!.email);
-        return Promise.resolve({ html: enrolForm(ctx.session!.csrfToken, secret, uri) });
+        const enrolment = signIn.enrolment(ctx.session!, ctx.account!);
+        if (!enrolment) return Promise.resolve({ redirect: '/login/totp' });
+        return Promise.resolve({ html: enrolForm(ctx.session!.csrfToken, enrolment) });
       },
     }),
     pageRoute(deps, {
@@ -287,31 +240,30 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'TOTP enrolment: verifies the first code, shows the recovery codes once',
       access: 'second-factor',
       handler: async (ctx) => {
-        const secret = ctx.session!.pendingTotpSecret;
-        const account = ctx.account!;
-        if (!secret) return { redirect: '/login/totp' };
-        const step = acceptedStep(secret, text(ctx.form.code), null);
-        if (step === null) {
-          if (await wrongCode(ctx)) return { redirect: '/login?ended=1' };
-          const uri = totpUri(secret, deps.totpIssuer, account.email);
-          return {
-            status: 401,
-            html: enrolForm(
-              ctx.session!.csrfToken,
-              secret,
-              uri,
-              'That code is not valid. Check the time on your device and try again.',
-            ),
-          };
-        }
-        const codes = newRecoveryCodes();
-        const enrolled = await pool.query(
-          `update admin_users set totp_secret = $2, totp_last_step = $3, recovery_code_hashes = $4
-           where id = $1 and totp_secret is null`,
-          [account.id, secret, step, codes.map(hashRecoveryCode)],
+        const step = await signIn.enrol(
+          ctx.session!,
+          ctx.account!,
+          text(ctx.form.code),
+          clientOf(ctx),
         );
-        if (enrolled.rowCount !== 1) return { redirect: '/login' };
-        await completeLogin(ctx, account);
+        switch (step.outcome) {
+          case 'not-enrolling':
+            return { redirect: '/login/totp' };
+          case 'restart':
+            return { redirect: '/login' };
+          case 'ended':
+            return ended(ctx);
+          case 'wrong':
+            return {
+              status: 401,
+              html: enrolForm(
+                ctx.session!.csrfToken,
+                signIn.enrolment(ctx.session!, ctx.account!)!,
+                'That code is not valid. Check the time on your device and try again.',
+              ),
+            };
+        }
+        signedIn(ctx, step.sessionId);
         return {
           html: layout({
             title: 'Your recovery codes',
@@ -321,7 +273,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
                 they are not shown again.
               </p>
               <ul class="codes">
-                ${codes.map((c) => html`<li><code>${c}</code></li>`)}
+                ${step.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}
               </ul>
               <p><a class="button" href="/">Continue to the dashboard</a></p>
             </div>`,
@@ -335,7 +287,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'Ends the session',
       access: 'signed-in',
       handler: async (ctx) => {
-        await sessions.destroy(ctx.session!);
+        await signIn.signOut(ctx.session!);
         clearCookie(ctx.res, cookies.session, secureCookies);
         return { redirect: '/login' };
       },

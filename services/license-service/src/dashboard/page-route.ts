@@ -12,12 +12,14 @@ import express, {
 } from 'express';
 import { z } from 'zod';
 import type { Actor } from '../activity/activity-log';
-import { accountById, type Account } from '../admins/accounts';
+import type { Account } from '../admins/accounts';
 import type { Permission } from '../admins/permissions';
 import { readCookie, type CookieNames } from '../auth/cookies';
 import { CSRF_FIELD, sameOrigin, sameToken } from '../auth/csrf';
+import { dashboardVisitor } from '../auth/dashboard-visitor';
 import type { Session, SessionStore } from '../auth/session-store';
 import type { FormBody } from '../records/form-input';
+import type { Queryable } from '../store/sql';
 import { html, type Html } from './html';
 import { layout, type Viewer } from './layout';
 
@@ -40,7 +42,7 @@ export type PageResult = { html: Html; status?: number } | { redirect: string };
 export interface PageEnvironment {
   sessions: SessionStore;
   cookies: CookieNames;
-  pool: Parameters<typeof accountById>[0];
+  pool: Queryable;
 }
 
 const SECURITY_HEADERS = {
@@ -147,16 +149,13 @@ function finish(res: Response, result: PageResult, _viewer: Viewer | undefined):
 }
 
 async function context(env: PageEnvironment, req: Request, res: Response): Promise<PageContext> {
-  const session = await env.sessions.find(readCookie(req, env.cookies.session));
-  let account: Account | null = null;
-  if (session) {
-    account = await accountById(env.pool, session.adminId);
-    if (!account?.is_active) {
-      await env.sessions.destroy(session);
-      account = null;
-    }
-  }
-  const live = account ? session : null;
+  const visitor = await dashboardVisitor(
+    env.pool,
+    env.sessions,
+    readCookie(req, env.cookies.session),
+  );
+  const account = visitor?.account ?? null;
+  const live = visitor?.session ?? null;
   const viewer =
     live?.stage === 'full' && account
       ? {
@@ -181,7 +180,7 @@ async function context(env: PageEnvironment, req: Request, res: Response): Promi
     session: live,
     account,
     viewer,
-    actor: { id: account?.id ?? '', email: account?.email ?? '', ip: req.socket.remoteAddress },
+    actor: { id: account?.id ?? '', email: account?.email ?? '', ip: req.ip },
   };
 }
 

@@ -1,22 +1,30 @@
 /** The pages of clients, their licenses and mappings, accounts and roles (see resource-pages.ts). */
-import { HttpError, type RouteDefinition, hashPassword } from '@pelita/kit';
+import { HttpError, type RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
 import {
   accountForm,
+  accountRecord,
   adminTable,
   listRoles,
   publicAccount,
   roleForm,
+  roleInUse,
   roleTable,
 } from '../admins/accounts';
 import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
 import type { SecretSeal } from '../store/stored-secret';
-import { clientForm, clientTable } from '../records/clients';
+import { clientForm, clientRecordCounts, clientTable, unknownClientIds } from '../records/clients';
 import { parseForm, type FieldErrors } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
-import { MAPPING_TYPES, mappingForm, mappingTable, withoutSecrets } from '../records/mappings';
-import { createRecordChanges } from '../records/record-changes';
+import { createManagedRecords } from '../records/managed-records';
+import {
+  MAPPING_TYPES,
+  mappingForm,
+  mappingRecord,
+  mappingTable,
+  withoutSecrets,
+} from '../records/mappings';
 import { formatDate, formatTime, html } from './html';
 import { layout } from './layout';
 import { pageRoute, type PageEnvironment } from './page-route';
@@ -28,12 +36,13 @@ export function recordPages(
   env: PageEnvironment & { pool: Pool; sessions: SessionStore; seal: SecretSeal },
 ): RouteDefinition[] {
   const { pool } = env;
+  const clientRecords = createManagedRecords(pool, clientTable, 'client');
+  const pages = { ...env, clients: clientRecords };
 
-  const clients = resourcePages(env, {
+  const clients = resourcePages(pages, {
     noun: 'client',
     plural: 'clients',
-    table: clientTable,
-    changes: createRecordChanges(pool, clientTable, 'client'),
+    records: clientRecords,
     read: 'clients.read',
     write: 'clients.write',
     columns: [
@@ -61,12 +70,11 @@ export function recordPages(
     parse: (form) => parseForm(clientForm, form),
   });
 
-  const licenses = resourcePages(env, {
+  const licenses = resourcePages(pages, {
     noun: 'license',
     plural: 'licenses',
     underClient: true,
-    table: licenseTable,
-    changes: createRecordChanges(pool, licenseTable, 'license'),
+    records: createManagedRecords(pool, licenseTable, 'license'),
     read: 'clients.read',
     write: 'clients.write',
     columns: [
@@ -103,12 +111,11 @@ export function recordPages(
     parse: (form) => parseForm(licenseForm, form),
   });
 
-  const mappings = resourcePages(env, {
+  const mappings = resourcePages(pages, {
     noun: 'mapping',
     plural: 'mappings',
     underClient: true,
-    table: mappingTable,
-    changes: createRecordChanges(pool, mappingTable, 'mapping'),
+    records: createManagedRecords(pool, mappingTable, 'mapping'),
     read: 'clients.read',
     write: 'clients.write',
     columns: [
@@ -151,23 +158,17 @@ export function recordPages(
         { name: 'branch_source', label: 'Branch (frontend)' },
       ]),
     parse: (form, creating) => parseForm(mappingForm(creating), form),
-    toRecord: (values) => {
-      const record = { ...values };
-      if (record.client_secret === '') delete record.client_secret;
-      else record.client_secret = env.seal.seal(String(record.client_secret));
-      return Promise.resolve(record);
-    },
+    toRecord: (values) => Promise.resolve(mappingRecord(values, env.seal)),
     shown: withoutSecrets,
   });
 
   const roleOptions = async () =>
     (await listRoles(pool)).map((r) => ({ value: r.id, label: r.name }));
-  const admins = resourcePages(env, {
+  const admins = resourcePages(pages, {
     noun: 'account',
     plural: 'admins',
     uniqueField: 'email',
-    table: adminTable,
-    changes: createRecordChanges(pool, adminTable, 'admin'),
+    records: createManagedRecords(pool, adminTable, 'admin'),
     read: 'admins.manage',
     write: 'admins.manage',
     columns: [
@@ -204,6 +205,12 @@ export function recordPages(
         hint: creating ? 'At least 12 characters' : 'Empty: keep the password',
       },
       { name: 'is_active', label: 'Active', type: 'checkbox' },
+      {
+        name: 'api_client_ids',
+        label: 'License API clients',
+        type: 'textarea',
+        hint: "IDs of the clients this account reads through the license API, one per line (a client's page shows its ID). Empty: none, unless its role has api.licenses.all.",
+      },
       ...(creating
         ? []
         : [
@@ -215,19 +222,7 @@ export function recordPages(
           ]),
     ],
     parse: (form, creating) => parseForm(accountForm(creating), form),
-    toRecord: async (values, creating) => {
-      const { password, reset_totp, ...record } = values as Record<string, unknown> & {
-        password: string;
-        reset_totp: boolean;
-      };
-      if (password) record.password_hash = await hashPassword(password);
-      if (!creating && reset_totp) {
-        record.totp_secret = null;
-        record.totp_last_step = null;
-        record.recovery_code_hashes = [];
-      }
-      return record;
-    },
+    toRecord: accountRecord,
     shown: (row) => publicAccount(row),
     afterChange: async (_ctx, before, after) => {
       // A changed password, a deactivation, a reset second factor or a deletion ends every
@@ -242,6 +237,8 @@ export function recordPages(
     // An administrator cannot lock themself out: not by deactivating their own account, nor by
     // giving it a role without account management.
     check: async (ctx, values, row): Promise<FieldErrors | null> => {
+      const unknown = await unknownClientIds(pool, values.api_client_ids as string[]);
+      if (unknown.length) return { api_client_ids: `No such client: ${unknown.join(', ')}` };
       if (!row || row.id !== ctx.account?.id) return null;
       if (!values.is_active) return { is_active: 'You cannot deactivate your own account.' };
       const role = (await listRoles(pool)).find((r) => r.id === values.role_id);
@@ -254,12 +251,11 @@ export function recordPages(
       Promise.resolve(row.id === ctx.account?.id ? 'You cannot delete your own account.' : null),
   });
 
-  const roles = resourcePages(env, {
+  const roles = resourcePages(pages, {
     noun: 'role',
     plural: 'roles',
     uniqueField: 'name',
-    table: roleTable,
-    changes: createRecordChanges(pool, roleTable, 'role'),
+    records: createManagedRecords(pool, roleTable, 'role'),
     read: 'admins.manage',
     write: 'admins.manage',
     columns: [
@@ -281,12 +277,10 @@ export function recordPages(
         },
       ]),
     parse: (form) => parseForm(roleForm, form),
-    refuseDelete: async (_ctx, row) => {
-      const used = await pool.query('select 1 from admin_users where role_id = $1 limit 1', [
-        row.id,
-      ]);
-      return used.rowCount ? 'Accounts still have this role: give them another one first.' : null;
-    },
+    refuseDelete: async (_ctx, row) =>
+      (await roleInUse(pool, row.id))
+        ? 'Accounts still have this role: give them another one first.'
+        : null,
   });
 
   const clientDetail = pageRoute(env, {
@@ -295,14 +289,9 @@ export function recordPages(
     summary: 'One client with links to its licenses and mappings',
     access: 'clients.read',
     handler: async (ctx) => {
-      const client = await clientTable.get(pool, ctx.params.id ?? '');
+      const client = await clientRecords.get(ctx.params.id ?? '');
       if (!client) throw new HttpError(404, 'not_found', 'No such client');
-      const counts = await pool.query<{ licenses: number; mappings: number }>(
-        `select (select count(*)::int from licenses where client_id = $1) as licenses,
-                (select count(*)::int from secret_mappings where client_ref = $1) as mappings`,
-        [client.id],
-      );
-      const c = counts.rows[0]!;
+      const c = await clientRecordCounts(pool, client.id);
       const write = ctx.viewer!.permissions.includes('clients.write');
       const fields: Array<[string, unknown]> = [
         ['ID', client.id],

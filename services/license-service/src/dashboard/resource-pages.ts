@@ -4,12 +4,10 @@
  * created under `/clients/:clientId/...`; each is edited at `/<plural>/:id/edit`.
  */
 import { HttpError, type RouteDefinition } from '@pelita/kit';
-import type { Pool } from 'pg';
 import type { Permission } from '../admins/permissions';
 import type { FieldErrors, FormBody, FormResult } from '../records/form-input';
-import type { RecordChanges } from '../records/record-changes';
-import type { Row, TableRepository } from '../store/table-repository';
-import { clientTable } from '../records/clients';
+import type { ManagedRecords } from '../records/managed-records';
+import type { Row } from '../store/table-repository';
 import { deleteForm, formView, type FieldSpec, type FormValues } from './form-view';
 import { html, type Html } from './html';
 import { layout } from './layout';
@@ -21,8 +19,7 @@ export interface ResourceSpec {
   noun: string;
   /** URL segment: `clients`, `licenses`. */
   plural: string;
-  table: TableRepository;
-  changes: RecordChanges;
+  records: ManagedRecords;
   read: Permission;
   write: Permission;
   /** Belongs to a client: listed and created under /clients/:clientId/<plural>. */
@@ -54,27 +51,27 @@ export interface ResourceSpec {
 }
 
 export function resourcePages(
-  env: PageEnvironment & { pool: Pool },
+  env: PageEnvironment & { clients: ManagedRecords },
   spec: ResourceSpec,
 ): RouteDefinition[] {
-  const { pool } = env;
+  const { clients } = env;
   const title = spec.noun[0]!.toUpperCase() + spec.noun.slice(1);
   const listBase = (clientId?: string) =>
     spec.underClient ? `/clients/${clientId}/${spec.plural}` : `/${spec.plural}`;
   const parentId = (row: Row) =>
-    spec.table.definition.parentColumn
-      ? String(row[spec.table.definition.parentColumn])
+    spec.records.definition.parentColumn
+      ? String(row[spec.records.definition.parentColumn])
       : undefined;
 
   async function clientOf(ctx: PageContext): Promise<Row | null> {
     if (!spec.underClient) return null;
-    const client = await clientTable.get(pool, ctx.params.clientId ?? '');
+    const client = await clients.get(ctx.params.clientId ?? '');
     if (!client) throw new HttpError(404, 'not_found', 'No such client');
     return client;
   }
 
   async function rowOf(ctx: PageContext): Promise<Row> {
-    const row = await spec.table.get(pool, ctx.params.id ?? '');
+    const row = await spec.records.get(ctx.params.id ?? '');
     if (!row) throw new HttpError(404, 'not_found', `No such ${spec.noun}`);
     return row;
   }
@@ -144,7 +141,7 @@ export function resourcePages(
       handler: async (ctx) => {
         const client = await clientOf(ctx);
         const query = listQuery(ctx.query);
-        const result = await spec.table.list(pool, { ...query, parentId: client?.id });
+        const result = await spec.records.list({ ...query, parentId: client?.id });
         const base = listBase(client?.id);
         const flash = ctx.query.done ? `${title} ${ctx.query.done}.` : undefined;
         const body = html`${client ? html`<p><a href="/clients/${client.id}">Back to ${String(client.name)}</a></p>` : ''}
@@ -199,9 +196,9 @@ export function resourcePages(
             status: 400,
           });
         const values = spec.toRecord ? await spec.toRecord(parsed.values, true) : parsed.values;
-        if (client && spec.table.definition.parentColumn)
-          values[spec.table.definition.parentColumn] = client.id;
-        const row = await taken(() => spec.changes.create(ctx.actor, values));
+        if (client && spec.records.definition.parentColumn)
+          values[spec.records.definition.parentColumn] = client.id;
+        const row = await taken(() => spec.records.create(ctx.actor, values));
         if (!row)
           return formPage(ctx, {
             creating: true,
@@ -221,7 +218,7 @@ export function resourcePages(
       access: spec.write,
       handler: async (ctx) => {
         const row = await rowOf(ctx);
-        const client = spec.underClient ? await clientTable.get(pool, parentId(row)!) : null;
+        const client = spec.underClient ? await clients.get(parentId(row)!) : null;
         return formPage(ctx, {
           creating: false,
           row,
@@ -238,7 +235,7 @@ export function resourcePages(
       access: spec.write,
       handler: async (ctx) => {
         const row = await rowOf(ctx);
-        const client = spec.underClient ? await clientTable.get(pool, parentId(row)!) : null;
+        const client = spec.underClient ? await clients.get(parentId(row)!) : null;
         const parsed = await checked(ctx, spec.parse(ctx.form, false), row);
         if (!parsed.ok)
           return formPage(ctx, {
@@ -250,7 +247,7 @@ export function resourcePages(
             status: 400,
           });
         const values = spec.toRecord ? await spec.toRecord(parsed.values, false) : parsed.values;
-        const after = await taken(() => spec.changes.update(ctx.actor, row.id, values));
+        const after = await taken(() => spec.records.update(ctx.actor, row.id, values));
         if (after === undefined)
           return formPage(ctx, {
             creating: false,
@@ -273,7 +270,7 @@ export function resourcePages(
         const row = await rowOf(ctx);
         const refusal = await spec.refuseDelete?.(ctx, row);
         if (refusal) throw new HttpError(409, 'conflict', refusal);
-        await spec.changes.remove(ctx.actor, row.id);
+        await spec.records.remove(ctx.actor, row.id);
         await spec.afterChange?.(ctx, row, null);
         return { redirect: `${listBase(parentId(row))}?done=deleted` };
       },

@@ -4,6 +4,7 @@
  * `frontend` mappings the branch whose pipeline runs after the secrets are saved.
  */
 import { z } from 'zod';
+import type { SecretSeal } from '../store/stored-secret';
 import { createTableRepository } from '../store/table-repository';
 import { field } from './form-input';
 
@@ -54,4 +55,15 @@ export const mappingForm = (creating: boolean) =>
 export function withoutSecrets(row: Record<string, unknown>): Record<string, unknown> {
   const { client_secret: _secret, trigger_token: _token, ...shown } = row;
   return shown;
+}
+
+/** Form values → columns: an empty client secret keeps the stored one, a new one is sealed. */
+export function mappingRecord(
+  values: Record<string, unknown>,
+  seal: SecretSeal,
+): Record<string, unknown> {
+  const record = { ...values };
+  if (record.client_secret === '') delete record.client_secret;
+  else record.client_secret = seal.seal(String(record.client_secret));
+  return record;
 }

@@ -6,7 +6,7 @@
 import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { z } from 'zod';
-import { lookupClient, VALIDATION_CODES } from '../api/license-lookup';
+import { licenseFor, VALIDATION_CODES } from '../api/license-lookup';
 import { basicCredentials } from '../auth/basic-credentials';
 import type { PasswordCheck } from '../auth/password-check';
 import type { LicenseMetrics } from '../metrics';
@@ -87,7 +87,9 @@ export function apiRoutes(
       path: '/api/licenses/:id_client',
       summary: 'A client with its licenses, and whether they make a valid license',
       description:
-        'HTTP Basic with a dashboard account whose role has the `api.licenses` permission. ' +
+        'HTTP Basic with a dashboard account whose role has the `api.licenses` permission; it ' +
+        'reads the clients it is bound to (every client with `api.licenses.all`), any other ' +
+        'is answered as unknown (404). ' +
         '`users` (optional): the seats the caller will have in use; beyond `max_user` the ' +
         "validation code is TOO_MANY_USERS. An unknown client is the seed's 404.",
       tags: ['license API'],
@@ -103,6 +105,15 @@ export function apiRoutes(
           schema: SeedError,
         },
         403: { description: 'The account may not use the license API', schema: SeedError },
+        429: {
+          description:
+            'Too many failed attempts from this address (Retry-After); nothing was checked',
+          schema: SeedError,
+        },
+        503: {
+          description: 'Too many password checks running (Retry-After); nothing was checked',
+          schema: SeedError,
+        },
         404: { description: 'License not found', schema: NotFound },
       },
       handler: async ({ params, query }, req, res) => {
@@ -111,14 +122,37 @@ export function apiRoutes(
         const credentials = basicCredentials(req.headers.authorization);
         res.set('www-authenticate', 'Basic realm="Pelita license API", charset="UTF-8"');
         if (!credentials) throw unauthenticated(metrics);
-        const outcome = await passwords.check(credentials.user, credentials.password);
+        const outcome = await passwords.check({
+          email: credentials.user,
+          password: credentials.password,
+          surface: 'api',
+          address: req.ip ?? '',
+        });
+        if (!outcome.ok && (outcome.reason === 'throttled' || outcome.reason === 'busy')) {
+          metrics.licenseChecks.inc({ outcome: outcome.reason });
+          res.set('retry-after', String(outcome.retryAfterSeconds));
+          throw outcome.reason === 'throttled'
+            ? new HttpError(
+                429,
+                'too_many_requests',
+                `Too many failed attempts from this address; try again in ${outcome.retryAfterSeconds} s`,
+              )
+            : new HttpError(503, 'busy', 'The license service is busy; try again in a moment');
+        }
         if (!outcome.ok) throw unauthenticated(metrics);
-        if (!outcome.account.permissions.includes('api.licenses')) {
+        res.removeHeader('www-authenticate');
+        const answer = await licenseFor(
+          pool,
+          outcome.account,
+          params.id_client,
+          now(),
+          query.users,
+        );
+        if (!answer.allowed) {
           metrics.licenseChecks.inc({ outcome: 'forbidden' });
           throw new HttpError(403, 'forbidden', 'This account may not use the license API');
         }
-        res.removeHeader('www-authenticate');
-        const client = await lookupClient(pool, params.id_client, now(), query.users);
+        const { client } = answer;
         metrics.licenseChecks.inc({ outcome: client?.validation.code ?? 'NOT_FOUND' });
         if (!client) {
           res.status(404).json({

@@ -1,4 +1,4 @@
-import { loginMessage, utcPlus7 } from '../../src/integrations/login-notifier';
+import { lockMessage, loginMessage, utcPlus7 } from '../../src/integrations/login-notifier';
 
 describe('login notification', () => {
   it('tells the time in UTC+7 whatever the host zone', () => {
@@ -21,5 +21,22 @@ describe('login notification', () => {
       'Time: 2026-01-01 07:00:00 (UTC+7)',
       'User agent: Firefox/140',
     ]);
+  });
+});
+
+describe('lock notification', () => {
+  it('says the account is locked, after how many codes, and who typed them', () => {
+    const text = lockMessage({
+      name: 'Ana',
+      email: 'ana@vendor.test',
+      ip: '10.0.0.9',
+      userAgent: 'curl/8',
+      at: new Date('2026-01-01T00:00:00Z'),
+      failures: 10,
+    });
+    expect(text).toContain('account locked');
+    expect(text).toContain('10 wrong second-factor codes');
+    for (const part of ['ana@vendor.test', '10.0.0.9', '2026-01-01 07:00:00 (UTC+7)', 'curl/8'])
+      expect(text).toContain(part);
   });
 });

@@ -28,10 +28,17 @@ export interface LicensePlatform {
   url: string;
   db: pg.Pool;
   logs: LogCapture;
-  /** A client with licenses, straight into the database; returns its id. */
+  /**
+   * A client with licenses, straight into the database; returns its id. The `license-api`
+   * accounts made so far are bound to it, as an administrator binds a tenant's account to the
+   * tenant's client.
+   */
   addClient(client?: Partial<ClientSeed>, licenses?: Array<Partial<LicenseSeed>>): Promise<string>;
-  /** An account with the role named (its password hashed by the service's own rules). */
-  addAccount(email: string, password: string, role: string): Promise<void>;
+  /**
+   * An account with the role named (its password hashed by the service's own rules), bound to
+   * the clients given for the license API.
+   */
+  addAccount(email: string, password: string, role: string, clients?: string[]): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -107,13 +114,18 @@ export async function startLicensePlatform(
           ],
         );
       }
+      await db.query(
+        `update admin_users set api_client_ids = array_append(api_client_ids, $1)
+         where role_id = (select id from roles where name = 'license-api')`,
+        [id],
+      );
       return id;
     },
-    async addAccount(email, password, role) {
+    async addAccount(email, password, role, clients = []) {
       await db.query(
-        `insert into admin_users (id, name, email, password_hash, role_id)
-         values ($1, $2, $3, $4, (select id from roles where name = $5))`,
-        [randomUUID(), email, email, await hashPassword(password), role],
+        `insert into admin_users (id, name, email, password_hash, role_id, api_client_ids)
+         values ($1, $2, $3, $4, (select id from roles where name = $5), $6)`,
+        [randomUUID(), email, email, await hashPassword(password), role, clients],
       );
     },
     async stop() {

@@ -1,27 +1,41 @@
 /**
- * Create, update and delete of a managed record with its activity entry, in one transaction:
- * the entry holds the fields that changed with their before and after values (the kit's
- * `describeChanges`, which masks secrets such as a mapping's client secret).
+ * One managed record type (clients, licenses, mappings, accounts, roles) as the dashboard's pages
+ * use it: read one, list a page of them, and create, update and delete with the activity entry in
+ * the same transaction — the entry holds the fields that changed with their before and after
+ * values (the kit's `describeChanges`, which masks secrets such as a mapping's client secret).
  */
 import { describeChanges } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { recordActivity, type Actor } from '../activity/activity-log';
 import { inTransaction } from '../store/sql';
-import type { Row, TableRepository } from '../store/table-repository';
+import type {
+  ListQuery,
+  ListResult,
+  Row,
+  TableDefinition,
+  TableRepository,
+} from '../store/table-repository';
 
-export interface RecordChanges {
+export interface ManagedRecords {
+  definition: TableDefinition;
+  /** null when there is no such record (or the id is malformed). */
+  get(id: string): Promise<Row | null>;
+  list(query: ListQuery): Promise<ListResult>;
   create(actor: Actor, values: Record<string, unknown>): Promise<Row>;
   /** null when the record does not exist. */
   update(actor: Actor, id: string, values: Record<string, unknown>): Promise<Row | null>;
   remove(actor: Actor, id: string): Promise<Row | null>;
 }
 
-export function createRecordChanges(
+export function createManagedRecords(
   pool: Pool,
   repository: TableRepository,
   entityType: string,
-): RecordChanges {
+): ManagedRecords {
   return {
+    definition: repository.definition,
+    get: (id) => repository.get(pool, id),
+    list: (query) => repository.list(pool, query),
     create: (actor, values) =>
       inTransaction(pool, async (db) => {
         const row = await repository.insert(db, values);
