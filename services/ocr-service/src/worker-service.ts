@@ -53,6 +53,8 @@ function createEngines(settings: Settings, metrics: OcrMetrics) {
       baseUrl: settings.OCR_ENGINE_CLOUD_URL,
       apiKey: settings.OCR_ENGINE_CLOUD_API_KEY ?? '',
       downloadTimeoutMs: settings.DOWNLOAD_TIMEOUT_MS,
+      maxResultEntries: settings.OCR_RESULT_MAX_ENTRIES,
+      maxResultBytes: settings.OCR_RESULT_MAX_BYTES,
       onPoll: () => metrics.enginePolls.inc({ engine: 'cloud' }),
     });
   return engines;

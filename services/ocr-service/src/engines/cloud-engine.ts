@@ -29,6 +29,9 @@ export interface CloudEngineOptions {
   requestTimeoutMs: number;
   /** Time limit of the archive download. */
   downloadTimeoutMs: number;
+  /** Entries the result archive may list, and bytes its content list may inflate to. */
+  maxResultEntries: number;
+  maxResultBytes: number;
 }
 
 interface Envelope<T> {
@@ -181,14 +184,17 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
       }
       let files: Map<string, Buffer>;
       try {
-        files = zipEntries(archive);
+        files = zipEntries(archive, {
+          maxEntries: options.maxResultEntries,
+          maxInflatedBytes: options.maxResultBytes,
+          // MinerU names the content list after the archive, not after the file; the rest
+          // (images, markdown, layout) is not needed, so not inflated.
+          wanted: (name) => name.endsWith('_content_list.json'),
+        });
       } catch (err) {
         throw new EngineFailedError(errorMessage(err), 502);
       }
-      // MinerU names the content list after the archive, not after the file.
-      const contentList = [...files.entries()].find(([name]) =>
-        name.endsWith('_content_list.json'),
-      )?.[1];
+      const contentList = [...files.values()][0];
       if (!contentList) throw new EngineFailedError('the result archive has no content list', 502);
       return toSeedLists(JSON.parse(contentList.toString('utf8')) as MineruItem[]);
     },
