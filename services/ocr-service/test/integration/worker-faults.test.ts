@@ -21,7 +21,7 @@ import {
   type SharedState,
 } from '../../src/shared-state';
 import { createTaskQueue } from '../../src/queue/task-queue';
-import { createWorkerService } from '../../src/worker-service';
+import { createWorkerService } from '../../src/worker/service';
 
 jest.setTimeout(120_000);
 
