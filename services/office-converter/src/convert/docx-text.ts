@@ -14,9 +14,9 @@ const FONT_SIZE = 11;
 const LINE_HEIGHT = 15;
 
 /** Characters read at most; the rest of a longer document is left out, and the PDF says so. */
-export const MAX_TEXT_CHARS = 1_000_000;
+const MAX_TEXT_CHARS = 1_000_000;
 /** Lines laid out at most (about 220 full pages, a few seconds of pdf-lib). */
-export const MAX_LINES = 10_000;
+const MAX_LINES = 10_000;
 
 /**
  * The whole fallback (unzip, reading the text, laying it out) runs under one time limit, the
