@@ -13,7 +13,7 @@ const CHUNK = 1024 * 1024;
  * megabyte repeated: each piece is flushed to a byte boundary and refers only to itself, so
  * the pieces concatenate into one deflate stream, which a final empty block ends.
  */
-export function deepContentList(name: string, size: number): DeflatedZipEntry {
+function deepContentList(name: string, size: number): DeflatedZipEntry {
   const spaces = size - 2;
   const whole = Math.floor(spaces / CHUNK);
   const rest = spaces % CHUNK;
