@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '@pelita/kit';
+import type { ContentListEntry } from '@pelita/ocr-engine';
 import {
   EngineFailedError,
   EngineTimeoutError,
@@ -15,7 +16,7 @@ import {
   type OcrRequest,
   type OnEngineProgress,
 } from './engine';
-import { toSeedLists, type MineruItem } from './mineru-content';
+import { toSeedLists } from './mineru-content';
 import { zipEntries } from './zip-entries';
 
 export interface CloudEngineOptions {
@@ -196,7 +197,7 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
       }
       const contentList = [...files.values()][0];
       if (!contentList) throw new EngineFailedError('the result archive has no content list', 502);
-      return toSeedLists(JSON.parse(contentList.toString('utf8')) as MineruItem[]);
+      return toSeedLists(JSON.parse(contentList.toString('utf8')) as ContentListEntry[]);
     },
   };
 }
