@@ -79,6 +79,12 @@ export const settingsSchema = baseSettings.extend({
   /** The `cloud` engine: MinerU's cloud task API (v4) and its key. */
   OCR_ENGINE_CLOUD_URL: optionalHttpUrl,
   OCR_ENGINE_CLOUD_API_KEY: optionalSetting,
+  /**
+   * The cloud engine's result archive: entries it may list, and bytes its content list may
+   * inflate to. Beyond either the task fails (502) instead of the worker inflating a zip bomb.
+   */
+  OCR_RESULT_MAX_ENTRIES: positiveInt(10_000),
+  OCR_RESULT_MAX_BYTES: positiveInt(64 * MIB),
   /** The office converter (office files and images to PDF, merges). */
   URL_CONVERTER: optionalHttpUrl,
   /** Time limit of one conversion or merge call. */

@@ -2,6 +2,6 @@
 import '@pelita/kit/instrument';
 import { runService } from '@pelita/kit';
 import { settingsSchema } from './config';
-import { createWorkerService } from './worker-service';
+import { createWorkerService } from './worker/service';
 
 runService({ name: 'ocr-worker', settings: settingsSchema, create: createWorkerService });

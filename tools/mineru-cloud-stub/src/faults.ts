@@ -29,6 +29,21 @@ export const FaultSchema = z.discriminatedUnion('kind', [
     kind: z.literal('bad-zip'),
     mode: z.enum(['truncated', 'not-zip']).default('truncated'),
   }),
+  /**
+   * The result archive is a zip bomb: its content list inflates to `inflatedBytes` (`deep`), or
+   * it holds `entries` files in all (`wide`, the most a ZIP without ZIP64 can list by default).
+   */
+  z.object({
+    kind: z.literal('zip-bomb'),
+    shape: z.enum(['deep', 'wide']).default('deep'),
+    inflatedBytes: z
+      .number()
+      .int()
+      .min(2)
+      .max(0xffffffff)
+      .default(1024 * 1024 * 1024),
+    entries: z.number().int().min(1).max(0xffff).default(0xffff),
+  }),
   /** The archive download answers this status (the CDN's XML error) instead of the archive. */
   z.object({
     kind: z.literal('download-error'),
@@ -58,6 +73,7 @@ const MOMENT: Record<FaultKind, FaultMoment> = {
   fail: 'process',
   slow: 'process',
   'bad-zip': 'process',
+  'zip-bomb': 'process',
 };
 
 /** A rule as sent over the control API: the pattern is a regular expression source. */

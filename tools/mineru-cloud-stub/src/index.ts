@@ -13,6 +13,5 @@ export {
   ruleFromJson,
 } from './faults';
 export type { TaskState, SubmittedOptions } from './file-task';
-export type { ContentItem, TextItem, ImageItem } from './result-content';
 export { ERROR_CODES } from './error-codes';
 export type { OptionsPatch } from './api-schemas';

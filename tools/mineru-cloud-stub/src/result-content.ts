@@ -1,31 +1,11 @@
 /**
  * MinerU's outputs made from what poppler found: the content list (`{type: "text", text,
- * text_level?, page_idx, bbox}`, boxes on MinerU's 0–1000 grid of the page), `full.md`, and a
- * small `layout.json` (the middle JSON's `pdf_info` with page sizes and block boxes in points).
+ * text_level?, page_idx, bbox}`, boxes on MinerU's 0–1000 grid of the page; the shape is
+ * @pelita/ocr-engine's), `full.md`, and a small `layout.json` (the middle JSON's `pdf_info` with
+ * page sizes and block boxes in points).
  */
+import type { Box, ContentItem, ImageItem } from '@pelita/ocr-engine';
 import type { PageBlock, PdfPage } from './pdf-text';
-
-export type Box = [number, number, number, number];
-
-export interface TextItem {
-  type: 'text';
-  text: string;
-  /** 1 for a title; absent for body text, as MinerU leaves it. */
-  text_level?: number;
-  page_idx: number;
-  bbox: Box;
-}
-
-export interface ImageItem {
-  type: 'image';
-  img_path: string;
-  image_caption: string[];
-  image_footnote: string[];
-  page_idx: number;
-  bbox: Box;
-}
-
-export type ContentItem = TextItem | ImageItem;
 
 export interface ExtractedDocument {
   contentList: ContentItem[];

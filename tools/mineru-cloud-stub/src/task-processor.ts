@@ -15,6 +15,7 @@ import { sniffFileKind } from './file-kind';
 import { pdfPageCount, pdfPages } from './pdf-text';
 import { buildArchive, imagePath, type ArchiveInput } from './result-archive';
 import { documentFromImage, documentFromPages } from './result-content';
+import { zipBomb } from './zip-bomb';
 import type { ZipMethod } from './zip-writer';
 
 export interface ProcessingSettings {
@@ -67,6 +68,7 @@ export class TaskProcessor {
     const fail = faults.find((fault) => fault.kind === 'fail');
     const slow = faults.find((fault) => fault.kind === 'slow');
     const badZip = faults.find((fault) => fault.kind === 'bad-zip');
+    const bomb = faults.find((fault) => fault.kind === 'zip-bomb');
     const neverFinish = faults.some((fault) => fault.kind === 'never-finish');
     await this.wait(settings.queueMs);
 
@@ -86,7 +88,7 @@ export class TaskProcessor {
     task.state = 'converting';
     const zipId = this.newZipId();
     const input: ArchiveInput = { zipId, document, original };
-    task.zip = buildArchive(input, settings.zipMethod, badZip?.mode);
+    task.zip = bomb ? zipBomb(zipId, bomb) : buildArchive(input, settings.zipMethod, badZip?.mode);
     await this.wait(this.settings().convertingMs);
     task.zipId = zipId;
     task.state = 'done';

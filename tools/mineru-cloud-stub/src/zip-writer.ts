@@ -11,6 +11,15 @@ export interface ZipEntry {
   data: Buffer;
 }
 
+/** An entry whose raw deflate stream is already made (too large to hold inflated: a zip bomb). */
+export interface DeflatedZipEntry {
+  name: string;
+  deflated: Buffer;
+  /** The inflated size and CRC-32, as the headers must state them. */
+  size: number;
+  crc: number;
+}
+
 export type ZipMethod = 'deflate' | 'store';
 
 const METHOD_CODE: Record<ZipMethod, number> = { store: 0, deflate: 8 };
@@ -20,19 +29,30 @@ const UTF8_FLAG = 0x0800;
 const DOS_TIME = 0;
 const DOS_DATE = (0 << 9) | (1 << 5) | 1;
 
-export function zipArchive(entries: readonly ZipEntry[], method: ZipMethod = 'deflate'): Buffer {
+export function zipArchive(
+  entries: ReadonlyArray<ZipEntry | DeflatedZipEntry>,
+  method: ZipMethod = 'deflate',
+): Buffer {
   const parts: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;
   for (const entry of entries) {
     const name = Buffer.from(entry.name, 'utf8');
-    const body = method === 'deflate' ? deflateRawSync(entry.data) : entry.data;
-    const fields = {
-      method: METHOD_CODE[method],
-      crc: crc32(entry.data),
-      compressed: body.length,
-      size: entry.data.length,
-    };
+    const body =
+      'deflated' in entry
+        ? entry.deflated
+        : method === 'deflate'
+          ? deflateRawSync(entry.data)
+          : entry.data;
+    const fields =
+      'deflated' in entry
+        ? { method: METHOD_CODE.deflate, crc: entry.crc, compressed: body.length, size: entry.size }
+        : {
+            method: METHOD_CODE[method],
+            crc: crc32(entry.data),
+            compressed: body.length,
+            size: entry.data.length,
+          };
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     writeCommon(local, 4, fields, name.length);

@@ -1,27 +1,8 @@
 /**
- * What the engine extracts, in MinerU's content-list shape: text blocks and images with their
- * page (0-based `page_idx`) and box (`bbox`, corners on a 0–1000 grid of the page, as MinerU
- * normalises them), and the Markdown made from them.
+ * What the engine makes of its content list (`../mineru/content-list.ts`): boxes on MinerU's
+ * 0–1000 grid, and the Markdown of the items.
  */
-export type Box = [number, number, number, number];
-
-export interface TextItem {
-  type: 'text';
-  text: string;
-  page_idx: number;
-  bbox: Box;
-}
-
-export interface ImageItem {
-  type: 'image';
-  img_path: string;
-  image_caption: string[];
-  image_footnote: string[];
-  page_idx: number;
-  bbox: Box;
-}
-
-export type ContentItem = TextItem | ImageItem;
+import type { Box, ContentItem } from '../mineru/content-list';
 
 /** A box in page units (points or pixels) on the 0–1000 grid. */
 export function normaliseBox([x0, y0, x1, y1]: Box, pageWidth: number, pageHeight: number): Box {

@@ -3,7 +3,8 @@
  * otherwise (poppler renders, tesseract reads); in the representation mode, embedded images
  * described by a vision model. Progress is reported per page.
  */
-import { type ContentItem, type ImageItem, type TextItem, toMarkdown } from './content';
+import type { ContentItem, ImageItem, TextItem } from '../mineru/content-list';
+import { toMarkdown } from './content';
 import type { DetectedFile } from './file-type';
 import type { DescribeImage } from './image-descriptions';
 import { extractImages } from './images';

@@ -1,7 +1,8 @@
 /** OCR through tesseract: a page rendered by poppler, or an image file, into text paragraphs. */
 import { join } from 'node:path';
 import { runTool } from '@pelita/kit';
-import { normaliseBox, type Box, type TextItem } from './content';
+import type { Box, TextItem } from '../mineru/content-list';
+import { normaliseBox } from './content';
 import type { ToolLimits } from './pdf-text';
 
 export interface OcrOptions extends ToolLimits {

@@ -1,6 +1,7 @@
 /** The text layer of PDF pages through poppler: page count, and text blocks with their boxes. */
 import { runTool, ToolError } from '@pelita/kit';
-import { normaliseBox, type Box, type TextItem } from './content';
+import type { Box, TextItem } from '../mineru/content-list';
+import { normaliseBox } from './content';
 
 export interface ToolLimits {
   timeoutMs: number;

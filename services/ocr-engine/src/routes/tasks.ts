@@ -1,18 +1,9 @@
 /** The self-hosted MinerU task API: submit (`POST /tasks`), status, result. */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename } from 'node:fs/promises';
-import { basename, extname, join } from 'node:path';
-import {
-  badRequest,
-  currentTraceparent,
-  defineRoute,
-  HttpError,
-  notFound,
-  type RouteDefinition,
-  type UploadedFile,
-} from '@pelita/kit';
+import { readFile } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { badRequest, defineRoute, HttpError, notFound, type RouteDefinition } from '@pelita/kit';
 import type { Request, RequestHandler } from 'express';
-import { detectFileKind } from '../extract/file-type';
+import { submitTask, type TaskSubmission } from '../tasks/task-intake';
 import type { TaskRecord } from '../tasks/task-record';
 import { QueueFullError, type TaskRunner } from '../tasks/task-runner';
 import type { TaskStore } from '../tasks/task-store';
@@ -72,16 +63,27 @@ export function taskRoutes({ upload, store, runner, version }: TaskRoutesDeps): 
         if (body.response_format_zip) {
           throw badRequest('response_format_zip is not supported: results are JSON');
         }
-        const taskId = randomUUID();
-        const record = await acceptUploads(taskId, body, store);
-        try {
-          await runner.submit(record);
-        } catch (err) {
+        const submission: TaskSubmission = {
+          files: body.files,
+          backend: body.backend,
+          options: {
+            backend: body.backend,
+            parse_method: body.parse_method,
+            lang_list: body.lang_list,
+            image_analysis: body.image_analysis,
+            max_images: body.max_images,
+            start_page_id: body.start_page_id,
+            end_page_id: body.end_page_id,
+            return_md: body.return_md,
+            return_content_list: body.return_content_list,
+            return_images: body.return_images,
+          },
+        };
+        const record = await submitTask(submission, { store, runner }).catch((err: unknown) => {
           if (!(err instanceof QueueFullError)) throw err;
-          await store.remove(taskId);
           res.setHeader('Retry-After', '30');
           throw new HttpError(503, 'queue_full', err.message);
-        }
+        });
         return { ...statusOf(record, req), message: 'Task submitted successfully' };
       },
     }),
@@ -147,78 +149,6 @@ export function taskRoutes({ upload, store, runner, version }: TaskRoutesDeps): 
       },
     }),
   ];
-}
-
-/** Checks each upload's type from its bytes and moves it into the task's folder. */
-async function acceptUploads(
-  taskId: string,
-  form: TaskForm,
-  store: TaskStore,
-): Promise<TaskRecord> {
-  const files: UploadedFile[] = form.files;
-  const inputDir = join(store.folder(taskId), 'input');
-  const uploads: TaskRecord['uploads'] = [];
-  const stems: string[] = [];
-  for (const [index, file] of files.entries()) {
-    const detected = file.size === 0 ? undefined : await detectFileKind(file.path);
-    if (!detected) {
-      throw new HttpError(
-        400,
-        'unsupported_file_type',
-        `Unsupported file type: ${file.originalName}`,
-      );
-    }
-    stems.push(uniqueStem(file.originalName, stems));
-    uploads.push({
-      file: join('input', String(index)),
-      kind: detected.kind,
-      mime_type: detected.mimeType,
-    });
-  }
-  await mkdir(inputDir, { recursive: true });
-  for (const [index, file] of files.entries()) {
-    await rename(file.path, join(inputDir, String(index)));
-  }
-  return {
-    task_id: taskId,
-    status: 'pending',
-    backend: form.backend,
-    file_names: stems,
-    created_at: new Date().toISOString(),
-    started_at: null,
-    completed_at: null,
-    error: null,
-    extract_progress: { extracted_pages: 0, total_pages: 0 },
-    options: {
-      backend: form.backend,
-      parse_method: form.parse_method,
-      lang_list: form.lang_list,
-      image_analysis: form.image_analysis,
-      max_images: form.max_images,
-      start_page_id: form.start_page_id,
-      end_page_id: form.end_page_id,
-      return_md: form.return_md,
-      return_content_list: form.return_content_list,
-      return_images: form.return_images,
-    },
-    uploads,
-    ...traceOfRequest(),
-  };
-}
-
-/** The submitting request's trace context, carried by the task to the runner (when traced). */
-function traceOfRequest(): { traceparent?: string } {
-  const traceparent = currentTraceparent();
-  return traceparent ? { traceparent } : {};
-}
-
-/** The result key of a file: its name without directories and extension, unique in the task. */
-function uniqueStem(originalName: string, taken: string[]): string {
-  const name = basename(originalName.replace(/\\/g, '/'));
-  const stem = name.slice(0, name.length - extname(name).length) || 'file';
-  let candidate = stem;
-  for (let n = 2; taken.includes(candidate); n += 1) candidate = `${stem}_${n}`;
-  return candidate;
 }
 
 function mimeOfName(name: string): string {

@@ -6,7 +6,7 @@
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Logger } from '@pelita/kit';
-import type { ContentItem } from '../extract/content';
+import type { ContentItem } from '../mineru/content-list';
 import { TaskRecordSchema, type TaskRecord } from './task-record';
 
 export interface FileResult {

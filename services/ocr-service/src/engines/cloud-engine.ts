@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '@pelita/kit';
+import type { ContentListEntry } from '@pelita/ocr-engine';
 import {
   EngineFailedError,
   EngineTimeoutError,
@@ -15,7 +16,7 @@ import {
   type OcrRequest,
   type OnEngineProgress,
 } from './engine';
-import { toSeedLists, type MineruItem } from './mineru-content';
+import { toSeedLists } from './mineru-content';
 import { zipEntries } from './zip-entries';
 
 export interface CloudEngineOptions {
@@ -29,6 +30,9 @@ export interface CloudEngineOptions {
   requestTimeoutMs: number;
   /** Time limit of the archive download. */
   downloadTimeoutMs: number;
+  /** Entries the result archive may list, and bytes its content list may inflate to. */
+  maxResultEntries: number;
+  maxResultBytes: number;
 }
 
 interface Envelope<T> {
@@ -181,16 +185,19 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
       }
       let files: Map<string, Buffer>;
       try {
-        files = zipEntries(archive);
+        files = zipEntries(archive, {
+          maxEntries: options.maxResultEntries,
+          maxInflatedBytes: options.maxResultBytes,
+          // MinerU names the content list after the archive, not after the file; the rest
+          // (images, markdown, layout) is not needed, so not inflated.
+          wanted: (name) => name.endsWith('_content_list.json'),
+        });
       } catch (err) {
         throw new EngineFailedError(errorMessage(err), 502);
       }
-      // MinerU names the content list after the archive, not after the file.
-      const contentList = [...files.entries()].find(([name]) =>
-        name.endsWith('_content_list.json'),
-      )?.[1];
+      const contentList = [...files.values()][0];
       if (!contentList) throw new EngineFailedError('the result archive has no content list', 502);
-      return toSeedLists(JSON.parse(contentList.toString('utf8')) as MineruItem[]);
+      return toSeedLists(JSON.parse(contentList.toString('utf8')) as ContentListEntry[]);
     },
   };
 }

@@ -8,6 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { errorMessage } from '@pelita/kit';
+import type { ContentListEntry } from '@pelita/ocr-engine';
 import {
   EngineFailedError,
   EngineTimeoutError,
@@ -16,7 +17,7 @@ import {
   type OcrRequest,
   type OnEngineProgress,
 } from './engine';
-import { toSeedLists, type MineruItem } from './mineru-content';
+import { toSeedLists } from './mineru-content';
 
 export interface LocalEngineOptions {
   baseUrl: string;
@@ -36,7 +37,7 @@ interface TaskStatus {
 }
 
 interface TaskResult {
-  results: Record<string, { content_list?: string | MineruItem[]; md_content?: string }>;
+  results: Record<string, { content_list?: string | ContentListEntry[]; md_content?: string }>;
 }
 
 export function createLocalEngine(options: LocalEngineOptions): OcrEngine {
@@ -119,7 +120,8 @@ export function createLocalEngine(options: LocalEngineOptions): OcrEngine {
     const [file] = Object.values(((await res.json()) as TaskResult).results);
     const list = file?.content_list;
     // MinerU returns the content list as its file's JSON text; Pelita's engine does the same.
-    const items = typeof list === 'string' ? (JSON.parse(list) as MineruItem[]) : (list ?? []);
+    const items =
+      typeof list === 'string' ? (JSON.parse(list) as ContentListEntry[]) : (list ?? []);
     return toSeedLists(items);
   }
 

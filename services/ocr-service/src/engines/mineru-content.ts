@@ -1,24 +1,12 @@
 /**
- * MinerU's content list (both its APIs produce the same items) to the seed's two lists: blocks
- * `{page, type, content}` and one Markdown text per page. MinerU counts pages from 0, the seed's
- * lists from 1.
+ * MinerU's content list (both its APIs produce the same items; the shape is @pelita/ocr-engine's)
+ * to the seed's two lists: blocks `{page, type, content}` and one Markdown text per page. MinerU
+ * counts pages from 0, the seed's lists from 1; fields other than those read here are ignored.
  */
+import type { ContentListEntry } from '@pelita/ocr-engine';
 import type { ContentItem, OcrOutput, PageMarkdown } from './engine';
 
-/** The MinerU item fields used here; others (bbox, text_level, ...) are ignored. */
-export interface MineruItem {
-  type: string;
-  page_idx: number;
-  text?: string;
-  text_level?: number;
-  img_path?: string;
-  image_caption?: string[];
-  table_body?: string;
-  table_caption?: string[];
-  latex?: string;
-}
-
-function contentOf(item: MineruItem): string {
+function contentOf(item: ContentListEntry): string {
   switch (item.type) {
     case 'image':
       return (item.image_caption ?? []).join('\n');
@@ -31,7 +19,7 @@ function contentOf(item: MineruItem): string {
   }
 }
 
-function markdownOf(item: MineruItem): string {
+function markdownOf(item: ContentListEntry): string {
   if (item.type === 'image') {
     return [`![](${item.img_path ?? ''})`, ...(item.image_caption ?? [])].join('\n\n');
   }
@@ -40,7 +28,7 @@ function markdownOf(item: MineruItem): string {
   return contentOf(item);
 }
 
-export function toSeedLists(items: readonly MineruItem[]): OcrOutput {
+export function toSeedLists(items: readonly ContentListEntry[]): OcrOutput {
   const contentList: ContentItem[] = items.map((item) => ({
     page: item.page_idx + 1,
     type: item.type,

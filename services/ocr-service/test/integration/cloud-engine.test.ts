@@ -30,6 +30,8 @@ describe('cloud OCR engine client', () => {
       maxPolls: 500,
       requestTimeoutMs: 5000,
       downloadTimeoutMs: 2000,
+      maxResultEntries: 100,
+      maxResultBytes: 1024 * 1024,
       ...overrides,
     });
   const request = async (name: string, pages = 2) => {
@@ -114,5 +116,31 @@ describe('cloud OCR engine client', () => {
       engine({ downloadTimeoutMs: 500 }).process(await request('stalled.pdf'), () => undefined),
     );
     expect(stalled).toMatchObject({ message: expect.stringContaining('download') });
+  });
+
+  it('refuses a result archive that is a zip bomb, deep or wide, within its limits', async () => {
+    stub.setFaults([
+      {
+        match: /^deep/,
+        fault: { kind: 'zip-bomb', shape: 'deep', inflatedBytes: 64 * 1024 * 1024 },
+      },
+      { match: /^wide/, fault: { kind: 'zip-bomb', shape: 'wide', entries: 101 } },
+    ]);
+    const deep = await failure(engine().process(await request('deep.pdf'), () => undefined));
+    expect(deep).toBeInstanceOf(EngineFailedError);
+    expect(deep).toMatchObject({
+      message: 'the result archive is too large: its files inflate to more than 1048576 bytes',
+      code: 502,
+    });
+    const wide = await failure(engine().process(await request('wide.pdf'), () => undefined));
+    expect(wide).toMatchObject({
+      message: 'the result archive is too large: 101 entries, more than 100',
+      code: 502,
+    });
+    // Within the limits the same shapes are read: an archive of 100 entries is fine.
+    stub.setFaults([{ match: /^wide/, fault: { kind: 'zip-bomb', shape: 'wide', entries: 100 } }]);
+    expect(
+      (await engine().process(await request('wide-ok.pdf'), () => undefined)).contentList,
+    ).toEqual([]);
   });
 });

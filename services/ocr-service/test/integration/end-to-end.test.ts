@@ -6,9 +6,9 @@
 import { serveInProcess, type RunningServer } from '@pelita/kit';
 import { captureLogger, eventually, startOcrStack, type OcrStack } from './support/ocr-stack';
 import { officeFile } from './support/documents';
-import { createOcrApiService } from '../../src/api-service';
+import { createOcrApiService } from '../../src/api/service';
 import type { TaskRecord } from '../../src/status/task-record';
-import { createWorkerService } from '../../src/worker-service';
+import { createWorkerService } from '../../src/worker/service';
 
 jest.setTimeout(180_000);
 

@@ -21,7 +21,7 @@ import {
   type SharedState,
 } from '../../src/shared-state';
 import { createTaskQueue } from '../../src/queue/task-queue';
-import { createWorkerService } from '../../src/worker-service';
+import { createWorkerService } from '../../src/worker/service';
 
 jest.setTimeout(120_000);
 
@@ -95,6 +95,28 @@ describe('ocr worker faults', () => {
     await pdfTask('refused');
     const last = (await waitForEnd(state, 'refused')).at(-1);
     expect(last).toMatchObject({ status: 'failed', error: 'parse failed', error_code: -60010 });
+  });
+
+  // Real zip bombs from the cloud double: a 1 MB archive whose content list inflates to 1 GiB,
+  // and one of 65,535 entries. The limits are the settings' defaults (64 MiB, 10,000 entries).
+  it('fails a task whose result archive is a zip bomb, with a clear 502, inflating none of it', async () => {
+    await useWorker({});
+    stack.cloud.setFaults([
+      { match: 'deep-bomb', fault: { kind: 'zip-bomb', shape: 'deep' } },
+      { match: 'wide-bomb', fault: { kind: 'zip-bomb', shape: 'wide' } },
+    ]);
+    await pdfTask('deep-bomb');
+    expect((await waitForEnd(state, 'deep-bomb')).at(-1)).toMatchObject({
+      status: 'failed',
+      error: `the result archive is too large: its files inflate to more than ${64 * 1024 * 1024} bytes`,
+      error_code: 502,
+    });
+    await pdfTask('wide-bomb');
+    expect((await waitForEnd(state, 'wide-bomb')).at(-1)).toMatchObject({
+      status: 'failed',
+      error: 'the result archive is too large: 65535 entries, more than 10000',
+      error_code: 502,
+    });
   });
 
   it('fails with a clear 503 when object storage is down', async () => {

@@ -18,7 +18,7 @@ import {
 } from './support/ocr-stack';
 import { textPdf } from './support/documents';
 import { openSharedState, type SharedState } from '../../src/shared-state';
-import { createWorkerService } from '../../src/worker-service';
+import { createWorkerService } from '../../src/worker/service';
 
 jest.setTimeout(120_000);
 

@@ -19,7 +19,7 @@ import type { Settings } from '../../src/config';
 import { openSharedState, type SharedState } from '../../src/shared-state';
 import { STAGES } from '../../src/status/task-record';
 import { documentPdfKey } from '../../src/storage/document-store';
-import { createWorkerService } from '../../src/worker-service';
+import { createWorkerService } from '../../src/worker/service';
 
 jest.setTimeout(180_000);
 

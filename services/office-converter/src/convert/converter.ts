@@ -160,6 +160,14 @@ export function createConverter(options: ConverterOptions): Converter {
       return timed('docx-text', () =>
         docxToTextPdf(named, join(dir, 'text.pdf'), { timeoutMs: options.timeoutMs, signal }),
       ).catch((fallback: unknown) => {
+        if (fallback instanceof ToolError && fallback.failure === 'timeout') {
+          throw new HttpError(
+            504,
+            'conversion_timeout',
+            `The text of ${input.name} could not be read within ${options.timeoutMs} ms`,
+          );
+        }
+        if (signal.aborted) throw fallback;
         throw new HttpError(
           422,
           'conversion_failed',

@@ -1,13 +1,15 @@
 /**
  * What must never hang or pile up: a LibreOffice run that does not end (a stand-in `soffice` that
  * sleeps with a child) is killed with its process group and answered 504; a full queue is 429;
- * a .docx LibreOffice cannot read falls back to its text.
+ * a .docx LibreOffice cannot read falls back to its text, and that fallback too ends in time
+ * however its XML is shaped.
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@pelita/testenv';
 import {
+  docxWithDocumentXml,
   officeFile,
   pdfText,
   standInSoffice,
@@ -82,5 +84,35 @@ describe('office-converter faults', () => {
     ]);
     expect(other.status).toBe(422);
     expect(((await other.json()) as any).error.message).toContain('could not be loaded');
+  });
+
+  // 400,000 paragraphs that never close (2 MB of XML): the fallback's lazy regex took minutes
+  // over them on the event loop, beyond any time limit, and the converter answered nothing else.
+  it('reads the text of a .docx whose XML defeated a backtracking parser, in well under a minute', async () => {
+    const soffice = await standInSoffice(dir, 'exit 1');
+    converter = await startConverter({ SOFFICE_BIN: soffice });
+    const xml = '<w:p><w:r><w:t>Words kept</w:t></w:r></w:p>' + '<w:p>'.repeat(400_000);
+    const started = Date.now();
+    const res = await converter.post('/convert', [
+      { name: 'hostile.docx', bytes: await docxWithDocumentXml(xml) },
+    ]);
+    expect(res.status).toBe(200);
+    expect((await pdfText(Buffer.from(await res.arrayBuffer()))).text).toContain('Words kept');
+    expect(Date.now() - started).toBeLessThan(60_000);
+  });
+
+  it('stops a text fallback that outlasts CONVERSION_TIMEOUT_MS and answers 504', async () => {
+    const soffice = await standInSoffice(dir, 'exit 1');
+    converter = await startConverter({ SOFFICE_BIN: soffice, CONVERSION_TIMEOUT_MS: '300' });
+    // 40,000 paragraphs: seconds of layout (the fallback lays out 10,000 lines at most).
+    const xml = '<w:p><w:r><w:t>A line of words to lay out</w:t></w:r></w:p>'.repeat(40_000);
+    const res = await converter.post('/convert', [
+      { name: 'long.docx', bytes: await docxWithDocumentXml(xml) },
+    ]);
+    expect(res.status).toBe(504);
+    expect(((await res.json()) as any).error).toEqual({
+      code: 'conversion_timeout',
+      message: 'The text of long.docx could not be read within 300 ms',
+    });
   });
 });

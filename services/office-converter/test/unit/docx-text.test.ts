@@ -1,4 +1,5 @@
-import { docxParagraphs, wrap } from '../../src/convert/docx-text';
+import { docxParagraphs } from '../../src/convert/docx-paragraphs';
+import { wrap } from '../../src/convert/docx-text';
 
 describe('docxParagraphs', () => {
   it('joins the runs of each paragraph, keeps tabs and breaks, decodes entities, skips empty ones', () => {

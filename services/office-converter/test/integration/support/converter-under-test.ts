@@ -1,6 +1,6 @@
 /** The converter built as `main.ts` builds it, on a free loopback port; plus documents to convert. */
 import { execFile } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -91,4 +91,20 @@ export async function standInSoffice(dir: string, body: string): Promise<string>
   );
   await chmod(path, 0o755);
   return path;
+}
+
+/**
+ * A `.docx` of one `word/document.xml` as given (zipped by Info-ZIP's `zip`): enough for the
+ * text fallback, and any XML at all, which no office suite would write.
+ */
+export async function docxWithDocumentXml(xml: string): Promise<Buffer> {
+  const dir = await mkdtemp(join(tmpdir(), 'converter-docx-'));
+  try {
+    await mkdir(join(dir, 'word'));
+    await writeFile(join(dir, 'word', 'document.xml'), xml);
+    await run('zip', ['-q', '-r', 'document.docx', 'word'], { cwd: dir });
+    return await readFile(join(dir, 'document.docx'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 }

@@ -17,7 +17,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import { Redis } from 'ioredis';
-import { createOcrApiService } from '../../../../src/api-service';
+import { createOcrApiService } from '../../../../src/api/service';
 import { settingsSchema } from '../../../../src/config';
 import { TaskJobSchema, type TaskJob } from '../../../../src/tasks/task-job';
 

@@ -1,25 +1,25 @@
 /**
  * The OCR worker put together from the settings: the shared state, the engines configured, the
- * converter, the summarizer, and the slots that take tasks from the queue. Its HTTP side is the
- * kit's operational endpoints only (`/health`, `/ready` on Redis, `/metrics`).
+ * converter, the summarizer (clients only: nothing connects before its first use), and at
+ * `start` the slots that take tasks from the queue. Its HTTP side is `app.ts`.
  */
 import {
   createMetrics,
-  createService,
+  createSummarizerClient,
   downloadToFile,
   type Logger,
   type Service,
 } from '@pelita/kit';
-import type { Settings } from './config';
-import { createConverterClient } from './conversion/converter-client';
-import { createCloudEngine } from './engines/cloud-engine';
-import type { OcrEngine } from './engines/engine';
-import { createLocalEngine } from './engines/local-engine';
-import { createOcrMetrics, type OcrMetrics } from './ocr-metrics';
-import { connectRedis, openSharedState, queueOptions } from './shared-state';
-import { createSummarizerClient } from '@pelita/kit';
-import { runTask } from './worker/run-task';
-import { startWorkerLoop, type WorkerLoop } from './worker/worker-loop';
+import type { Settings } from '../config';
+import { createConverterClient } from '../conversion/converter-client';
+import { createCloudEngine } from '../engines/cloud-engine';
+import type { OcrEngine } from '../engines/engine';
+import { createLocalEngine } from '../engines/local-engine';
+import { createOcrMetrics, type OcrMetrics } from '../ocr-metrics';
+import { connectRedis, openSharedState, queueOptions } from '../shared-state';
+import { createWorkerApp } from './app';
+import { runTask, type RunTaskDeps } from './run-task';
+import { startWorkerLoop, type WorkerLoop } from './worker-loop';
 
 /**
  * The seed's summarise call: the chunks as a JSON text file with `chunk_size=10000`,
@@ -53,6 +53,8 @@ function createEngines(settings: Settings, metrics: OcrMetrics) {
       baseUrl: settings.OCR_ENGINE_CLOUD_URL,
       apiKey: settings.OCR_ENGINE_CLOUD_API_KEY ?? '',
       downloadTimeoutMs: settings.DOWNLOAD_TIMEOUT_MS,
+      maxResultEntries: settings.OCR_RESULT_MAX_ENTRIES,
+      maxResultBytes: settings.OCR_RESULT_MAX_BYTES,
       onPoll: () => metrics.enginePolls.inc({ engine: 'cloud' }),
     });
   return engines;
@@ -68,16 +70,40 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
   const ocrMetrics = createOcrMetrics(metrics.registry);
   const state = openSharedState(settings);
   const engines = createEngines(settings, ocrMetrics);
-  let loop: WorkerLoop | undefined;
-
-  const app = createService({
-    name: 'ocr-worker',
-    description: 'OCR worker: takes tasks from the queue and runs the document pipeline',
+  const deps: RunTaskDeps = {
+    ...state,
+    engines,
+    converter: settings.URL_CONVERTER
+      ? createConverterClient({
+          baseUrl: settings.URL_CONVERTER,
+          timeoutMs: settings.CONVERSION_TIMEOUT_MS,
+        })
+      : undefined,
+    summarizer: settings.URL_SUMMARIZER
+      ? createSummarizerClient({
+          ...SUMMARIZER_CALL,
+          baseUrl: settings.URL_SUMMARIZER,
+          backoffMs: 1000,
+        })
+      : undefined,
+    download: (url: string, dest: string, signal: AbortSignal) =>
+      downloadToFile(url, dest, {
+        timeoutMs: settings.DOWNLOAD_TIMEOUT_MS,
+        maxBytes: settings.MAX_DOWNLOAD_BYTES,
+        allowed: settings.ALLOWED_TARGETS,
+        signal,
+      }),
+    metrics: ocrMetrics,
     logger,
-    routes: [],
+    workDir: settings.WORK_DIR,
+    workerName: settings.WORKER_NAME,
+  };
+  const app = createWorkerApp({
+    logger,
     metrics,
     readiness: { redis: () => state.redis.ping() },
   });
+  let loop: WorkerLoop | undefined;
 
   return {
     app,
@@ -88,34 +114,6 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
       if (!settings.URL_SUMMARIZER) logger.warn('URL_SUMMARIZER is not set: no summaries');
       if (Object.keys(engines).length === 0)
         logger.warn('no OCR engine is configured: every task will fail');
-      const deps = {
-        ...state,
-        engines,
-        converter: settings.URL_CONVERTER
-          ? createConverterClient({
-              baseUrl: settings.URL_CONVERTER,
-              timeoutMs: settings.CONVERSION_TIMEOUT_MS,
-            })
-          : undefined,
-        summarizer: settings.URL_SUMMARIZER
-          ? createSummarizerClient({
-              ...SUMMARIZER_CALL,
-              baseUrl: settings.URL_SUMMARIZER,
-              backoffMs: 1000,
-            })
-          : undefined,
-        download: (url: string, dest: string, signal: AbortSignal) =>
-          downloadToFile(url, dest, {
-            timeoutMs: settings.DOWNLOAD_TIMEOUT_MS,
-            maxBytes: settings.MAX_DOWNLOAD_BYTES,
-            allowed: settings.ALLOWED_TARGETS,
-            signal,
-          }),
-        metrics: ocrMetrics,
-        logger,
-        workDir: settings.WORK_DIR,
-        workerName: settings.WORKER_NAME,
-      };
       loop = startWorkerLoop({
         consumer: settings.WORKER_NAME,
         concurrency: settings.WORKER_CONCURRENCY,

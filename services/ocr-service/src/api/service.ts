@@ -1,15 +1,16 @@
 /**
  * Puts the OCR task API together from its settings: the shared state (queue, status records,
- * indexes, object storage), metrics, the app. `start` creates the queue's consumer group, the
- * result index and the bucket when missing; `stop` closes the connections.
+ * indexes, object storage; nothing connects before its first use), metrics, the app. `start`
+ * creates the queue's consumer group, the result index and the bucket when missing; `stop`
+ * closes the connections.
  */
 import { createMetrics, requestWorkspace, type Logger, type Service } from '@pelita/kit';
-import { createSubmittedCounter } from './api/api-metrics';
-import { createApp } from './api/app';
-import { createTaskSubmission } from './api/task-submission';
-import type { Settings } from './config';
-import { registerStateGauges } from './ocr-metrics';
-import { openSharedState } from './shared-state';
+import { createSubmittedCounter } from './api-metrics';
+import { createApp } from './app';
+import { createTaskSubmission } from './task-submission';
+import type { Settings } from '../config';
+import { registerStateGauges } from '../ocr-metrics';
+import { openSharedState } from '../shared-state';
 
 export function createOcrApiService(settings: Settings, logger: Logger): Service {
   const state = openSharedState(settings);
