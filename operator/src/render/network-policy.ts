@@ -13,6 +13,7 @@ import type {
 import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
 import { CATALOG, metricsPorts, OPA_PORT, type ServiceName } from '../service-catalog';
 import { childMeta, MANAGED_BY, selectorLabels } from './meta';
+import { OWN_SETTINGS } from './own-settings';
 
 /**
  * A NetworkPolicy as the API's JSON: client-node's model names a rule's `from` `_from`, and the
@@ -40,7 +41,7 @@ export interface Call {
 
 /**
  * Who calls whom in this install, from the catalog: each running service's `links` (on the
- * linked port) and its `calls` (URLs built in its settings), to services that run. A path is
+ * linked port) and its own settings' `calls` (URLs built there), to services that run. A path is
  * open exactly when the catalog says a service calls another.
  */
 export function callGraph(install: PlatformInstall): Call[] {
@@ -54,7 +55,9 @@ export function callGraph(install: PlatformInstall): Call[] {
     for (const link of Object.values(entry.links)) {
       add(caller, link.service, link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port);
     }
-    for (const target of entry.calls?.(install) ?? []) add(caller, target, CATALOG[target].port);
+    for (const target of OWN_SETTINGS[caller]?.calls?.(install) ?? []) {
+      add(caller, target, CATALOG[target].port);
+    }
   }
   return [...calls.values()];
 }
