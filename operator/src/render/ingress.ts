@@ -1,13 +1,13 @@
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
+import { isEnabled } from './enabled-services';
 import { childMeta, childName } from './meta';
 import { CATALOG } from '../service-catalog';
 
 /** The Ingress to core-backend; null when disabled or when core-backend does not run. */
 export function renderIngress(install: PlatformInstall): V1Ingress | null {
   const { ingress } = install.spec;
-  if (!ingress.enabled || !ingress.host || !install.spec.services['core-backend'].enabled)
-    return null;
+  if (!ingress.enabled || !ingress.host || !isEnabled(install, 'core-backend')) return null;
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',

@@ -10,8 +10,9 @@ import type {
   V1NetworkPolicyPeer,
   V1NetworkPolicyPort,
 } from '@kubernetes/client-node';
-import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
+import type { PlatformInstall } from '../crd/platform-install';
 import { CATALOG, metricsPorts, OPA_PORT, type ServiceName } from '../service-catalog';
+import { enabledServices, isEnabled } from './enabled-services';
 import { childMeta, MANAGED_BY, selectorLabels } from './meta';
 import { OWN_SETTINGS } from './own-settings';
 
@@ -45,12 +46,12 @@ export interface Call {
  * open exactly when the catalog says a service calls another.
  */
 export function callGraph(install: PlatformInstall): Call[] {
-  const runs = (s: ServiceName) => install.spec.services[s].enabled;
   const calls = new Map<string, Call>();
   const add = (caller: ServiceName, target: ServiceName, port: number) => {
-    if (runs(target)) calls.set(`${caller}>${target}:${port}`, { caller, target, port });
+    if (isEnabled(install, target))
+      calls.set(`${caller}>${target}:${port}`, { caller, target, port });
   };
-  for (const caller of SERVICE_NAMES.filter(runs)) {
+  for (const caller of enabledServices(install)) {
     const entry = CATALOG[caller];
     for (const link of Object.values(entry.links)) {
       add(caller, link.service, link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port);
@@ -132,6 +133,5 @@ export function renderNetworkPolicies(install: PlatformInstall): NetworkPolicy[]
     metadata: childMeta(install, 'default-deny-ingress'),
     spec: { podSelector: { matchLabels: installPods(install) }, policyTypes: ['Ingress'] },
   };
-  const services = SERVICE_NAMES.filter((s) => install.spec.services[s].enabled);
-  return [defaultDeny, ...services.map((s) => servicePolicy(install, s, calls))];
+  return [defaultDeny, ...enabledServices(install).map((s) => servicePolicy(install, s, calls))];
 }

@@ -5,6 +5,7 @@
  */
 import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
 import { OPA_PORT, type Link, type ServiceName } from '../service-catalog';
+import { isEnabled } from './enabled-services';
 
 export interface SettingsContext {
   url: (link: Link) => string;
@@ -49,9 +50,7 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
         INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
         // Logins from the chat page come through core-backend's relay, which passes the
         // visitor's address on: its hop, and the Ingress's before it, are believed.
-        TRUST_PROXY: String(
-          install.spec.services['core-backend'].enabled ? ingressHops(install) + 1 : 0,
-        ),
+        TRUST_PROXY: String(isEnabled(install, 'core-backend') ? ingressHops(install) + 1 : 0),
       };
     },
     secretSettings: (install) => {

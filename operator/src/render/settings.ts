@@ -14,6 +14,7 @@ import {
   type Link,
   type ServiceName,
 } from '../service-catalog';
+import { isEnabled } from './enabled-services';
 import { childName } from './meta';
 import { OWN_SETTINGS, type SettingsContext } from './own-settings';
 import { platformKeyRef } from './platform-secret';
@@ -27,10 +28,6 @@ export interface ServiceSettingsOut {
 
 function fromSecret(name: string, ref: SecretKeyRef | undefined): V1EnvVar[] {
   return ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : [];
-}
-
-function isEnabled(install: PlatformInstall, service: ServiceName): boolean {
-  return install.spec.services[service].enabled;
 }
 
 /** `http://<install>-<service>:<port>`: the Service's cluster DNS name in the install's namespace. */
