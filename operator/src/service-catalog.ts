@@ -46,6 +46,12 @@ export interface Volume {
   source: 'emptyDir' | 'claim';
 }
 
+/** A path of the Ingress (`Prefix` matches whole path segments: `/api` is not `/api-docs`). */
+export interface IngressPath {
+  path: string;
+  pathType: 'Exact' | 'Prefix';
+}
+
 export interface ServiceEntry {
   /** Image name under the registry; the tag is `spec.version`. */
   image: string;
@@ -66,6 +72,11 @@ export interface ServiceEntry {
   volumes: readonly Volume[];
   /** Sidecar containers; `opa` also mounts the install's policies ConfigMap. */
   sidecars: ReadonlyArray<'opa'>;
+  /**
+   * Its paths users reach through the install's Ingress (`spec.ingress`), which the ingress
+   * controller is then let in for; none: not exposed outside the cluster.
+   */
+  ingressPaths: readonly IngressPath[];
   /**
    * Readiness probe time-out: above the service's own dependency check time-out (the kit's
    * default is 3 s), or a slow dependency makes the probe fail instead of `/ready` answering 503.
@@ -109,6 +120,7 @@ const plainService = {
   links: {},
   volumes: [],
   sidecars: [],
+  ingressPaths: [],
   readyTimeoutSeconds: 4,
   startupSeconds: 60,
 } as const;
@@ -191,6 +203,7 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_DB_PROXY: { service: 'db-proxy' },
       URL_HTTP_PROXY: { service: 'http-proxy' },
     },
+    ingressPaths: [{ path: '/', pathType: 'Prefix' }],
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
     acceptsToken: 'SERVICE_TOKEN',

@@ -12,7 +12,7 @@ import type {
 } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
 import { CATALOG, metricsPorts, OPA_PORT, type ServiceName } from '../service-catalog';
-import { enabledServices, isEnabled } from './enabled-services';
+import { enabledServices, exposedServices, isEnabled } from './enabled-services';
 import { childMeta, MANAGED_BY, selectorLabels } from './meta';
 import { OWN_SETTINGS } from './own-settings';
 
@@ -88,7 +88,7 @@ function servicePolicy(
   service: ServiceName,
   calls: Call[],
 ): NetworkPolicy {
-  const { networkPolicy, ingress } = install.spec;
+  const { networkPolicy } = install.spec;
   const port = CATALOG[service].port;
   const byPort = new Map<number, ServiceName[]>();
   for (const call of calls.filter((c) => c.target === service)) {
@@ -102,8 +102,8 @@ function servicePolicy(
       })),
       ports: tcp(calledPort),
     }));
-  // The Ingress exists only then (renderIngress); the controller's pods forward to core-backend.
-  if (service === 'core-backend' && ingress.enabled && ingress.host) {
+  // While the Ingress exposes it (renderIngress), the controller's pods forward to it.
+  if (exposedServices(install).includes(service)) {
     rules.push({ from: [externalPeer(networkPolicy.ingressController)], ports: tcp(port) });
   }
   // Every port with a /metrics: the http port, and OPA's beside policy-sync (issue 19).

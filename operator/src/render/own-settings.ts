@@ -5,7 +5,7 @@
  */
 import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
 import { OPA_PORT, type Link, type ServiceName } from '../service-catalog';
-import { isEnabled } from './enabled-services';
+import { exposedServices, isEnabled } from './enabled-services';
 
 export interface SettingsContext {
   url: (link: Link) => string;
@@ -167,7 +167,7 @@ function installIndex(install: PlatformInstall, name: string): string {
 
 /** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */
 function ingressHops(install: PlatformInstall): number {
-  return install.spec.ingress.enabled && install.spec.ingress.host ? 1 : 0;
+  return exposedServices(install).includes('core-backend') ? 1 : 0;
 }
 
 /** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */

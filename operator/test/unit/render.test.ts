@@ -370,7 +370,7 @@ describe('renderers', () => {
   });
 
   it('renders an Ingress to core-backend only when enabled', () => {
-    expect(renderIngress(makeInstall())).toBeNull();
+    expect(renderIngress(makeInstall(), 'core-backend')).toBeNull();
     const ingress = renderIngress(
       makeInstall({
         services: { 'core-backend': { enabled: true } },
@@ -381,6 +381,7 @@ describe('renderers', () => {
           tlsSecretName: 'acme-tls',
         },
       }),
+      'core-backend',
     );
     expect(ingress?.metadata?.name).toBe('acme-core-backend');
     expect(ingress?.spec?.ingressClassName).toBe('nginx');
