@@ -203,7 +203,20 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_DB_PROXY: { service: 'db-proxy' },
       URL_HTTP_PROXY: { service: 'http-proxy' },
     },
-    ingressPaths: [{ path: '/', pathType: 'Prefix' }],
+    // What users and their programs call (services/core-backend/README.md): the start page and
+    // the chat page, their assets, the sign-in relay, the API, the widget, the OpenAI-compatible
+    // and chat history open APIs. Not the kit's /health, /ready, /metrics, /api-docs (probes and
+    // Prometheus come from inside the cluster) nor /utils (the user service's calls).
+    ingressPaths: [
+      { path: '/', pathType: 'Exact' },
+      { path: '/chat', pathType: 'Exact' },
+      { path: '/assets', pathType: 'Prefix' },
+      { path: '/auth', pathType: 'Prefix' },
+      { path: '/api', pathType: 'Prefix' },
+      { path: '/embed', pathType: 'Prefix' },
+      { path: '/open-api', pathType: 'Prefix' },
+      { path: '/v1/api/open-api', pathType: 'Prefix' },
+    ],
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
     acceptsToken: 'SERVICE_TOKEN',
