@@ -9,7 +9,6 @@ import { exposedServices, isEnabled } from './enabled-services';
 
 export interface SettingsContext {
   url: (link: Link) => string;
-  enabled: (service: ServiceName) => boolean;
   /** The install's JWT public key (PEM) read from its platform Secret, when known. */
   jwtPublicKey: string | undefined;
 }
@@ -116,10 +115,11 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
  * What the OCR API and the worker both read (one settings schema): their Redis keys, the engines
  * configured (the API answers 400 for any other and its health lists them), uploads in `/tmp`.
  */
-function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext) {
+function ocrSettings(install: PlatformInstall, { url }: SettingsContext) {
   const { ocrEngines, s3 } = install.spec.dependencies;
   const local =
-    ocrEngines.local?.url ?? (enabled('ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
+    ocrEngines.local?.url ??
+    (isEnabled(install, 'ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
   return {
     // Installs sharing one Redis must not share a queue or status records.
     REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,

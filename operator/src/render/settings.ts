@@ -161,7 +161,6 @@ export function serviceSettings(
   }
   const context: SettingsContext = {
     url: (link: Link) => internalUrl(install, link),
-    enabled: (s: ServiceName) => isEnabled(install, s),
     jwtPublicKey: install.platformKeys?.jwtPublicKey,
   };
   const own = OWN_SETTINGS[service];
