@@ -1,10 +1,10 @@
 /**
  * The one table of what the operator knows about each service: image, ports, workload kind,
- * command, volumes, sidecars, the dependencies and in-install URLs it reads, its own settings,
- * and whether it is built yet. The schema, the renderers and the reconciler read it; adding a
- * service is one entry here plus the settings it reads.
+ * command, volumes, sidecars, the dependencies and in-install URLs it reads, and whether it is
+ * built yet. Facts only, no PlatformInstall: the bottom of the operator's layers, read by the
+ * schema, the renderers and the reconciler. Adding a service is one entry here plus the
+ * settings it reads (its own ones derived from the install: render/own-settings.ts).
  */
-import type { PlatformInstall, SecretKeyRef } from './crd/platform-install';
 
 /** In apply order: a service comes after the services it calls. */
 export const SERVICE_NAMES = [
@@ -46,6 +46,12 @@ export interface Volume {
   source: 'emptyDir' | 'claim';
 }
 
+/** A path of the Ingress (`Prefix` matches whole path segments: `/api` is not `/api-docs`). */
+export interface IngressPath {
+  path: string;
+  pathType: 'Exact' | 'Prefix';
+}
+
 export interface ServiceEntry {
   /** Image name under the registry; the tag is `spec.version`. */
   image: string;
@@ -67,16 +73,17 @@ export interface ServiceEntry {
   /** Sidecar containers; `opa` also mounts the install's policies ConfigMap. */
   sidecars: ReadonlyArray<'opa'>;
   /**
+   * Its paths users reach through the install's Ingress (`spec.ingress`), which the ingress
+   * controller is then let in for; none: not exposed outside the cluster.
+   */
+  ingressPaths: readonly IngressPath[];
+  /**
    * Readiness probe time-out: above the service's own dependency check time-out (the kit's
    * default is 3 s), or a slow dependency makes the probe fail instead of `/ready` answering 503.
    */
   readyTimeoutSeconds: number;
   /** How long the start may take before the pod is restarted (startupProbe on `/health`). */
   startupSeconds: number;
-  /** Settings of its own derived from the install (names it reads, besides dependencies and links). */
-  settings?: (install: PlatformInstall, context: SettingsContext) => Record<string, string>;
-  /** Settings of its own taken from Secrets, by setting name (unset refs are left out). */
-  secretSettings?: (install: PlatformInstall) => Record<string, SecretKeyRef | undefined>;
   /**
    * The setting under which it checks its callers' service token. The token is the key
    * `<service>-token` of the platform Secret, and only the services that call it get it.
@@ -87,11 +94,6 @@ export interface ServiceEntry {
    * while that service runs (the caller then needs its URL too, in `links`).
    */
   presentsTokens?: Readonly<Record<string, ServiceName>>;
-  /**
-   * In-install services it calls through a URL built in `settings` rather than a `links` entry
-   * (only while they run). With `links`, the call graph the NetworkPolicies open.
-   */
-  calls?: (install: PlatformInstall) => readonly ServiceName[];
   /** Other keys of the platform Secret it reads, by setting name (nothing else reaches it). */
   platformKeys?: Readonly<Record<string, PlatformKey>>;
 }
@@ -109,13 +111,6 @@ export const PLATFORM_KEYS = [
 ] as const;
 export type PlatformKey = (typeof PLATFORM_KEYS)[number];
 
-export interface SettingsContext {
-  url: (link: Link) => string;
-  enabled: (service: ServiceName) => boolean;
-  /** The install's JWT public key (PEM) read from its platform Secret, when known. */
-  jwtPublicKey: string | undefined;
-}
-
 const none = { dependencies: [], services: [] } as const;
 const plainService = {
   port: HTTP_PORT,
@@ -125,6 +120,7 @@ const plainService = {
   links: {},
   volumes: [],
   sidecars: [],
+  ingressPaths: [],
   readyTimeoutSeconds: 4,
   startupSeconds: 60,
 } as const;
@@ -136,21 +132,12 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     image: 'http-proxy',
     built: true,
     acceptsToken: 'PROXY_SERVICE_TOKEN',
-    // The non-public upstreams the tenant's API connections may reach (public ones always).
-    settings: (install): Record<string, string> => {
-      const targets = install.spec.apis.allowedTargets;
-      return targets.length > 0 ? { ALLOWED_TARGETS: targets.join(',') } : {};
-    },
   },
   'db-proxy': {
     ...plainService,
     image: 'db-proxy',
     built: true,
     acceptsToken: 'PROXY_SERVICE_TOKEN',
-    settings: (install): Record<string, string> => {
-      const hosts = install.spec.databases.allowedHosts;
-      return hosts.length > 0 ? { ALLOWED_DB_HOSTS: hosts.join(',') } : {};
-    },
   },
   'user-service': {
     ...plainService,
@@ -165,27 +152,6 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
-    settings: (install, { jwtPublicKey }): Record<string, string> => {
-      const url = publicUrl(install);
-      return {
-        ...(url ? { FRONTEND_URL: url } : {}),
-        ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
-        REDIS_KEY_PREFIX: redisKeyPrefix(install),
-        INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
-        // Logins from the chat page come through core-backend's relay, which passes the
-        // visitor's address on: its hop, and the Ingress's before it, are believed.
-        TRUST_PROXY: String(
-          install.spec.services['core-backend'].enabled ? ingressHops(install) + 1 : 0,
-        ),
-      };
-    },
-    secretSettings: (install) => {
-      const admin = install.spec.bootstrapAdmin?.secretRef.name;
-      return {
-        FIRST_ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
-        FIRST_ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
-      };
-    },
     acceptsToken: 'OPEN_API_TOKEN',
     presentsTokens: { POLICY_SYNC_TOKEN: 'policy-sync', CORE_BACKEND_TOKEN: 'core-backend' },
     platformKeys: { JWT_PRIVATE_KEY: 'jwt-private-key' },
@@ -200,12 +166,6 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     links: { URL_USER: { service: 'user-service' } },
     volumes: [{ name: 'share', mountPath: '/share', source: 'emptyDir' }],
     sidecars: ['opa'],
-    settings: (install) => ({
-      URL_OPA: `http://127.0.0.1:${OPA_PORT}`,
-      POLICY_DATA_FILE: '/share/data.json',
-      // Installs sharing one Redis must not trigger each other's syncs.
-      SYNC_CHANNEL: `pelita:${install.metadata.namespace}/${install.metadata.name}:policy-sync:trigger`,
-    }),
     acceptsToken: 'SYNC_SERVICE_TOKEN',
     presentsTokens: { USER_SERVICE_TOKEN: 'user-service' },
     // Its writes to the OPA sidecar (OPA's `system.authz` lets only this token write).
@@ -222,14 +182,6 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     requires: { dependencies: ['postgres'], services: [] },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
-    // The first dashboard account (it enrols its TOTP second factor at its first login).
-    secretSettings: (install) => {
-      const admin = install.spec.bootstrapAdmin?.secretRef.name;
-      return {
-        ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
-        ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
-      };
-    },
   },
   'core-backend': {
     ...plainService,
@@ -251,22 +203,22 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_DB_PROXY: { service: 'db-proxy' },
       URL_HTTP_PROXY: { service: 'http-proxy' },
     },
+    // What users and their programs call (services/core-backend/README.md): the start page and
+    // the chat page, their assets, the sign-in relay, the API, the widget, the OpenAI-compatible
+    // and chat history open APIs. Not the kit's /health, /ready, /metrics, /api-docs (probes and
+    // Prometheus come from inside the cluster) nor /utils (the user service's calls).
+    ingressPaths: [
+      { path: '/', pathType: 'Exact' },
+      { path: '/chat', pathType: 'Exact' },
+      { path: '/assets', pathType: 'Prefix' },
+      { path: '/auth', pathType: 'Prefix' },
+      { path: '/api', pathType: 'Prefix' },
+      { path: '/embed', pathType: 'Prefix' },
+      { path: '/open-api', pathType: 'Prefix' },
+      { path: '/v1/api/open-api', pathType: 'Prefix' },
+    ],
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
-    settings: (install, { jwtPublicKey }) => ({
-      // Installs sharing one OpenSearch must not share their knowledge.
-      KNOWLEDGE_INDEX: installIndex(install, 'knowledge'),
-      TEMP_DIR: '/tmp',
-      // Access tokens are verified with it; unset, core-backend asks the user service at start.
-      ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
-      // The same as the user service's: core-backend checks the sessions it keeps in Redis.
-      REDIS_KEY_PREFIX: redisKeyPrefix(install),
-      INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
-      // It reads the OCR results and summaries the worker writes.
-      ...ocrIndexes(install),
-      // Visitors' addresses (widget limits, relayed logins) are behind the Ingress's.
-      TRUST_PROXY: String(ingressHops(install)),
-    }),
     acceptsToken: 'SERVICE_TOKEN',
     presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy', DB_PROXY_TOKEN: 'db-proxy' },
     // Encrypts the database and API credentials it stores.
@@ -280,8 +232,6 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     uses: ['redis', 'opensearch', 's3'],
     // Without a worker the API would accept tasks that never run (until its queue is full).
     requires: { dependencies: ['redis', 'opensearch', 's3'], services: ['ocr-worker'] },
-    // No engine key: the API never calls an engine, it only refuses one not configured.
-    settings: ocrSettings,
   },
   'ocr-worker': {
     ...plainService,
@@ -299,16 +249,6 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
       URL_SUMMARIZER: { service: 'summarizer' },
     },
     volumes: [{ name: 'work', mountPath: '/var/lib/ocr', source: 'claim' }],
-    // The in-install engine, unless an external one is configured (ocrSettings' local URL). The
-    // API is told the same URL but never calls it.
-    calls: (install) => (install.spec.dependencies.ocrEngines.local ? [] : ['ocr-engine']),
-    settings: (install, context) => ({
-      ...ocrSettings(install, context),
-      WORK_DIR: '/var/lib/ocr',
-    }),
-    secretSettings: (install) => ({
-      OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
-    }),
   },
   'office-converter': { ...plainService, image: 'office-converter', built: true },
   'ocr-engine': { ...plainService, image: 'ocr-engine', built: true },
@@ -320,75 +260,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     requires: { dependencies: ['llm'], services: [] },
     // Its `/ready` lists the model server's models with UPSTREAM_CHECK_TIMEOUT_MS (5 s).
     readyTimeoutSeconds: 6,
-    settings: () => ({ TEMP_DIR: '/tmp' }),
   },
 };
-
-/**
- * What the OCR API and the worker both read (one settings schema): their Redis keys, the engines
- * configured (the API answers 400 for any other and its health lists them), uploads in `/tmp`.
- */
-function ocrSettings(install: PlatformInstall, { url, enabled }: SettingsContext) {
-  const { ocrEngines, s3 } = install.spec.dependencies;
-  const local =
-    ocrEngines.local?.url ?? (enabled('ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
-  return {
-    // Installs sharing one Redis must not share a queue or status records.
-    REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,
-    ...ocrIndexes(install),
-    TEMP_DIR: '/tmp',
-    ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
-    ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
-    ...(s3?.publicUrl ? { S3_PUBLIC_URL: s3.publicUrl } : {}),
-  };
-}
-
-/**
- * Before every Redis key of the user service and core-backend (sessions, rate limits, caches):
- * installs sharing one Redis never read or revoke each other's sessions.
- */
-function redisKeyPrefix(install: PlatformInstall): string {
-  return `pelita:${install.metadata.namespace}/${install.metadata.name}:`;
-}
-
-/**
- * The activity log both the user service and core-backend write, and administrators read: one
- * per install, or the administrators of one tenant would read another's on a shared OpenSearch.
- */
-function activityLogIndex(install: PlatformInstall): string {
-  return installIndex(install, 'user-activity-log');
-}
-
-/**
- * The OCR results, document summaries and chunk summaries the worker writes and core-backend
- * reads: per install, or installs sharing one OpenSearch would read (and overwrite, by task id)
- * each other's documents. The seed's names are the services' defaults, for a single install.
- */
-function ocrIndexes(install: PlatformInstall) {
-  return {
-    INDEX_PDF_PARSING_RESULTS: installIndex(install, 'pdf-parsing-results'),
-    INDEX_DOCUMENT_SUMMARIZE: installIndex(install, 'summarize-document'),
-    INDEX_DOCUMENT_SUMMARIZE_CHUNK: installIndex(install, 'summarize-document-chunk'),
-  };
-}
-
-/** An OpenSearch index of one install: installs sharing one OpenSearch never share an index. */
-function installIndex(install: PlatformInstall, name: string): string {
-  return `pelita-${install.metadata.namespace}-${install.metadata.name}-${name}`;
-}
-
-/** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */
-function ingressHops(install: PlatformInstall): number {
-  return install.spec.ingress.enabled && install.spec.ingress.host ? 1 : 0;
-}
-
-/** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */
-function publicUrl(install: PlatformInstall): string | undefined {
-  const { publicUrl: explicit, ingress } = install.spec;
-  if (explicit) return explicit;
-  if (!ingress.enabled || !ingress.host) return undefined;
-  return `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`;
-}
 
 /** The platform Secret's key holding the service token `service` checks. */
 export function tokenKey(service: ServiceName): string {

@@ -10,7 +10,6 @@ import {
   GROUP,
   KIND,
   PLURAL,
-  SERVICE_NAMES,
   VERSION,
   parseSpec,
   type Condition,
@@ -22,6 +21,7 @@ import { CATALOG } from '../service-catalog';
 import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
 import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
+import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
 import { kindOf, plan, refKey, type LiveView } from './plan';
@@ -231,7 +231,7 @@ export class Reconciler {
     applied: Map<string, KubernetesObject>,
   ): WorkloadState[] {
     const { spec, metadata } = install;
-    return SERVICE_NAMES.filter((service) => spec.services[service].enabled).map((service) => {
+    return enabledServices(install).map((service) => {
       const kind = CATALOG[service].workload === 'StatefulSet' ? STATEFUL_SET : DEPLOYMENT;
       const objectName = childName(install, service);
       // The cache may not have seen an object just applied; the apply's answer is newer.

@@ -589,7 +589,12 @@ export const platformInstallSpecSchema = z
       .describe('Metrics, traces and logs.'),
     ingress: z
       .object({
-        enabled: z.boolean().default(false).describe('Create an Ingress to core-backend.'),
+        enabled: z
+          .boolean()
+          .default(false)
+          .describe(
+            "Create an Ingress to core-backend's user-facing paths: its pages, API, widget and open APIs (never /metrics, /api-docs, /health, /ready).",
+          ),
         host: z
           .string()
           .regex(/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/, 'must be a DNS host name')

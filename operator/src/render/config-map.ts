@@ -1,5 +1,6 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+import { isEnabled } from './enabled-services';
 import { childMeta } from './meta';
 import { serviceSettings } from './settings';
 
@@ -8,7 +9,7 @@ export function renderConfigMap(
   install: PlatformInstall,
   service: ServiceName,
 ): V1ConfigMap | null {
-  if (!install.spec.services[service].enabled) return null;
+  if (!isEnabled(install, service)) return null;
   return {
     apiVersion: 'v1',
     kind: 'ConfigMap',

@@ -4,14 +4,14 @@
  * chooses what runs in the cluster.
  */
 import type { PlatformInstall } from '../crd/platform-install';
-import { CATALOG, SERVICE_NAMES } from '../service-catalog';
+import { CATALOG } from '../service-catalog';
+import { enabledServices } from './enabled-services';
 import { serviceImage } from './meta';
 
 /** Every image the install's pods would run. */
 export function installImages(install: PlatformInstall): string[] {
   const images = new Set<string>();
-  for (const service of SERVICE_NAMES) {
-    if (!install.spec.services[service].enabled) continue;
+  for (const service of enabledServices(install)) {
     images.add(serviceImage(install, service));
     if (CATALOG[service].sidecars.includes('opa')) images.add(install.spec.image.opaImage);
   }

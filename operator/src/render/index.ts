@@ -28,7 +28,8 @@ export function renderDesired({ install, policies }: RenderInput): KubernetesObj
       renderPodDisruptionBudget(install, service),
     );
   }
-  objects.push(renderIngress(install), renderServiceMonitor(install));
+  objects.push(...SERVICE_NAMES.map((service) => renderIngress(install, service)));
+  objects.push(renderServiceMonitor(install));
   objects.push(...renderNetworkPolicies(install));
   return objects.filter((o): o is KubernetesObject => o !== null);
 }

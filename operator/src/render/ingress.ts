@@ -1,17 +1,21 @@
+/** The Ingress of a service the catalog exposes (`ingressPaths`): only those paths reach it. */
 import type { V1Ingress } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
+import { CATALOG, type ServiceName } from '../service-catalog';
+import { exposedServices } from './enabled-services';
 import { childMeta, childName } from './meta';
-import { CATALOG } from '../service-catalog';
 
-/** The Ingress to core-backend; null when disabled or when core-backend does not run. */
-export function renderIngress(install: PlatformInstall): V1Ingress | null {
+/** Null unless `spec.ingress` is on with a host and the service runs and is exposed. */
+export function renderIngress(install: PlatformInstall, service: ServiceName): V1Ingress | null {
   const { ingress } = install.spec;
-  if (!ingress.enabled || !ingress.host || !install.spec.services['core-backend'].enabled)
-    return null;
+  if (!ingress.host || !exposedServices(install).includes(service)) return null;
+  const backend = {
+    service: { name: childName(install, service), port: { number: CATALOG[service].port } },
+  };
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'Ingress',
-    metadata: childMeta(install, 'core-backend'),
+    metadata: childMeta(install, service),
     spec: {
       ...(ingress.className ? { ingressClassName: ingress.className } : {}),
       ...(ingress.tlsSecretName
@@ -21,18 +25,11 @@ export function renderIngress(install: PlatformInstall): V1Ingress | null {
         {
           host: ingress.host,
           http: {
-            paths: [
-              {
-                path: '/',
-                pathType: 'Prefix',
-                backend: {
-                  service: {
-                    name: childName(install, 'core-backend'),
-                    port: { number: CATALOG['core-backend'].port },
-                  },
-                },
-              },
-            ],
+            paths: CATALOG[service].ingressPaths.map(({ path, pathType }) => ({
+              path,
+              pathType,
+              backend,
+            })),
           },
         },
       ],

@@ -10,9 +10,11 @@ import type {
   V1NetworkPolicyPeer,
   V1NetworkPolicyPort,
 } from '@kubernetes/client-node';
-import { SERVICE_NAMES, type PlatformInstall } from '../crd/platform-install';
+import type { PlatformInstall } from '../crd/platform-install';
 import { CATALOG, metricsPorts, OPA_PORT, type ServiceName } from '../service-catalog';
+import { enabledServices, exposedServices, isEnabled } from './enabled-services';
 import { childMeta, MANAGED_BY, selectorLabels } from './meta';
+import { OWN_SETTINGS } from './own-settings';
 
 /**
  * A NetworkPolicy as the API's JSON: client-node's model names a rule's `from` `_from`, and the
@@ -40,21 +42,23 @@ export interface Call {
 
 /**
  * Who calls whom in this install, from the catalog: each running service's `links` (on the
- * linked port) and its `calls` (URLs built in its settings), to services that run. A path is
+ * linked port) and its own settings' `calls` (URLs built there), to services that run. A path is
  * open exactly when the catalog says a service calls another.
  */
 export function callGraph(install: PlatformInstall): Call[] {
-  const runs = (s: ServiceName) => install.spec.services[s].enabled;
   const calls = new Map<string, Call>();
   const add = (caller: ServiceName, target: ServiceName, port: number) => {
-    if (runs(target)) calls.set(`${caller}>${target}:${port}`, { caller, target, port });
+    if (isEnabled(install, target))
+      calls.set(`${caller}>${target}:${port}`, { caller, target, port });
   };
-  for (const caller of SERVICE_NAMES.filter(runs)) {
+  for (const caller of enabledServices(install)) {
     const entry = CATALOG[caller];
     for (const link of Object.values(entry.links)) {
       add(caller, link.service, link.port === 'opa' ? OPA_PORT : CATALOG[link.service].port);
     }
-    for (const target of entry.calls?.(install) ?? []) add(caller, target, CATALOG[target].port);
+    for (const target of OWN_SETTINGS[caller]?.calls?.(install) ?? []) {
+      add(caller, target, CATALOG[target].port);
+    }
   }
   return [...calls.values()];
 }
@@ -84,7 +88,7 @@ function servicePolicy(
   service: ServiceName,
   calls: Call[],
 ): NetworkPolicy {
-  const { networkPolicy, ingress } = install.spec;
+  const { networkPolicy } = install.spec;
   const port = CATALOG[service].port;
   const byPort = new Map<number, ServiceName[]>();
   for (const call of calls.filter((c) => c.target === service)) {
@@ -98,8 +102,8 @@ function servicePolicy(
       })),
       ports: tcp(calledPort),
     }));
-  // The Ingress exists only then (renderIngress); the controller's pods forward to core-backend.
-  if (service === 'core-backend' && ingress.enabled && ingress.host) {
+  // While the Ingress exposes it (renderIngress), the controller's pods forward to it.
+  if (exposedServices(install).includes(service)) {
     rules.push({ from: [externalPeer(networkPolicy.ingressController)], ports: tcp(port) });
   }
   // Every port with a /metrics: the http port, and OPA's beside policy-sync (issue 19).
@@ -129,6 +133,5 @@ export function renderNetworkPolicies(install: PlatformInstall): NetworkPolicy[]
     metadata: childMeta(install, 'default-deny-ingress'),
     spec: { podSelector: { matchLabels: installPods(install) }, policyTypes: ['Ingress'] },
   };
-  const services = SERVICE_NAMES.filter((s) => install.spec.services[s].enabled);
-  return [defaultDeny, ...services.map((s) => servicePolicy(install, s, calls))];
+  return [defaultDeny, ...enabledServices(install).map((s) => servicePolicy(install, s, calls))];
 }

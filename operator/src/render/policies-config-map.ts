@@ -1,5 +1,6 @@
 import type { V1ConfigMap } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
+import { isEnabled } from './enabled-services';
 import { childMeta, childName } from './meta';
 
 /** Rego sources keyed by file name; the caller reads them from `policies/*.rego`. */
@@ -14,7 +15,7 @@ export function renderPoliciesConfigMap(
   install: PlatformInstall,
   policies: PolicyFiles,
 ): V1ConfigMap | null {
-  if (!install.spec.services['policy-sync'].enabled) return null;
+  if (!isEnabled(install, 'policy-sync')) return null;
   const data = Object.fromEntries(
     Object.entries(policies)
       .filter(([file]) => file.endsWith('.rego') && !file.endsWith('_test.rego'))

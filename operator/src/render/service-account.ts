@@ -1,5 +1,6 @@
 import type { V1ServiceAccount } from '@kubernetes/client-node';
 import type { PlatformInstall, ServiceName } from '../crd/platform-install';
+import { isEnabled } from './enabled-services';
 import { childMeta } from './meta';
 
 /** One ServiceAccount per enabled service; none of them talks to the Kubernetes API. */
@@ -7,7 +8,7 @@ export function renderServiceAccount(
   install: PlatformInstall,
   service: ServiceName,
 ): V1ServiceAccount | null {
-  if (!install.spec.services[service].enabled) return null;
+  if (!isEnabled(install, service)) return null;
   return {
     apiVersion: 'v1',
     kind: 'ServiceAccount',

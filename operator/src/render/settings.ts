@@ -1,7 +1,8 @@
 /**
  * Each service's settings derived from the install: non-secret values for its ConfigMap and
- * Secret-backed env vars. What a service gets comes from its catalog entry; the names are the
- * ones its settings schema reads (test/unit/settings-contract.test.ts parses them with it).
+ * Secret-backed env vars. What a service gets comes from its catalog entry and its own settings
+ * (own-settings.ts); the names are the ones its settings schema reads
+ * (test/unit/settings-contract.test.ts parses them with it).
  */
 import type { V1EnvVar } from '@kubernetes/client-node';
 import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
@@ -13,7 +14,9 @@ import {
   type Link,
   type ServiceName,
 } from '../service-catalog';
+import { isEnabled } from './enabled-services';
 import { childName } from './meta';
+import { OWN_SETTINGS, type SettingsContext } from './own-settings';
 import { platformKeyRef } from './platform-secret';
 
 export interface ServiceSettingsOut {
@@ -25,10 +28,6 @@ export interface ServiceSettingsOut {
 
 function fromSecret(name: string, ref: SecretKeyRef | undefined): V1EnvVar[] {
   return ref ? [{ name, valueFrom: { secretKeyRef: { name: ref.name, key: ref.key } } }] : [];
-}
-
-function isEnabled(install: PlatformInstall, service: ServiceName): boolean {
-  return install.spec.services[service].enabled;
 }
 
 /** `http://<install>-<service>:<port>`: the Service's cluster DNS name in the install's namespace. */
@@ -160,13 +159,13 @@ export function serviceSettings(
   for (const [name, link] of Object.entries(entry.links)) {
     if (isEnabled(install, link.service)) config[name] = internalUrl(install, link);
   }
-  const context = {
+  const context: SettingsContext = {
     url: (link: Link) => internalUrl(install, link),
-    enabled: (s: ServiceName) => isEnabled(install, s),
     jwtPublicKey: install.platformKeys?.jwtPublicKey,
   };
-  Object.assign(config, entry.settings?.(install, context));
-  for (const [name, ref] of Object.entries(entry.secretSettings?.(install) ?? {})) {
+  const own = OWN_SETTINGS[service];
+  Object.assign(config, own?.settings?.(install, context));
+  for (const [name, ref] of Object.entries(own?.secretSettings?.(install) ?? {})) {
     env.push(...fromSecret(name, ref));
   }
   env.push(...platformSecretEnv(install, service));

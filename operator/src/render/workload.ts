@@ -2,6 +2,7 @@
 import type { V1Deployment, V1StatefulSet } from '@kubernetes/client-node';
 import type { PlatformInstall } from '../crd/platform-install';
 import { CATALOG, type ServiceName } from '../service-catalog';
+import { isEnabled } from './enabled-services';
 import { childMeta, childName, selectorLabels } from './meta';
 import type { PolicyFiles } from './policies-config-map';
 import { podTemplate } from './pod-template';
@@ -18,8 +19,7 @@ export function renderDeployment(
   service: ServiceName,
   policies: PolicyFiles = {},
 ): V1Deployment | null {
-  if (!install.spec.services[service].enabled || CATALOG[service].workload !== 'Deployment')
-    return null;
+  if (!isEnabled(install, service) || CATALOG[service].workload !== 'Deployment') return null;
   return {
     apiVersion: 'apps/v1',
     kind: 'Deployment',
@@ -40,7 +40,7 @@ export function renderStatefulSet(
 ): V1StatefulSet | null {
   const settings = install.spec.services[service];
   const entry = CATALOG[service];
-  if (!settings.enabled || entry.workload !== 'StatefulSet') return null;
+  if (!isEnabled(install, service) || entry.workload !== 'StatefulSet') return null;
   // Only services with a claim per pod have volume settings (the schema adds them from the catalog).
   const { volume } = settings;
   if (!volume) throw new Error(`${service} runs as a StatefulSet but has no volume settings`);

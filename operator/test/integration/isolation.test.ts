@@ -1,11 +1,13 @@
 /**
  * Issue 15 on the real control plane: the operator creates each install's platform Secret (and
  * never touches one that exists), gives each container only its keys, and its NetworkPolicies
- * are admitted by the apiserver exactly as rendered (peers included).
+ * are admitted by the apiserver exactly as rendered (peers included). The Ingress is stored with
+ * only core-backend's user-facing paths.
  */
 import type { KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { kubectl, waitFor } from '@pelita/testenv';
 import { parseSpec, type PlatformInstall } from '../../src/crd/platform-install';
+import { renderIngress } from '../../src/render';
 import { renderNetworkPolicies } from '../../src/render/network-policy';
 import { platformSecretKeys } from '../../src/service-catalog';
 import {
@@ -259,5 +261,49 @@ describe('NetworkPolicies', () => {
       },
       { what: 'no NetworkPolicy left', timeoutMs: 30_000 },
     );
+  });
+});
+
+describe('the Ingress', () => {
+  const name = 'gated';
+
+  it('is stored as rendered: core-backend with its user-facing paths only', async () => {
+    await apply(
+      cluster,
+      platformInstall(namespace, name, {
+        services: { 'core-backend': { enabled: true } },
+        ingress: { enabled: true, host: 'gated.example.com' },
+      }),
+    );
+    const stored = await readInstall(cluster, namespace, name);
+    const install: PlatformInstall = {
+      apiVersion: 'pelita.io/v1alpha1',
+      kind: 'PlatformInstall',
+      metadata: { name, namespace, uid: stored.metadata?.uid ?? '' },
+      spec: parseSpec(stored.spec),
+    };
+    const rendered = renderIngress(install, 'core-backend');
+    const live = await waitFor(
+      () => {
+        const result = kubectl(cluster.kubeconfigPath, [
+          'get',
+          'ingress',
+          `${name}-core-backend`,
+          '-n',
+          namespace,
+          '-o',
+          'json',
+          '--ignore-not-found',
+        ]);
+        return result.stdout.trim() !== '' && (JSON.parse(result.stdout) as KubernetesObject);
+      },
+      { what: 'the Ingress', timeoutMs: 30_000 },
+    );
+    const { spec } = live as KubernetesObject & { spec: unknown };
+    expect(spec).toEqual(rendered?.spec);
+    const paths = rendered?.spec?.rules?.[0]?.http?.paths.map((p) => p.path) ?? [];
+    expect(paths).toContain('/api');
+    expect(paths).not.toContain('/metrics');
+    expect(paths).not.toContain('/api-docs');
   });
 });

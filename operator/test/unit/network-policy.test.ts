@@ -1,8 +1,10 @@
 /**
  * The install's NetworkPolicies, rule by rule, against a table of who calls whom written out by
  * hand: a service is reachable from exactly the install's services that call it, on the port
- * they call, plus Prometheus on its http port and, for core-backend, the ingress controller.
+ * they call, plus Prometheus on its http port and, for what the Ingress exposes (core-backend),
+ * the ingress controller.
  */
+import type { V1Ingress } from '@kubernetes/client-node';
 import { renderDesired } from '../../src/render';
 import {
   callGraph,
@@ -140,6 +142,31 @@ describe('NetworkPolicies', () => {
     for (const s of others) {
       expect(outsideRules(policyOf(renderNetworkPolicies(withIngress), s))).toHaveLength(1);
     }
+  });
+
+  it('lets the ingress controller in exactly to the Services the Ingress routes to', () => {
+    const withIngress = makeInstall({
+      services: allEnabled,
+      ingress: { enabled: true, host: 'acme.example.com' },
+    });
+    const objects = renderDesired({ install: withIngress, policies: {} });
+    const routed = objects
+      .filter((o) => o.kind === 'Ingress')
+      .flatMap((o) => (o as V1Ingress).spec?.rules ?? [])
+      .flatMap((rule) => rule.http?.paths ?? [])
+      .map((path) => path.backend.service?.name);
+    const letIn = SERVICE_NAMES.filter((s) => {
+      const policy = objects.find(
+        (o) => o.kind === 'NetworkPolicy' && o.metadata?.name === `acme-${s}`,
+      );
+      return outsideRules(policy as NetworkPolicy).some((rule) =>
+        rule.from.some(
+          (peer) => peer.podSelector?.matchLabels?.['app.kubernetes.io/name'] === 'ingress-nginx',
+        ),
+      );
+    });
+    expect(letIn).toEqual(['core-backend']);
+    expect(new Set(routed)).toEqual(new Set(letIn.map((s) => `acme-${s}`)));
   });
 
   it('follows the install: a disabled service has no policy and lets nobody in by calling', () => {

@@ -13,6 +13,7 @@ import {
   renderServiceMonitor,
   renderWorkload,
 } from '../../src/render';
+import { enabledServices } from '../../src/render/enabled-services';
 import { allEnabled, makeInstall, minimalSpec } from './fixtures';
 
 const policies = {
@@ -93,6 +94,22 @@ describe('renderers', () => {
     expect(renderPodDisruptionBudget(install, 'db-proxy')).toBeNull();
     const names = renderDesired({ install, policies }).map((o) => o.metadata?.name);
     expect(names).not.toContain('acme-db-proxy');
+  });
+
+  it('asks one function which services run: enabled ones, in apply order, built ones by default', () => {
+    expect(enabledServices(makeInstall())).toEqual(
+      SERVICE_NAMES.filter((s) => s !== 'license-service'),
+    );
+    const some = makeInstall({
+      services: { 'license-service': { enabled: true }, 'db-proxy': { enabled: false } },
+    });
+    expect(enabledServices(some)).toEqual(SERVICE_NAMES.filter((s) => s !== 'db-proxy'));
+    const rendered = new Set(
+      renderDesired({ install: some, policies })
+        .filter((o) => o.kind === 'ServiceAccount')
+        .map((o) => o.metadata?.name),
+    );
+    expect(rendered).toEqual(new Set(enabledServices(some).map((s) => `acme-${s}`)));
   });
 
   it('sets replicas, image, resources and probes of a Deployment', () => {
@@ -353,7 +370,7 @@ describe('renderers', () => {
   });
 
   it('renders an Ingress to core-backend only when enabled', () => {
-    expect(renderIngress(makeInstall())).toBeNull();
+    expect(renderIngress(makeInstall(), 'core-backend')).toBeNull();
     const ingress = renderIngress(
       makeInstall({
         services: { 'core-backend': { enabled: true } },
@@ -364,6 +381,7 @@ describe('renderers', () => {
           tlsSecretName: 'acme-tls',
         },
       }),
+      'core-backend',
     );
     expect(ingress?.metadata?.name).toBe('acme-core-backend');
     expect(ingress?.spec?.ingressClassName).toBe('nginx');

@@ -1,0 +1,179 @@
+/**
+ * Each service's settings of its own, derived from the install: the names it reads besides its
+ * dependencies' and its links' (which come from its catalog entry, render/settings.ts). Kept out
+ * of the catalog because they read the PlatformInstall, which the catalog sits below.
+ */
+import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
+import { OPA_PORT, type Link, type ServiceName } from '../service-catalog';
+import { exposedServices, isEnabled } from './enabled-services';
+
+export interface SettingsContext {
+  url: (link: Link) => string;
+  /** The install's JWT public key (PEM) read from its platform Secret, when known. */
+  jwtPublicKey: string | undefined;
+}
+
+export interface OwnSettings {
+  /** Non-secret settings, by setting name. */
+  settings?: (install: PlatformInstall, context: SettingsContext) => Record<string, string>;
+  /** Settings taken from Secrets, by setting name (unset refs are left out). */
+  secretSettings?: (install: PlatformInstall) => Record<string, SecretKeyRef | undefined>;
+  /**
+   * In-install services it calls through a URL built in `settings` rather than a catalog `links`
+   * entry (only while they run). With `links`, the call graph the NetworkPolicies open.
+   */
+  calls?: (install: PlatformInstall) => readonly ServiceName[];
+}
+
+export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> = {
+  'http-proxy': {
+    // The non-public upstreams the tenant's API connections may reach (public ones always).
+    settings: (install): Record<string, string> => {
+      const targets = install.spec.apis.allowedTargets;
+      return targets.length > 0 ? { ALLOWED_TARGETS: targets.join(',') } : {};
+    },
+  },
+  'db-proxy': {
+    settings: (install): Record<string, string> => {
+      const hosts = install.spec.databases.allowedHosts;
+      return hosts.length > 0 ? { ALLOWED_DB_HOSTS: hosts.join(',') } : {};
+    },
+  },
+  'user-service': {
+    settings: (install, { jwtPublicKey }): Record<string, string> => {
+      const url = publicUrl(install);
+      return {
+        ...(url ? { FRONTEND_URL: url } : {}),
+        ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
+        REDIS_KEY_PREFIX: redisKeyPrefix(install),
+        INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+        // Logins from the chat page come through core-backend's relay, which passes the
+        // visitor's address on: its hop, and the Ingress's before it, are believed.
+        TRUST_PROXY: String(isEnabled(install, 'core-backend') ? ingressHops(install) + 1 : 0),
+      };
+    },
+    secretSettings: (install) => {
+      const admin = install.spec.bootstrapAdmin?.secretRef.name;
+      return {
+        FIRST_ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
+        FIRST_ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
+      };
+    },
+  },
+  'policy-sync': {
+    settings: (install) => ({
+      URL_OPA: `http://127.0.0.1:${OPA_PORT}`,
+      POLICY_DATA_FILE: '/share/data.json',
+      // Installs sharing one Redis must not trigger each other's syncs.
+      SYNC_CHANNEL: `pelita:${install.metadata.namespace}/${install.metadata.name}:policy-sync:trigger`,
+    }),
+  },
+  'license-service': {
+    // The first dashboard account (it enrols its TOTP second factor at its first login).
+    secretSettings: (install) => {
+      const admin = install.spec.bootstrapAdmin?.secretRef.name;
+      return {
+        ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
+        ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
+      };
+    },
+  },
+  'core-backend': {
+    settings: (install, { jwtPublicKey }) => ({
+      // Installs sharing one OpenSearch must not share their knowledge.
+      KNOWLEDGE_INDEX: installIndex(install, 'knowledge'),
+      TEMP_DIR: '/tmp',
+      // Access tokens are verified with it; unset, core-backend asks the user service at start.
+      ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
+      // The same as the user service's: core-backend checks the sessions it keeps in Redis.
+      REDIS_KEY_PREFIX: redisKeyPrefix(install),
+      INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+      // It reads the OCR results and summaries the worker writes.
+      ...ocrIndexes(install),
+      // Visitors' addresses (widget limits, relayed logins) are behind the Ingress's.
+      TRUST_PROXY: String(ingressHops(install)),
+    }),
+  },
+  // No engine key: the API never calls an engine, it only refuses one not configured.
+  'ocr-service': { settings: ocrSettings },
+  'ocr-worker': {
+    // The in-install engine, unless an external one is configured (ocrSettings' local URL). The
+    // API is told the same URL but never calls it.
+    calls: (install) => (install.spec.dependencies.ocrEngines.local ? [] : ['ocr-engine']),
+    settings: (install, context) => ({
+      ...ocrSettings(install, context),
+      WORK_DIR: '/var/lib/ocr',
+    }),
+    secretSettings: (install) => ({
+      OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
+    }),
+  },
+  summarizer: { settings: () => ({ TEMP_DIR: '/tmp' }) },
+};
+
+/**
+ * What the OCR API and the worker both read (one settings schema): their Redis keys, the engines
+ * configured (the API answers 400 for any other and its health lists them), uploads in `/tmp`.
+ */
+function ocrSettings(install: PlatformInstall, { url }: SettingsContext) {
+  const { ocrEngines, s3 } = install.spec.dependencies;
+  const local =
+    ocrEngines.local?.url ??
+    (isEnabled(install, 'ocr-engine') ? url({ service: 'ocr-engine' }) : undefined);
+  return {
+    // Installs sharing one Redis must not share a queue or status records.
+    REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,
+    ...ocrIndexes(install),
+    TEMP_DIR: '/tmp',
+    ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
+    ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
+    ...(s3?.publicUrl ? { S3_PUBLIC_URL: s3.publicUrl } : {}),
+  };
+}
+
+/**
+ * Before every Redis key of the user service and core-backend (sessions, rate limits, caches):
+ * installs sharing one Redis never read or revoke each other's sessions.
+ */
+function redisKeyPrefix(install: PlatformInstall): string {
+  return `pelita:${install.metadata.namespace}/${install.metadata.name}:`;
+}
+
+/**
+ * The activity log both the user service and core-backend write, and administrators read: one
+ * per install, or the administrators of one tenant would read another's on a shared OpenSearch.
+ */
+function activityLogIndex(install: PlatformInstall): string {
+  return installIndex(install, 'user-activity-log');
+}
+
+/**
+ * The OCR results, document summaries and chunk summaries the worker writes and core-backend
+ * reads: per install, or installs sharing one OpenSearch would read (and overwrite, by task id)
+ * each other's documents. The seed's names are the services' defaults, for a single install.
+ */
+function ocrIndexes(install: PlatformInstall) {
+  return {
+    INDEX_PDF_PARSING_RESULTS: installIndex(install, 'pdf-parsing-results'),
+    INDEX_DOCUMENT_SUMMARIZE: installIndex(install, 'summarize-document'),
+    INDEX_DOCUMENT_SUMMARIZE_CHUNK: installIndex(install, 'summarize-document-chunk'),
+  };
+}
+
+/** An OpenSearch index of one install: installs sharing one OpenSearch never share an index. */
+function installIndex(install: PlatformInstall, name: string): string {
+  return `pelita-${install.metadata.namespace}-${install.metadata.name}-${name}`;
+}
+
+/** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */
+function ingressHops(install: PlatformInstall): number {
+  return exposedServices(install).includes('core-backend') ? 1 : 0;
+}
+
+/** Where users reach the platform (links in mail): `spec.publicUrl`, else the Ingress host. */
+function publicUrl(install: PlatformInstall): string | undefined {
+  const { publicUrl: explicit, ingress } = install.spec;
+  if (explicit) return explicit;
+  if (!ingress.enabled || !ingress.host) return undefined;
+  return `${ingress.tlsSecretName ? 'https' : 'http'}://${ingress.host}`;
+}
