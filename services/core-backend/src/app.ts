@@ -17,6 +17,7 @@ import type { AccessLists } from './access/access-lists';
 import type { AppKeys } from './app-keys/app-keys';
 import type pg from 'pg';
 import type { Audios } from './audios/audios';
+import type { DocumentResults } from './documents/document-results';
 import type { Documents } from './documents/documents';
 import type { Folders } from './documents/folders';
 import type { OcrOptions } from './documents/ocr-client';
@@ -50,7 +51,8 @@ import type { Retrieve } from './retrieval/retriever';
 import { adminRoutes } from './routes/admin';
 import { embedRoutes } from './routes/embed';
 import { pageRoutes, WEB_DIR } from './routes/pages';
-import { signInRoutes, type SignInRelayOptions } from './routes/sign-in';
+import { signInRoutes } from './routes/sign-in';
+import type { SignInRelay } from './auth/sign-in-relay';
 import type { VisitorLimit } from './workspace-config/widget-visitor-limit';
 import { appKeyRoutes } from './routes/app-keys';
 import { chatRoutes } from './routes/chat';
@@ -93,6 +95,8 @@ export interface AppDeps {
   pool: pg.Pool;
   knowledge: KnowledgeIndex;
   documents: Documents;
+  /** A document's OCR result and summary. */
+  results: DocumentResults;
   folders: Folders;
   topics: Topics;
   audios: Audios;
@@ -107,7 +111,7 @@ export interface AppDeps {
   /** Questions a visitor address may still ask an embedded widget. */
   visitorLimit: VisitorLimit;
   /** The chat page's login, refresh and logout, relayed to the user service. */
-  signIn: SignInRelayOptions;
+  signIn: SignInRelay;
   /** Proxy hops whose X-Forwarded-For is believed (TRUST_PROXY). */
   trustProxy: number;
   reports: Reports;

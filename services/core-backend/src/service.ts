@@ -19,6 +19,7 @@ import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
 import { publicKeySource } from './auth/public-key';
+import { createSignInRelay } from './auth/sign-in-relay';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
@@ -37,6 +38,7 @@ import { createAudios } from './audios/audios';
 import { createSpeechToText } from './audios/speech-to-text';
 import { embeddingsSettings, installModel, s3Settings, sttSettings, type Settings } from './config';
 import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
+import { createDocumentResults } from './documents/document-results';
 import { createDocuments } from './documents/documents';
 import { createFolders } from './documents/folders';
 import { createOcrArtifacts } from './documents/ocr-artifacts';
@@ -278,6 +280,7 @@ export function createCoreBackend(
     pool,
     knowledge,
     documents,
+    results: createDocumentResults({ pool, documents, knowledge }),
     folders: createFolders(pool, access),
     topics,
     audios,
@@ -307,7 +310,10 @@ export function createCoreBackend(
       limit: settings.EMBED_RATE_LIMIT,
       windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
     }),
-    signIn: { userServiceUrl: settings.URL_USER, timeoutMs: settings.USER_SERVICE_TIMEOUT_MS },
+    signIn: createSignInRelay({
+      userServiceUrl: settings.URL_USER,
+      timeoutMs: settings.USER_SERVICE_TIMEOUT_MS,
+    }),
     trustProxy: settings.TRUST_PROXY,
     workspaceModelStore,
     dashboard: createDashboard(pool),

@@ -1,16 +1,15 @@
 /** /api/workspaces/:id/documents: upload or add by URL, follow, read OCR results and summary, re-process, delete. */
 import {
   defineRoute,
-  HttpError,
   multipartUpload,
   requestWorkspace,
   type Logger,
   type RouteDefinition,
 } from '@pelita/kit';
 import { basename } from 'node:path';
-import type pg from 'pg';
 import type { CallerOf } from '../caller';
 import { memberFirst } from './member-first';
+import type { DocumentResults } from '../documents/document-results';
 import type { Documents } from '../documents/documents';
 import type { OcrOptions } from '../documents/ocr-client';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
@@ -28,13 +27,11 @@ import {
   UrlBody,
 } from '../schemas/documents';
 import type { Workspaces } from '../workspaces/workspaces';
-import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 
 export interface DocumentRouteDeps {
   workspaces: Workspaces;
   documents: Documents;
-  knowledge: KnowledgeIndex;
-  pool: pg.Pool;
+  results: DocumentResults;
   callerOf: CallerOf;
   logger: Logger;
   tempDir: string;
@@ -219,40 +216,8 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         200: { description: 'The OCR result', schema: OcrResultResponse },
         404: { description: 'No such document, or no OCR result yet' },
       },
-      handler: async ({ params, query }, req) => {
-        const document = await documents.find(
-          await member(req, params.workspaceId),
-          params.documentId,
-        );
-        const { rows } = await deps.pool.query<{
-          result_index: string;
-          pages: number;
-          characters: number;
-          chunk_ids: string[];
-        }>('select * from document_ocr_results where document_id = $1', [document.id]);
-        const result = rows[0];
-        if (!result) {
-          throw new HttpError(404, 'ocr_result_not_found', 'The document has no OCR result yet');
-        }
-        const passages = await deps.knowledge.passagesOf('document', document.id, 'chunk', query);
-        return {
-          document_id: document.id,
-          result_index: result.result_index,
-          pages: result.pages,
-          characters: result.characters,
-          chunks: {
-            data: passages.rows.map((p) => ({
-              position: p.position,
-              chunk_id: typeof p.metadata?.chunk_id === 'string' ? p.metadata.chunk_id : '',
-              pages: (p.metadata?.pages as number[] | undefined) ?? [],
-              text: p.text,
-            })),
-            total: passages.total,
-            page: query.page,
-            limit: query.limit,
-          },
-        };
-      },
+      handler: async ({ params, query }, req) =>
+        deps.results.ocrResult(await member(req, params.workspaceId), params.documentId, query),
     }),
     defineRoute({
       method: 'get',
@@ -264,24 +229,8 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         200: { description: 'The summary', schema: SummaryResponse },
         404: { description: 'No such document, or no summary (yet)' },
       },
-      handler: async ({ params }, req) => {
-        const document = await documents.find(
-          await member(req, params.workspaceId),
-          params.documentId,
-        );
-        const { rows } = await deps.pool.query<{
-          summary: string;
-          key_points: unknown;
-          topics: unknown;
-          named_entities: unknown;
-          summary_index: string;
-          chunk_summary_index: string;
-        }>('select * from document_summaries where document_id = $1', [document.id]);
-        const summary = rows[0];
-        if (!summary)
-          throw new HttpError(404, 'summary_not_found', 'The document has no summary yet');
-        return { document_id: document.id, ...summary };
-      },
+      handler: async ({ params }, req) =>
+        deps.results.summary(await member(req, params.workspaceId), params.documentId),
     }),
   ];
 }

@@ -1,13 +1,8 @@
-/**
- * The user service's `/auth/login`, `/auth/refresh` and `/auth/logout`, relayed for the chat
- * page: the Ingress sends every path to the core backend, and the page calls its own origin.
- * Bodies and answers pass through unchanged (tokens included: the core backend keeps none);
- * the caller's address goes on in `X-Forwarded-For`, so the user service's limits per address
- * still see the visitor when its TRUST_PROXY counts this hop.
- */
-import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
+/** The chat page's sign-in, relayed to the user service (`auth/sign-in-relay.ts`). */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
+import type { SignInRelay } from '../auth/sign-in-relay';
 
 const LoginBody = z.object({
   email: z.string().min(1).max(320),
@@ -16,13 +11,7 @@ const LoginBody = z.object({
 const RefreshBody = z.object({ refresh_token: z.string().min(1).max(4096) });
 const BearerHeader = z.object({ authorization: z.string().regex(/^Bearer\s+\S+$/i) });
 
-export interface SignInRelayOptions {
-  /** The user service; unset: every relayed call is 503. */
-  userServiceUrl: string | undefined;
-  timeoutMs: number;
-}
-
-export function signInRoutes(options: SignInRelayOptions): RouteDefinition[] {
+export function signInRoutes(signIn: SignInRelay): RouteDefinition[] {
   const tags = ['sign-in'];
   const passedOn = {
     description: "The user service's answer, as it gave it",
@@ -34,51 +23,17 @@ export function signInRoutes(options: SignInRelayOptions): RouteDefinition[] {
   };
 
   async function relay(req: Request, res: Response, path: string, body?: unknown) {
-    if (!options.userServiceUrl) {
-      throw new HttpError(503, 'sign_in_unavailable', 'Logging in is not configured (URL_USER)');
-    }
-    const forwardedFor = [req.headers['x-forwarded-for'], req.socket.remoteAddress]
-      .filter(Boolean)
-      .join(', ');
-    let answer: globalThis.Response;
-    try {
-      answer = await fetch(new URL(path, options.userServiceUrl), {
-        method: 'POST',
-        headers: {
-          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
-          ...(req.headers['user-agent'] ? { 'user-agent': req.headers['user-agent'] } : {}),
-          'x-forwarded-for': forwardedFor,
-        },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-        signal: AbortSignal.timeout(options.timeoutMs),
-      });
-    } catch (err) {
-      if (err instanceof DOMException && err.name === 'TimeoutError') {
-        throw new HttpError(504, 'user_service_timeout', 'The user service did not answer in time');
-      }
-      throw new HttpError(503, 'user_service_unreachable', 'The user service is unreachable', {
-        cause: err,
-      });
-    }
-    const text = await answer.text();
-    const retryAfter = answer.headers.get('retry-after');
-    if (retryAfter) res.setHeader('Retry-After', retryAfter);
-    if (!text) {
-      res.status(answer.status).end();
-      return;
-    }
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new HttpError(
-        502,
-        'user_service_error',
-        'The user service answered something unreadable',
-      );
-    }
-    res.status(answer.status).json(json);
+    const answer = await signIn(path, {
+      ...(body === undefined ? {} : { body }),
+      ...(req.headers.authorization ? { authorization: req.headers.authorization } : {}),
+      ...(req.headers['user-agent'] ? { userAgent: req.headers['user-agent'] } : {}),
+      forwardedFor: [req.headers['x-forwarded-for'], req.socket.remoteAddress]
+        .filter(Boolean)
+        .join(', '),
+    });
+    if (answer.retryAfter) res.setHeader('Retry-After', answer.retryAfter);
+    if (answer.json === undefined) res.status(answer.status).end();
+    else res.status(answer.status).json(answer.json);
   }
 
   return [

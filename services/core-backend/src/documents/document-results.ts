@@ -1,0 +1,80 @@
+/**
+ * What processing made of a document, for a member who may use it: the OCR result with its chunk
+ * passages (in order, a page of them) and the summary. `documents.find` decides access first.
+ */
+import { HttpError } from '@pelita/kit';
+import type pg from 'pg';
+import type { KnowledgeIndex } from '../retrieval/knowledge-index';
+import type { Membership } from '../workspaces/workspaces';
+import type { Documents } from './documents';
+
+interface OcrResultRow {
+  result_index: string;
+  pages: number;
+  characters: number;
+  chunk_ids: string[];
+}
+
+interface SummaryRow {
+  summary: string;
+  key_points: unknown;
+  topics: unknown;
+  named_entities: unknown;
+  summary_index: string;
+  chunk_summary_index: string;
+}
+
+export function createDocumentResults(deps: {
+  pool: pg.Pool;
+  documents: Documents;
+  knowledge: KnowledgeIndex;
+}) {
+  return {
+    async ocrResult(
+      member: Membership,
+      documentId: string,
+      paging: { page: number; limit: number },
+    ) {
+      const document = await deps.documents.find(member, documentId);
+      const { rows } = await deps.pool.query<OcrResultRow>(
+        'select * from document_ocr_results where document_id = $1',
+        [document.id],
+      );
+      const result = rows[0];
+      if (!result) {
+        throw new HttpError(404, 'ocr_result_not_found', 'The document has no OCR result yet');
+      }
+      const passages = await deps.knowledge.passagesOf('document', document.id, 'chunk', paging);
+      return {
+        document_id: document.id,
+        result_index: result.result_index,
+        pages: result.pages,
+        characters: result.characters,
+        chunks: {
+          data: passages.rows.map((p) => ({
+            position: p.position,
+            chunk_id: typeof p.metadata?.chunk_id === 'string' ? p.metadata.chunk_id : '',
+            pages: (p.metadata?.pages as number[] | undefined) ?? [],
+            text: p.text,
+          })),
+          total: passages.total,
+          ...paging,
+        },
+      };
+    },
+
+    async summary(member: Membership, documentId: string) {
+      const document = await deps.documents.find(member, documentId);
+      const { rows } = await deps.pool.query<SummaryRow>(
+        'select * from document_summaries where document_id = $1',
+        [document.id],
+      );
+      const summary = rows[0];
+      if (!summary)
+        throw new HttpError(404, 'summary_not_found', 'The document has no summary yet');
+      return { document_id: document.id, ...summary };
+    },
+  };
+}
+
+export type DocumentResults = ReturnType<typeof createDocumentResults>;
