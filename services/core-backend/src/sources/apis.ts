@@ -8,6 +8,7 @@ import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
+import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 import type { Membership } from '../workspaces/workspaces';
@@ -180,6 +181,26 @@ export function createApis(deps: {
     },
     async update(member: Membership, id: string, input: ApiInput) {
       const before = await find(member, id);
+      const auth = input.auth;
+      // The credentials and the headers (API keys ride there) go to the base URL's origin.
+      requireSecretsForNewDestination(
+        { base_url: originOf(before.base_url) },
+        { base_url: originOf(input.base_url) },
+        [
+          {
+            field: auth.type === 'bearer' ? 'auth.token' : 'auth.password',
+            stored: before.auth_secret_sealed !== null && auth.type !== 'none',
+            given: Boolean(
+              auth.type === 'bearer' ? auth.token : auth.type !== 'none' && auth.password,
+            ),
+          },
+          {
+            field: 'headers',
+            stored: before.headers_sealed !== null,
+            given: input.headers !== undefined,
+          },
+        ],
+      );
       const columns = authColumns(input, before);
       await pool
         .query(

@@ -7,6 +7,7 @@ import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
+import { requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 import type { Membership } from '../workspaces/workspaces';
@@ -132,6 +133,18 @@ export function createDatabases(deps: {
     async update(member: Membership, id: string, changes: Partial<DatabaseInput>) {
       const before = await find(member, id);
       const merged = { ...before, ...changes };
+      // The password goes to host:port; the database name, user and engine are on that server.
+      requireSecretsForNewDestination(
+        { host: before.host, port: before.port },
+        { host: merged.host, port: merged.port },
+        [
+          {
+            field: 'password',
+            stored: before.password_sealed !== null,
+            given: changes.password !== undefined,
+          },
+        ],
+      );
       const sealed =
         changes.password === undefined
           ? before.password_sealed
