@@ -241,6 +241,12 @@ describe('a stored secret follows no changed destination', () => {
       201,
     );
     await refusedFor(call('PATCH', `/models/${model.id}`, { base_url: elsewhere.url }), 'api_key');
+    // A change that names no server keeps the server, and the key with it.
+    const renamed = await expectJson<{ base_url: string | null; has_api_key: boolean }>(
+      call('PATCH', `/models/${model.id}`, { name: 'Own renamed', is_default: true }),
+      200,
+    );
+    expect(renamed).toMatchObject({ base_url: home.url, has_api_key: true });
     await expectJson(call('POST', `/models/${model.id}/check`), 200);
     expect(elsewhere.seen).toEqual([]);
     expect(home.seen.map((s) => s.authorization)).toEqual(['Bearer sk-home']);
