@@ -4,7 +4,9 @@
  * error for it (503 unreachable, 504 time-out, 502 anything else); after it, the stream ends
  * with the error and the caller keeps what came. Planning answers that must be JSON ask for
  * their schema as `response_format` (kit `structured-output`): a server that refuses it moves
- * that model to json_object, then to the prompt alone, once.
+ * that model to json_object, then to the prompt alone, once. A workspace's own server is
+ * reached under the target policy (its IP literal checked here, every name by the guarded
+ * lookup) and never through a redirect.
  */
 import {
   answerTokenCap,
@@ -70,7 +72,13 @@ const PLANNING_ATTEMPTS = 2;
 export function createModelClient(options: ModelClientOptions) {
   const clients = new Map<string, OpenAI>();
   const guard = new Agent({ connect: { lookup: createGuardedLookup(options.targetPolicy) } });
-  const guardedOptions = { fetch: guardedFetch, fetchOptions: { dispatcher: guard } };
+  // No redirect is followed: a model API has no reason to send one, and the hop would reach an
+  // address nobody checked (an IP literal connects without the guarded lookup). The 3xx comes
+  // back as the server's answer: a 502 naming its status.
+  const guardedOptions = {
+    fetch: guardedFetch,
+    fetchOptions: { dispatcher: guard, redirect: 'manual' },
+  };
   const modes = createStructuredOutputModes({
     preferred: options.structuredOutput ?? 'json_schema',
   });

@@ -3,7 +3,8 @@
  * Text-to-SQL: the model writes one SELECT from the database's schema (listed through db-proxy),
  * and db-proxy runs it read-only (its read-only transaction is rolled back, a writing statement
  * refused) within its statement time-out. Text-to-API: the model picks one endpoint and its
- * parameters from their descriptions, and http-proxy calls it with the API's credentials. The
+ * parameters from their descriptions (GETs, and endpoints allowed to change data for members who
+ * may write knowledge), and http-proxy calls it with the API's credentials. The
  * core backend never connects to either itself.
  *
  * Both planning answers are JSON described by a zod schema, which is also sent to the model
@@ -15,7 +16,7 @@
  */
 import { defineAnswerShape, errorMessage, type Logger } from '@pelita/kit';
 import { z } from 'zod';
-import type { Apis } from '../sources/apis';
+import { mayCall, type Apis } from '../sources/apis';
 import type { Databases } from '../sources/databases';
 import type { Membership } from '../workspaces/workspaces';
 import type { ModelChoice, ModelClient } from './model-client';
@@ -150,10 +151,12 @@ export function createSourceLookups(options: SourceLookupOptions) {
     signal?: AbortSignal,
   ): Promise<Finding> {
     const api = await options.apis.find(member, apiId);
-    const { rows: endpoints } = await options.apis.endpoints(member, apiId, {
+    const { rows: listed } = await options.apis.endpoints(member, apiId, {
       page: 1,
       limit: 200,
     });
+    // The model is offered only what may be called for this member (tryEndpoint checks it too).
+    const endpoints = listed.filter((endpoint) => mayCall(member, endpoint));
     if (endpoints.length === 0) {
       return { type: 'api', id: apiId, ok: false, text: `API "${api.name}" has no endpoints.` };
     }

@@ -140,6 +140,12 @@ export const EndpointBody = z.object({
     .max(1000)
     .regex(/^\/?[^\s]*$/, 'a path without spaces'),
   params: z.array(Param).max(100).default([]),
+  /**
+   * Any method but GET may change data on the target: such an endpoint is called (tried, or
+   * chosen by a model) only when this is true, and only for callers with knowledge.write.
+   * False when left out (no default here: a PATCH leaving it out keeps it).
+   */
+  allow_write: z.boolean().optional(),
 });
 export const EndpointPatch = EndpointBody.partial();
 export const EndpointResponse = z.object({
@@ -150,6 +156,7 @@ export const EndpointResponse = z.object({
   method: z.string(),
   path: z.string(),
   params: z.array(Param),
+  allow_write: z.boolean(),
   created_at: Timestamp,
   updated_at: Timestamp,
 });

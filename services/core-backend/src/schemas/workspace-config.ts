@@ -38,7 +38,7 @@ export const toPromptResponse = (p: SystemPrompt): z.infer<typeof PromptResponse
 });
 
 export const ModelParams = z.object({ workspaceId: z.uuid(), modelId: z.uuid() });
-export const ModelBody = z.object({
+const ModelFields = {
   name: Name,
   model: storedText().trim().min(1).max(200),
   /** The workspace's own OpenAI-compatible server (http/https, ending before `/chat`); null: the install's. */
@@ -46,8 +46,7 @@ export const ModelBody = z.object({
     .url({ protocol: /^https?$/ })
     .max(2000)
     .transform((url) => url.replace(/\/+$/, ''))
-    .nullable()
-    .default(null),
+    .nullable(),
   /** Write-only: stored sealed, never returned (`has_api_key`). null removes it. */
   // Sent as an HTTP header: visible ASCII only (anything else could never be sent).
   api_key: z
@@ -57,10 +56,20 @@ export const ModelBody = z.object({
     .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)')
     .nullable()
     .optional(),
-  context_window: z.number().int().min(512).max(10_000_000).nullable().default(null),
-  is_default: z.boolean().default(false),
+  context_window: z.number().int().min(512).max(10_000_000).nullable(),
+  is_default: z.boolean(),
+};
+export const ModelBody = z.object({
+  ...ModelFields,
+  base_url: ModelFields.base_url.default(null),
+  context_window: ModelFields.context_window.default(null),
+  is_default: ModelFields.is_default.default(false),
 });
-export const ModelPatch = ModelBody.partial();
+/**
+ * Only what is given, without the defaults: zod 4 applies a default inside `.partial()`, which
+ * turned every PATCH into one that moved the model to the install's server (base_url null).
+ */
+export const ModelPatch = z.object(ModelFields).partial();
 export const ModelResponse = z.object({
   id: z.string(),
   name: z.string(),

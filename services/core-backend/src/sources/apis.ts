@@ -8,6 +8,7 @@ import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
+import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 import type { Membership } from '../workspaces/workspaces';
@@ -60,11 +61,26 @@ export interface EndpointRecord {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string;
   params: EndpointParam[];
+  /** The API's editors allow calling it although its method may change data (not GET). */
+  allow_write: boolean;
   created_at: Date;
   updated_at: Date;
 }
 
-export type EndpointInput = Omit<EndpointRecord, 'id' | 'api_id' | 'created_at' | 'updated_at'>;
+export type EndpointInput = Omit<
+  EndpointRecord,
+  'id' | 'api_id' | 'allow_write' | 'created_at' | 'updated_at'
+> & { allow_write?: boolean };
+
+/**
+ * Whether `member` may have the endpoint called (tried, or chosen by a model for a chat): a GET
+ * for anyone who sees the API; any other method may change data on the target, so only when the
+ * API's editors allowed it (`allow_write`) and only for a caller who may write knowledge.
+ */
+export function mayCall(member: Membership, endpoint: EndpointRecord): boolean {
+  if (endpoint.method === 'get') return true;
+  return endpoint.allow_write && member.permissions.includes('knowledge.write');
+}
 
 const taken = (what: string) => (err: unknown) => {
   throw isUniqueViolation(err) ? conflict(`${what} of that name exists`) : err;
@@ -180,6 +196,26 @@ export function createApis(deps: {
     },
     async update(member: Membership, id: string, input: ApiInput) {
       const before = await find(member, id);
+      const auth = input.auth;
+      // The credentials and the headers (API keys ride there) go to the base URL's origin.
+      requireSecretsForNewDestination(
+        { base_url: originOf(before.base_url) },
+        { base_url: originOf(input.base_url) },
+        [
+          {
+            field: auth.type === 'bearer' ? 'auth.token' : 'auth.password',
+            stored: before.auth_secret_sealed !== null && auth.type !== 'none',
+            given: Boolean(
+              auth.type === 'bearer' ? auth.token : auth.type !== 'none' && auth.password,
+            ),
+          },
+          {
+            field: 'headers',
+            stored: before.headers_sealed !== null,
+            given: input.headers !== undefined,
+          },
+        ],
+      );
       const columns = authColumns(input, before);
       await pool
         .query(
@@ -222,8 +258,9 @@ export function createApis(deps: {
       const id = randomUUID();
       await pool
         .query(
-          `insert into api_endpoints (id, api_id, name, description, method, path, params)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
+          `insert into api_endpoints (id, api_id, name, description, method, path, params,
+             allow_write)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
           [
             id,
             apiId,
@@ -232,6 +269,7 @@ export function createApis(deps: {
             input.method,
             input.path,
             JSON.stringify(input.params),
+            input.allow_write ?? false,
           ],
         )
         .catch(taken('An endpoint'));
@@ -248,7 +286,7 @@ export function createApis(deps: {
       await pool
         .query(
           `update api_endpoints set name = $2, description = $3, method = $4, path = $5, params = $6,
-             updated_at = now() where id = $1`,
+             allow_write = $7, updated_at = now() where id = $1`,
           [
             id,
             merged.name,
@@ -256,6 +294,7 @@ export function createApis(deps: {
             merged.method,
             merged.path,
             JSON.stringify(merged.params),
+            changes.allow_write ?? before.allow_write,
           ],
         )
         .catch(taken('An endpoint'));
@@ -280,6 +319,16 @@ export function createApis(deps: {
         );
       const api = await find(member, apiId);
       const endpoint = await findEndpoint(member, apiId, id);
+      if (!mayCall(member, endpoint)) {
+        const call = `${endpoint.method.toUpperCase()} ${endpoint.path}`;
+        throw new HttpError(
+          403,
+          'endpoint_write_forbidden',
+          endpoint.allow_write
+            ? `${call} may change data: calling it takes knowledge.write`
+            : `${call} may change data and its API does not allow calling it (allow_write)`,
+        );
+      }
       const missing = endpoint.params
         .filter((p) => p.required && values[p.name] === undefined)
         .map((p) => p.name);

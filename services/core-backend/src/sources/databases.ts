@@ -1,15 +1,18 @@
 /**
  * Databases of a workspace (text-to-SQL sources): connection settings with the password sealed;
  * "test connection" and the schema go through db-proxy. Every read goes through the access lists.
+ * A chat's statement reads only the listed tables: on PostgreSQL its plan is checked first.
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
+import { requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 import type { Membership } from '../workspaces/workspaces';
+import { explainStatement, plannedRelations } from './planned-relations';
 import type { DatabaseTarget, DbProxyClient } from './proxy-clients';
 
 export interface DatabaseRecord {
@@ -132,6 +135,18 @@ export function createDatabases(deps: {
     async update(member: Membership, id: string, changes: Partial<DatabaseInput>) {
       const before = await find(member, id);
       const merged = { ...before, ...changes };
+      // The password goes to host:port; the database name, user and engine are on that server.
+      requireSecretsForNewDestination(
+        { host: before.host, port: before.port },
+        { host: merged.host, port: merged.port },
+        [
+          {
+            field: 'password',
+            stored: before.password_sealed !== null,
+            given: changes.password !== undefined,
+          },
+        ],
+      );
       const sealed =
         changes.password === undefined
           ? before.password_sealed
@@ -168,14 +183,35 @@ export function createDatabases(deps: {
     async tables(member: Membership, id: string) {
       return proxy().tables(targetOf(await find(member, id)));
     },
-    /** The record (access checked), its tables, and a way to run one read-only statement on it. */
+    /**
+     * The record (access checked), its tables, and a way to run one read-only statement on it
+     * that reads only the listed tables (PostgreSQL: checked on the database's own plan first).
+     */
     async open(member: Membership, id: string) {
       const record = await find(member, id);
       const target = targetOf(record);
+      let listed: ReturnType<DbProxyClient['tables']> | undefined;
+      const tables = () => (listed ??= proxy().tables(target));
       return {
         record,
-        tables: () => proxy().tables(target),
-        query: (sql: string) => proxy().query(target, sql),
+        tables,
+        async query(sql: string) {
+          if (record.engine === 'postgresql') {
+            const { result } = await proxy().query(target, explainStatement(sql));
+            const known = new Set(Object.keys((await tables()).tables));
+            const outside = plannedRelations(result[0]).find(
+              (r) => r.schema !== 'public' || !known.has(r.name),
+            );
+            if (outside) {
+              throw new HttpError(
+                422,
+                'query_outside_schema',
+                `The statement reads ${outside.schema}.${outside.name}, which is not among the database's listed tables`,
+              );
+            }
+          }
+          return proxy().query(target, sql);
+        },
       };
     },
   };

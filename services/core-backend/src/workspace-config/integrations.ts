@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, errorMessage, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { SecretBox } from '../crypto/secret-box';
+import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 import type { MessagingBridge } from './messaging-bridge';
@@ -94,6 +95,11 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
     /** Changes what is given; a new bridge, number or token forgets the last check. */
     async update(workspaceId: string, id: string, changes: Partial<IntegrationInput>) {
       const before = await find(workspaceId, id);
+      requireSecretsForNewDestination(
+        { base_url: originOf(before.base_url) },
+        { base_url: originOf(changes.base_url ?? before.base_url) },
+        [{ field: 'access_token', stored: true, given: changes.access_token !== undefined }],
+      );
       const reconnects =
         changes.base_url !== undefined ||
         changes.phone_number_id !== undefined ||

@@ -11,6 +11,7 @@ import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { ModelChoice } from '../chats/model-client';
 import type { SecretBox } from '../crypto/secret-box';
+import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../schemas/common';
 
@@ -143,6 +144,19 @@ export function createWorkspaceModels(
     },
     async update(workspaceId: string, id: string, changes: Partial<ModelInput>) {
       const before = await find(workspaceId, id);
+      const baseUrl = changes.base_url === undefined ? before.base_url : changes.base_url;
+      // The key goes to the model's server (the install's when base_url is null).
+      requireSecretsForNewDestination(
+        { base_url: originOf(before.base_url) },
+        { base_url: originOf(baseUrl) },
+        [
+          {
+            field: 'api_key',
+            stored: before.api_key_sealed !== null,
+            given: changes.api_key !== undefined,
+          },
+        ],
+      );
       await locked(workspaceId, async (client) => {
         if (changes.is_default === true) {
           await client.query(
@@ -166,7 +180,7 @@ export function createWorkspaceModels(
               workspaceId,
               changes.name ?? before.name,
               changes.model ?? before.model,
-              changes.base_url === undefined ? before.base_url : changes.base_url,
+              baseUrl,
               key,
               changes.context_window === undefined ? before.context_window : changes.context_window,
               // The default moves by making another model the default, not by unsetting it.
