@@ -66,7 +66,12 @@ const toWorkspace = (row: WorkspaceRow): Workspace => ({
 const workspaceNotFound = (id: string) =>
   new HttpError(404, 'workspace_not_found', `Workspace ${id} does not exist`);
 
-export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
+export function createWorkspaces(
+  pool: pg.Pool,
+  users: UserDirectory,
+  /** Deletes a workspace everywhere (`src/deletion/`). */
+  deletions: { workspace(id: string): Promise<void> },
+) {
   async function find(id: string): Promise<Workspace> {
     const { rows } = await pool.query<WorkspaceRow>('select * from workspaces where id = $1', [id]);
     if (!rows[0]) throw workspaceNotFound(id);
@@ -198,8 +203,13 @@ export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
       return find(id);
     },
 
+    /**
+     * Deletes the workspace with everything in it, on every server: its rows at once (404 to
+     * everyone from then on), its passages, OCR results and stored files through a deletion job
+     * that is retried until they are gone.
+     */
     async remove(id: string): Promise<void> {
-      await pool.query('delete from workspaces where id = $1', [id]);
+      await deletions.workspace(id);
     },
 
     async members(workspaceId: string, paging: Paging) {
