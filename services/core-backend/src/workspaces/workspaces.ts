@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { Paging } from '../schemas/common';
 import type { UserDirectory } from '../users/user-directory';
 import type { Permission } from './permissions';
+import { checkRoleGrant, type RoleGrant } from './role-grants';
 import { parseWorkspaceSettings, type WorkspaceSettings } from './workspace-settings';
 
 export interface Workspace {
@@ -248,8 +249,17 @@ export function createWorkspaces(
       };
     },
 
-    /** Adds the user or changes their role. */
-    async setMember(workspaceId: string, userId: string, role: string): Promise<void> {
+    /**
+     * Adds the user or changes their role. `grantedBy`, the membership of the member doing it,
+     * may give only what `checkRoleGrant` allows (403 otherwise); unset for an administrator's
+     * repair (`PUT /api/admin/workspaces/{id}/owner`).
+     */
+    async setMember(
+      workspaceId: string,
+      userId: string,
+      role: string,
+      grantedBy?: Membership,
+    ): Promise<void> {
       if (!(await users.exists(userId))) {
         throw new HttpError(
           404,
@@ -258,6 +268,7 @@ export function createWorkspaces(
         );
       }
       await keepingAnOwner(workspaceId, async (client) => {
+        if (grantedBy) await checkGrant(client, workspaceId, grantedBy, userId, role);
         await client
           .query(
             `insert into workspace_users (workspace_id, user_id, role) values ($1, $2, $3)
@@ -289,6 +300,33 @@ export function createWorkspaces(
       });
     },
   };
+
+  /** Reads the roles involved (in the member change's transaction) and checks the grant. */
+  async function checkGrant(
+    client: pg.PoolClient,
+    workspaceId: string,
+    granter: Membership,
+    userId: string,
+    role: string,
+  ): Promise<void> {
+    const { rows: wanted } = await client.query<RoleGrant>(
+      'select name, permissions from workspace_roles where name = $1',
+      [role],
+    );
+    if (!wanted[0]) throw badRequest(`Workspace role ${role} does not exist`);
+    const roleOf = async (memberId: string) => {
+      const { rows } = await client.query<RoleGrant>(
+        `select r.name, r.permissions from workspace_users u join workspace_roles r on r.name = u.role
+         where u.workspace_id = $1 and u.user_id = $2`,
+        [workspaceId, memberId],
+      );
+      return rows[0];
+    };
+    // Read again under the workspace's lock: the granter's own role may have changed since.
+    const granterRole = await roleOf(granter.userId);
+    if (!granterRole) throw workspaceNotFound(workspaceId);
+    checkRoleGrant(granterRole, wanted[0], await roleOf(userId));
+  }
 
   async function countFor(userId: string): Promise<number> {
     const { rows } = await pool.query<{ n: number }>(
