@@ -46,6 +46,7 @@ import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
 import { createDashboard } from './dashboard/dashboard';
+import { createDeletions } from './deletion/deletions';
 import { createApis } from './sources/apis';
 import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
@@ -114,7 +115,6 @@ export function createCoreBackend(
     logger,
   });
   const users = createUserDirectory(pool);
-  const workspaces = createWorkspaces(pool, users);
   const access = createAccessLists(pool);
   const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
@@ -149,6 +149,18 @@ export function createCoreBackend(
     s3,
     bucket: settings.S3_BUCKET,
   });
+  const deletions = createDeletions({
+    pool,
+    access,
+    knowledge,
+    artifacts,
+    ocr,
+    objects: originals,
+    summaryWaitMs: settings.SUMMARY_WAIT_MS,
+    logger,
+    registry: metrics.registry,
+  });
+  const workspaces = createWorkspaces(pool, users, deletions);
   const stt = sttSettings(settings);
   const speechToText = stt && createSpeechToText(stt);
   const audioOriginals = s3 && createOriginals(s3, settings.S3_BUCKET, 'core-audios');
@@ -165,7 +177,7 @@ export function createCoreBackend(
       speechToText && audioOriginals
         ? { originals: audioOriginals, sttDefaults: () => speechToText.defaults() }
         : undefined,
-    originals: audioOriginals,
+    deletions,
   });
   const audioWorker =
     speechToText &&
@@ -195,7 +207,15 @@ export function createCoreBackend(
       intervalMs: settings.AUDIO_POLL_INTERVAL_MS,
       maxAttempts: settings.AUDIO_MAX_ATTEMPTS,
     });
-  const documents = createDocuments({ pool, access, knowledge, ocr, artifacts, originals });
+  const documents = createDocuments({
+    pool,
+    access,
+    knowledge,
+    ocr,
+    artifacts,
+    originals,
+    deletions,
+  });
   const topics = createTopics(pool, access);
   const follower =
     ocr &&
@@ -352,9 +372,10 @@ export function createCoreBackend(
       await publicKey.load();
       follower?.start();
       audioWorker?.start();
+      deletions.start();
     },
     async stop() {
-      await Promise.all([follower?.stop(), audioWorker?.stop()]);
+      await Promise.all([follower?.stop(), audioWorker?.stop(), deletions.stop()]);
       await pool.end();
       redis.disconnect();
       await search.close();

@@ -68,7 +68,8 @@ export interface AudiosDeps {
   knowledge: KnowledgeIndex;
   /** Unset (no S3 or no speech-to-text server): audios cannot be added (503). */
   intake: { originals: Originals; sttDefaults: () => TranscribeOptions } | undefined;
-  originals: Originals | undefined;
+  /** Deletes an audio everywhere (`src/deletion/`). */
+  deletions: { audio(id: string): Promise<void> };
 }
 
 const audioNotFound = (id: string) =>
@@ -229,16 +230,13 @@ export function createAudios(deps: AudiosDeps) {
     },
 
     /**
-     * Deletes the audio and everything made of it, the stored recording too. The row goes first:
-     * a worker writing the transcript holds the row's lock and finishes before, or finds no row
-     * after, so no passage outlives its audio.
+     * Deletes the audio and everything made of it, the stored recording too, through a deletion
+     * job: the record is gone at once, and what a failing OpenSearch or object storage keeps is
+     * removed when it is back (`src/deletion/`).
      */
     async remove(member: Membership, id: string): Promise<void> {
-      const audio = await find(member, id);
-      await pool.query('delete from audios where id = $1', [id]);
-      await deps.knowledge.remove('audio', id);
-      await deps.originals?.remove(audio.original_key);
-      await access.forget('audio', id);
+      await find(member, id);
+      await deps.deletions.audio(id);
     },
   };
 }

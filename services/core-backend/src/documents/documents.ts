@@ -63,6 +63,8 @@ export interface DocumentsDeps {
   artifacts: OcrArtifacts;
   /** Unset (no S3 settings): uploads are not kept, so they cannot be re-processed. */
   originals: Originals | undefined;
+  /** Deletes a document everywhere (`src/deletion/`). */
+  deletions: { document(id: string): Promise<void> };
 }
 
 const documentNotFound = (id: string) =>
@@ -136,8 +138,9 @@ export function createDocuments(deps: DocumentsDeps) {
         [id, originalKey ?? null],
       );
     } catch (err) {
-      await pool.query('delete from documents where id = $1', [id]);
-      await access.forget('document', id);
+      // Through a deletion job: a kept original goes too, and a task the ocr-service took before
+      // failing to answer is waited for and removed.
+      await deps.deletions.document(id);
       throw err;
     }
     return find(member, id);
@@ -184,6 +187,13 @@ export function createDocuments(deps: DocumentsDeps) {
     ): Promise<DocumentRecord> {
       return add(member, { ...input, source: 'upload', size: file.size }, async (id) => {
         const originalKey = await deps.originals?.put(id, file.path, file.size);
+        // Recorded before sending, so a failed send removes it with the record.
+        if (originalKey) {
+          await pool.query('update documents set original_key = $2 where id = $1', [
+            id,
+            originalKey,
+          ]);
+        }
         await ocr().submitFile(id, { path: file.path, name: input.name }, input.options);
         return originalKey ? { originalKey } : {};
       });
@@ -255,18 +265,14 @@ export function createDocuments(deps: DocumentsDeps) {
       return find(member, id);
     },
 
-    /** Deletes the document and everything made of it: chunks, summaries, passages, stored files. */
     /**
-     * Deletes the document and everything made of it. The row goes first: the follower writes
-     * passages while holding the row, so it finishes before (and they are removed below) or finds
-     * no row after — no passage outlives its document.
+     * Deletes the document and everything made of it — passages, chunks, summaries, the stored
+     * PDF and original — through a deletion job: the record is gone at once, and what a failing
+     * OpenSearch or object storage keeps is removed when it is back (`src/deletion/`).
      */
     async remove(member: Membership, id: string): Promise<void> {
-      const document = await find(member, id);
-      await pool.query('delete from documents where id = $1', [id]);
-      await forgetResults(document);
-      if (document.original_key) await deps.originals?.remove(document.original_key);
-      await access.forget('document', id);
+      await find(member, id);
+      await deps.deletions.document(id);
     },
   };
 

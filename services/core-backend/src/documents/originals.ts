@@ -16,7 +16,12 @@ import {
   type S3Client,
 } from '@aws-sdk/client-s3';
 
-export function createOriginals(s3: S3Client, bucket: string, prefix = 'core-documents') {
+const DOCUMENT_ORIGINALS = 'core-documents';
+
+/** Where a document's uploaded original is kept, also before it is recorded on the document. */
+export const documentOriginalKey = (id: string) => `${DOCUMENT_ORIGINALS}/${id}`;
+
+export function createOriginals(s3: S3Client, bucket: string, prefix = DOCUMENT_ORIGINALS) {
   const keyOf = (id: string) => `${prefix}/${id}`;
   return {
     async ensureBucket(): Promise<void> {

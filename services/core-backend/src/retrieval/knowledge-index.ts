@@ -292,6 +292,11 @@ export function createKnowledgeIndex({
       ]);
     },
 
+    /** Removes every passage of a workspace (it is being deleted). */
+    async removeWorkspace(workspaceId: string): Promise<void> {
+      await removeWhere([{ term: { workspace_id: workspaceId } }]);
+    },
+
     /** The k best passages the caller may use, best first. */
     async search(request: SearchRequest): Promise<Hit[]> {
       const filter = accessFilter(request);

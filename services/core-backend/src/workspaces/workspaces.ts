@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { Paging } from '../schemas/common';
 import type { UserDirectory } from '../users/user-directory';
 import type { Permission } from './permissions';
+import { checkRoleGrant, type RoleGrant } from './role-grants';
 import { parseWorkspaceSettings, type WorkspaceSettings } from './workspace-settings';
 
 export interface Workspace {
@@ -81,7 +82,12 @@ const toWorkspace = (row: WorkspaceRow): Workspace => ({
 const workspaceNotFound = (id: string) =>
   new HttpError(404, 'workspace_not_found', `Workspace ${id} does not exist`);
 
-export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
+export function createWorkspaces(
+  pool: pg.Pool,
+  users: UserDirectory,
+  /** Deletes a workspace everywhere (`src/deletion/`). */
+  deletions: { workspace(id: string): Promise<void> },
+) {
   async function find(id: string): Promise<Workspace> {
     const { rows } = await pool.query<WorkspaceRow>('select * from workspaces where id = $1', [id]);
     if (!rows[0]) throw workspaceNotFound(id);
@@ -213,8 +219,13 @@ export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
       return find(id);
     },
 
+    /**
+     * Deletes the workspace with everything in it, on every server: its rows at once (404 to
+     * everyone from then on), its passages, OCR results and stored files through a deletion job
+     * that is retried until they are gone.
+     */
     async remove(id: string): Promise<void> {
-      await pool.query('delete from workspaces where id = $1', [id]);
+      await deletions.workspace(id);
     },
 
     async members(workspaceId: string, paging: Paging) {
@@ -253,8 +264,17 @@ export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
       };
     },
 
-    /** Adds the user or changes their role. */
-    async setMember(workspaceId: string, userId: string, role: string): Promise<void> {
+    /**
+     * Adds the user or changes their role. `grantedBy`, the membership of the member doing it,
+     * may give only what `checkRoleGrant` allows (403 otherwise); unset for an administrator's
+     * repair (`PUT /api/admin/workspaces/{id}/owner`).
+     */
+    async setMember(
+      workspaceId: string,
+      userId: string,
+      role: string,
+      grantedBy?: Membership,
+    ): Promise<void> {
       if (!(await users.exists(userId))) {
         throw new HttpError(
           404,
@@ -263,6 +283,7 @@ export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
         );
       }
       await keepingAnOwner(workspaceId, async (client) => {
+        if (grantedBy) await checkGrant(client, workspaceId, grantedBy, userId, role);
         await client
           .query(
             `insert into workspace_users (workspace_id, user_id, role) values ($1, $2, $3)
@@ -294,6 +315,33 @@ export function createWorkspaces(pool: pg.Pool, users: UserDirectory) {
       });
     },
   };
+
+  /** Reads the roles involved (in the member change's transaction) and checks the grant. */
+  async function checkGrant(
+    client: pg.PoolClient,
+    workspaceId: string,
+    granter: Membership,
+    userId: string,
+    role: string,
+  ): Promise<void> {
+    const { rows: wanted } = await client.query<RoleGrant>(
+      'select name, permissions from workspace_roles where name = $1',
+      [role],
+    );
+    if (!wanted[0]) throw badRequest(`Workspace role ${role} does not exist`);
+    const roleOf = async (memberId: string) => {
+      const { rows } = await client.query<RoleGrant>(
+        `select r.name, r.permissions from workspace_users u join workspace_roles r on r.name = u.role
+         where u.workspace_id = $1 and u.user_id = $2`,
+        [workspaceId, memberId],
+      );
+      return rows[0];
+    };
+    // Read again under the workspace's lock: the granter's own role may have changed since.
+    const granterRole = await roleOf(granter.userId);
+    if (!granterRole) throw workspaceNotFound(workspaceId);
+    checkRoleGrant(granterRole, wanted[0], await roleOf(userId));
+  }
 
   async function countFor(userId: string): Promise<number> {
     const { rows } = await pool.query<{ n: number }>(
