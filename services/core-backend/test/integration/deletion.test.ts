@@ -3,7 +3,8 @@
  * and a transcribed audio, deleted, is gone from every table, index and bucket — also when
  * object storage is away during the DELETE (the core backend reaches MinIO through a TCP link
  * the test cuts): the deletion job is finished by the worker, across a restart, once it is back.
- * The same for a document and an audio deleted on their own.
+ * The same for a document and an audio deleted on their own, and for a document deleted while
+ * its OCR task still runs: what the task writes after is removed once it has ended.
  */
 import { HeadObjectCommand, ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { makeWav } from '@pelita/llm-stub';
@@ -66,8 +67,11 @@ describe('deletion leaves nothing behind', () => {
     // Its idle connections end when the platform drops the database at the end.
     pool.on('error', () => undefined);
   }, 180_000);
-  // A test failing while object storage is cut must not leave it cut for the next.
-  afterEach(() => s3Link.restore().catch(() => undefined));
+  // A test failing while object storage is cut or the OCR worker stopped must not leave it so.
+  afterEach(async () => {
+    await s3Link.restore().catch(() => undefined);
+    await stack.startWorker();
+  });
   afterAll(async () => {
     await pool?.end();
     await stack?.stop();
@@ -301,6 +305,33 @@ describe('deletion leaves nothing behind', () => {
     const after = await remains(made, ['document', 'audio']);
     expect(after).toEqual(nothing(after));
     await expectJson(call('DELETE', `/api/workspaces/${made.workspaceId}`), 200);
+  }, 240_000);
+
+  it('removes what the OCR task of a document deleted mid-processing writes after', async () => {
+    const workspaceId = (
+      await expectJson<{ id: string }>(call('POST', '/api/workspaces', { name: 'late' }), 201)
+    ).id;
+    // The task waits in the OCR queue: it writes its chunks, PDF and summary after the DELETE.
+    await stack.stopWorker();
+    const pdf = await textPdf(1, () => 'The late egret ledger.');
+    const document = await uploadTo(workspaceId, 'documents', 'late.pdf', pdf);
+    const base = `/api/workspaces/${workspaceId}`;
+    await expectJson(call('DELETE', `${base}/documents/${document.id}`), 200);
+    await expectJson(call('GET', `${base}/documents/${document.id}`), 404);
+    const waiting = await jobOf(document.id);
+    expect(waiting).toMatchObject({ kind: 'document', attempts: 0, finished_at: null });
+    expect(waiting!.last_error).toContain(`waiting for OCR tasks ${document.id}`);
+
+    await stack.startWorker();
+    await until(
+      'deletion job not finished',
+      () => jobOf(document.id),
+      (j) => Boolean(j?.finished_at),
+    );
+    const made = { workspaceId, documentId: document.id, taskId: document.id, audioId: '' };
+    const after = await remains(made, ['document']);
+    expect(after).toEqual(nothing(after));
+    await expectJson(call('DELETE', `/api/workspaces/${workspaceId}`), 200);
   }, 240_000);
 
   it('keeps no original of an upload the OCR service refuses', async () => {
