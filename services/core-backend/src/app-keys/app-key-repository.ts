@@ -1,7 +1,7 @@
 /** The SQL of app keys: records, their sources, and the sources resolved to documents. */
 import type pg from 'pg';
 import { inTransaction } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 
 export const SOURCE_TYPES = ['document', 'folder', 'topic', 'audio'] as const;
 export type SourceType = (typeof SOURCE_TYPES)[number];

@@ -12,7 +12,7 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { badRequest, notFound } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Permission } from '../workspaces/permissions';
 import type { Membership, Workspaces } from '../workspaces/workspaces';
 import type { AppKeyRepository, AppKeyRow, KeySource } from './app-key-repository';

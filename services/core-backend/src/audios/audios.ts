@@ -10,7 +10,7 @@ import type { AccessLists } from '../access/access-lists';
 import { inTransaction } from '../db/database';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 import type { TranscribeOptions } from './speech-to-text';
 

@@ -11,7 +11,7 @@ import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrClient, OcrOptions } from './ocr-client';

@@ -134,12 +134,13 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       responses: {
         200: { description: 'Members after the change', schema: MemberList },
         400: { description: 'No such workspace role' },
+        403: { description: "A role beyond the caller's own, or an owner's (owners only)" },
         404: { description: 'No such workspace, or the user is unknown here' },
         409: { description: 'The change would leave the workspace without an owner' },
       },
       handler: async ({ params, body }, req) => {
-        await workspaces.access(params.workspaceId, (await callerOf(req)).id, 'members.manage');
-        await workspaces.setMember(params.workspaceId, params.userId, body.role);
+        const caller = await callerOf(req);
+        await workspaces.putMember(caller.id, params.workspaceId, params.userId, body.role);
         const { rows, total } = await workspaces.members(params.workspaceId, {
           page: 1,
           limit: 200,
@@ -155,18 +156,13 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: MemberParams },
       responses: {
         200: { description: 'Removed', schema: Deleted },
+        403: { description: 'Without members.manage, or an owner removed by a non-owner' },
         404: { description: 'Not a member' },
         409: { description: 'The last owner cannot leave' },
       },
       handler: async ({ params }, req) => {
         const caller = await callerOf(req);
-        const leaving = params.userId === caller.id;
-        await workspaces.access(
-          params.workspaceId,
-          caller.id,
-          leaving ? undefined : 'members.manage',
-        );
-        await workspaces.removeMember(params.workspaceId, params.userId);
+        await workspaces.dropMember(caller.id, params.workspaceId, params.userId);
         return { deleted: true };
       },
     }),

@@ -22,7 +22,10 @@ export const IntegrationBody = z.object({
     .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)'),
   enabled: z.boolean().default(true),
 });
-export const IntegrationPatch = IntegrationBody.omit({ type: true }).partial();
+/** Only what is given: zod applies a default inside `.partial()`, which re-enabled on every PATCH. */
+export const IntegrationPatch = IntegrationBody.omit({ type: true })
+  .extend({ enabled: z.boolean() })
+  .partial();
 export const IntegrationResponse = z.object({
   id: z.string(),
   type: z.literal('whatsapp'),

@@ -23,7 +23,8 @@ export const DatabaseBody = z.object({
   /** Write-only; null removes it. */
   password: Secret.nullable().optional(),
 });
-export const DatabasePatch = DatabaseBody.partial();
+/** Only what is given: zod applies a default inside `.partial()` (it emptied the description). */
+export const DatabasePatch = DatabaseBody.extend({ description: Description }).partial();
 export const DatabaseResponse = z.object({
   id: z.string(),
   name: z.string(),
@@ -147,7 +148,11 @@ export const EndpointBody = z.object({
    */
   allow_write: z.boolean().optional(),
 });
-export const EndpointPatch = EndpointBody.partial();
+/** Only what is given: zod applies a default inside `.partial()` (it emptied params). */
+export const EndpointPatch = EndpointBody.extend({
+  description: Description,
+  params: z.array(Param).max(100),
+}).partial();
 export const EndpointResponse = z.object({
   id: z.string(),
   api_id: z.string(),

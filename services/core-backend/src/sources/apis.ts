@@ -10,7 +10,7 @@ import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 import type { ApiConnection, HttpProxyClient } from './proxy-clients';
 

@@ -10,7 +10,7 @@ import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
 import { requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 import { explainStatement, plannedRelations } from './planned-relations';
 import type { DatabaseTarget, DbProxyClient } from './proxy-clients';

@@ -7,7 +7,7 @@ import { badRequest, conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 
 export interface TopicRecord {

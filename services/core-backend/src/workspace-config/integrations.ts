@@ -9,7 +9,7 @@ import type pg from 'pg';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { MessagingBridge } from './messaging-bridge';
 
 export interface Integration {

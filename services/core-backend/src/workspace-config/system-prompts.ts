@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 
 export type PromptType = 'persistent' | 'report' | 'custom';
 

@@ -13,7 +13,7 @@ import type { ModelChoice } from '../chats/model-client';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 
 export interface WorkspaceModel {
   id: string;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, forbidden, HttpError, notFound } from '@pelita/kit';
 import type pg from 'pg';
-import type { Paging } from '../schemas/common';
+import type { Paging } from '../paging';
 import type { UserDirectory } from '../users/user-directory';
 import type { Permission } from './permissions';
 import { checkRoleGrant, type RoleGrant } from './role-grants';
@@ -300,8 +300,31 @@ export function createWorkspaces(
       });
     },
 
-    async removeMember(workspaceId: string, userId: string): Promise<void> {
+    /**
+     * `callerId` adds the user or changes their role: needs `members.manage`, and gives only what
+     * `checkRoleGrant` allows.
+     */
+    async putMember(callerId: string, workspaceId: string, userId: string, role: string) {
+      const granter = await this.access(workspaceId, callerId, 'members.manage');
+      await this.setMember(workspaceId, userId, role, granter);
+    },
+
+    /**
+     * `callerId` removes the member: anyone may leave; removing others needs `members.manage` and
+     * a role that could have given theirs (only an owner removes an owner).
+     */
+    async dropMember(callerId: string, workspaceId: string, userId: string): Promise<void> {
+      if (callerId === userId) {
+        await this.access(workspaceId, callerId);
+        return this.removeMember(workspaceId, userId);
+      }
+      const remover = await this.access(workspaceId, callerId, 'members.manage');
+      await this.removeMember(workspaceId, userId, remover);
+    },
+
+    async removeMember(workspaceId: string, userId: string, removedBy?: Membership): Promise<void> {
       await keepingAnOwner(workspaceId, async (client) => {
+        if (removedBy) await checkRemoval(client, workspaceId, removedBy, userId);
         const { rowCount } = await client.query(
           'delete from workspace_users where workspace_id = $1 and user_id = $2',
           [workspaceId, userId],
@@ -315,6 +338,29 @@ export function createWorkspaces(
       });
     },
   };
+
+  /** A member's role with its permissions, read in the member change's transaction. */
+  async function roleIn(client: pg.PoolClient, workspaceId: string, memberId: string) {
+    const { rows } = await client.query<RoleGrant>(
+      `select r.name, r.permissions from workspace_users u join workspace_roles r on r.name = u.role
+       where u.workspace_id = $1 and u.user_id = $2`,
+      [workspaceId, memberId],
+    );
+    return rows[0];
+  }
+
+  /** Removing a member is taking their role away: the remover must have been able to give it. */
+  async function checkRemoval(
+    client: pg.PoolClient,
+    workspaceId: string,
+    remover: Membership,
+    userId: string,
+  ): Promise<void> {
+    const removerRole = await roleIn(client, workspaceId, remover.userId);
+    if (!removerRole) throw workspaceNotFound(workspaceId);
+    const current = await roleIn(client, workspaceId, userId);
+    if (current) checkRoleGrant(removerRole, current, current);
+  }
 
   /** Reads the roles involved (in the member change's transaction) and checks the grant. */
   async function checkGrant(

@@ -179,6 +179,38 @@ describe('workspaces', () => {
       await expectJson(stack.call('DELETE', member, admin.token), 200);
       await expectJson(stack.call('DELETE', '/api/workspace-roles/auditor', admin.token), 200);
     });
+    it('lets members.manage give and take only what its holder holds, and owners only by owners', async () => {
+      const steward = {
+        name: 'steward',
+        permissions: ['members.manage', 'knowledge.read', 'chat'],
+      };
+      await expectJson(stack.call('POST', '/api/workspace-roles', admin.token, steward), 201);
+      const workspace = await createWorkspace('Stewarded');
+      const users = `/api/workspaces/${workspace.id}/users`;
+      await expectJson(
+        stack.call('PUT', `${users}/${bob.id}`, admin.token, { role: 'steward' }),
+        200,
+      );
+      // Not above their own rights: neither owner for themselves nor editor for someone else.
+      for (const [who, role] of [
+        [bob.id, 'owner'],
+        [alice.id, 'editor'],
+      ] as const) {
+        const refused = await expectJson<{ error: { code: string } }>(
+          stack.call('PUT', `${users}/${who}`, bob.token, { role }),
+          403,
+        );
+        expect(refused.error.code).toBe('role_not_grantable');
+      }
+      // Nor remove an owner.
+      await expectJson(stack.call('DELETE', `${users}/${admin.id}`, bob.token), 403);
+      // Within their rights: yes.
+      await expectJson(
+        stack.call('PUT', `${users}/${alice.id}`, bob.token, { role: 'viewer' }),
+        200,
+      );
+      await expectJson(stack.call('DELETE', `${users}/${alice.id}`, bob.token), 200);
+    });
   });
 
   describe('app keys', () => {
