@@ -23,6 +23,7 @@ const LAYERS: string[][] = [
     'metrics',
     'model-json',
     'password-hash',
+    'postgres-transaction',
     'redact',
     'request-classes',
     'run-tool',
