@@ -22,6 +22,8 @@ const LAYERS: string[][] = [
     'lifecycle',
     'metrics',
     'model-json',
+    'object-store',
+    'opensearch-client',
     'password-hash',
     'postgres-transaction',
     'redact',
@@ -40,6 +42,7 @@ const LAYERS: string[][] = [
     'pool-metrics',
     'postgres-migrations',
     'structured-output',
+    'redis-client',
   ],
   // Routes and what builds on errors or the logger.
   [
