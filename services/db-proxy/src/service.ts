@@ -5,6 +5,7 @@
 import { createMetrics, type Logger, type Service } from '@pelita/kit';
 import { createApp } from './app';
 import type { Settings } from './config';
+import { hostPolicy } from './connection/host-allowlist';
 import { PoolRegistry } from './connection/pool-registry';
 import { DatabaseAccess } from './database-access';
 import type { Session } from './engines/engine';
@@ -26,7 +27,7 @@ export function createDbProxyService(settings: Settings, logger: Logger): Servic
       mysql: createMysqlEngine(limits, settings.SESSION_RESET),
     },
     pools,
-    allowlist: settings.ALLOWED_DB_HOSTS,
+    allowlist: hostPolicy(settings.ALLOWED_DB_HOSTS, settings.ALLOW_ANY_DB_HOST),
     metrics: registerMetrics(metrics.registry, pools),
     sessionResets: registerSessionResets(metrics.registry),
     ...limits,

@@ -75,6 +75,12 @@ export {
 // PostgreSQL schema migrations under a start-up advisory lock
 export { migrate, withStartupLock } from './postgres-migrations';
 
+// One PostgreSQL transaction around a piece of work; a client left in doubt is discarded
+export { inTransaction, type Db } from './postgres-transaction';
+
+// An OpenSearch client from the OPENSEARCH_* settings (Redis and S3: entries `./redis-client`, `./object-store`)
+export { createOpenSearchClient, type OpenSearchSettings } from './opensearch-client';
+
 // Text stored in PostgreSQL (no NUL characters)
 export { storedText } from './stored-text';
 

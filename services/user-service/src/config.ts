@@ -7,6 +7,7 @@ import {
   optionalSetting,
 } from '@pelita/kit';
 import { z } from 'zod';
+import { redisSettings } from '@pelita/kit/redis-client';
 
 // PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
 const pem = optionalSetting.transform((value) => value?.replace(/\\n/g, '\n'));
@@ -15,9 +16,7 @@ const seconds = z.coerce.number().int().positive();
 export const settingsSchema = baseSettings
   .extend({
     DATABASE_URL: z.string().min(1),
-    REDIS_URL: z.string().min(1),
-    /** Overrides a password in REDIS_URL: a Secret's value needs no URL encoding this way. */
-    REDIS_PASSWORD: optionalSetting,
+    ...redisSettings,
     /**
      * Put before every Redis key this service writes or reads (sessions, refresh and reset
      * tokens, limits), so installations sharing one Redis never meet: every service checking

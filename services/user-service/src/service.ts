@@ -16,7 +16,8 @@ import {
   type Logger,
   type Service,
 } from '@pelita/kit';
-import { Redis } from 'ioredis';
+import { createObjectStore } from '@pelita/kit/object-store';
+import { createRedisClient } from '@pelita/kit/redis-client';
 import pg from 'pg';
 import { createAccessRepository } from './access/access-repository';
 import { createDecisionExplanation } from './access/decision-explanation';
@@ -52,7 +53,6 @@ import { createShortcuts } from './roles/shortcuts';
 import { timestampFormatter } from './timestamps';
 import { createEmailChange } from './users/email-change';
 import { ensureFirstAdmin } from './users/first-admin';
-import { createPhotoStore } from './users/photo-store';
 import { createProfilePhotos } from './users/profile-photos';
 import { createUserRepository } from './users/user-repository';
 import { createUsers } from './users/users';
@@ -99,11 +99,7 @@ export function createUserService(
   observePgPool(metrics.registry, pool);
   // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
   // key escapes it; the session store adds it to the keys its script builds itself.
-  const redis = new Redis(settings.REDIS_URL, {
-    maxRetriesPerRequest: 2,
-    keyPrefix: settings.REDIS_KEY_PREFIX,
-    ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
-  });
+  const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
   const keys = loadSigningKeys(
     settings.JWT_PRIVATE_KEY,
     settings.JWT_PUBLIC_KEY,
@@ -155,14 +151,7 @@ export function createUserService(
       )
     : undefined;
   const photoStore = settings.S3_BUCKET
-    ? createPhotoStore({
-        endpoint: settings.S3_ENDPOINT,
-        region: settings.S3_REGION,
-        accessKeyId: settings.S3_ACCESS_KEY,
-        secretAccessKey: settings.S3_SECRET_KEY,
-        bucket: settings.S3_BUCKET,
-        forcePathStyle: settings.S3_FORCE_PATH_STYLE,
-      })
+    ? createObjectStore(settings, settings.S3_BUCKET)
     : undefined;
   if (!photoStore) logger.warn('S3_BUCKET is not set: profile photos are off');
   if (!activity) logger.warn('OPENSEARCH_URL is not set: user actions are not logged');

@@ -20,7 +20,10 @@ export interface HostAllowlist {
 const HOST_NAME =
   /^(?:\*\.)?[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?(?:\.[a-z0-9_](?:[a-z0-9_-]*[a-z0-9_])?)*$/i;
 
-/** Parses the setting; `null` (no list) means every host may be reached. Throws on a bad entry. */
+/**
+ * Parses the setting; `null` when it lists nothing (see `hostPolicy` for what that allows). Throws
+ * on a bad entry.
+ */
 export function parseHostAllowlist(entries: readonly string[]): HostAllowlist | null {
   if (entries.length === 0) return null;
   const names = new Set<string>();
@@ -54,6 +57,18 @@ export function parseHostAllowlist(entries: readonly string[]): HostAllowlist | 
   return { names, suffixes, addresses };
 }
 
+/**
+ * What may be reached: the list; every host (`null`) only when ALLOW_ANY_DB_HOST says so; with
+ * neither, no host — an open default let any caller probe the cluster's network by error code.
+ */
+export function hostPolicy(list: HostAllowlist | null, allowAny: boolean): HostAllowlist | null {
+  if (allowAny) return null;
+  return list ?? { names: new Set(), suffixes: [], addresses: new BlockList() };
+}
+
+const isEmpty = (list: HostAllowlist) =>
+  list.names.size === 0 && list.suffixes.length === 0 && list.addresses.rules.length === 0;
+
 export function isAddressAllowed(list: HostAllowlist, address: string): boolean {
   const family = isIP(address);
   if (family === 0) return false;
@@ -73,8 +88,8 @@ async function resolveWithDns(host: string): Promise<string[]> {
 }
 
 /**
- * The address to connect to for `host`: the host itself when there is no list or the list names
- * it; else the resolved address, provided every address the name resolves to is allowed (the
+ * The address to connect to for `host`: the host itself when any host may be reached or the list
+ * names it; else the resolved address, provided every address the name resolves to is allowed (the
  * driver could otherwise pick another one). Throws `host_not_allowed`, or `unreachable` when the
  * name does not resolve.
  */
@@ -84,6 +99,13 @@ export async function authoriseHost(
   resolve: ResolveHost = resolveWithDns,
 ): Promise<string> {
   if (!list) return host;
+  // Refused before any lookup, so not even the name's resolving shows.
+  if (isEmpty(list)) {
+    throw new DatabaseFailure(
+      'host_not_allowed',
+      'No database host is allowed: ALLOWED_DB_HOSTS is empty (list the database hosts, or set ALLOW_ANY_DB_HOST=true)',
+    );
+  }
   if (isIP(host) !== 0) {
     if (isAddressAllowed(list, host)) return host;
     throw refused(host);

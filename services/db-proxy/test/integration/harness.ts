@@ -38,10 +38,17 @@ export interface Proxy {
   execute(headers: Record<string, string>, query: string): Promise<{ status: number; body: any }>;
 }
 
-/** Starts the proxy in-process with settings given as environment variables. */
+/**
+ * Starts the proxy in-process with settings given as environment variables; the test databases
+ * run on loopback, which the default ALLOWED_DB_HOSTS lets it reach.
+ */
 export async function startProxy(env: Record<string, string> = {}): Promise<Proxy> {
   const logs = new LogCapture();
-  const settings = loadConfig(settingsSchema, { LOG_LEVEL: 'debug', ...env });
+  const settings = loadConfig(settingsSchema, {
+    LOG_LEVEL: 'debug',
+    ALLOWED_DB_HOSTS: '127.0.0.0/8,::1',
+    ...env,
+  });
   const logger = createLogger({ name: 'db-proxy', level: 'debug', destination: logs });
   const service = createDbProxyService(settings, logger);
   const running: RunningServer = await serveInProcess(service, logger);

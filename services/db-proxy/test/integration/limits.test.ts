@@ -210,6 +210,30 @@ describe('ALLOWED_DB_HOSTS', () => {
     expect(byAddress.status).toBe(403);
   });
 
+  it('refuses every host when it is empty, before any lookup, unless ALLOW_ANY_DB_HOST is set', async () => {
+    const proxy = await proxyWith({ ALLOWED_DB_HOSTS: '' });
+    for (const mode of ['postgresql', 'mariadb'] as const) {
+      for (const host of ['127.0.0.1', 'localhost', 'no-such-host.invalid']) {
+        const headers = { ...db(mode).headers, 'x-db-host': host };
+        for (const res of [
+          await proxy.execute(headers, 'SELECT 1'),
+          await proxy.call('GET', '/tables', headers),
+          await proxy.call('GET', '/check-connection', headers),
+        ]) {
+          expect(res.status).toBe(403);
+          expect(res.body).toEqual({
+            error:
+              'No database host is allowed: ALLOWED_DB_HOSTS is empty (list the database hosts, or set ALLOW_ANY_DB_HOST=true)',
+            code: 'host_not_allowed',
+          });
+        }
+      }
+    }
+    const open = await proxyWith({ ALLOWED_DB_HOSTS: '', ALLOW_ANY_DB_HOST: 'true' });
+    const allowed = await open.execute(db('postgresql').headers, 'SELECT 1 AS one');
+    expect(allowed.body).toEqual({ result: [{ one: 1 }] });
+  });
+
   it('refuses a bad entry at start-up', async () => {
     await expect(startProxy({ ALLOWED_DB_HOSTS: '10.0.0.0/33' })).rejects.toThrow(
       /ALLOWED_DB_HOSTS.*not a valid CIDR/,

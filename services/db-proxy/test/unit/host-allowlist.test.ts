@@ -1,6 +1,7 @@
 import {
   authoriseHost,
   isAddressAllowed,
+  hostPolicy,
   isNameAllowed,
   parseHostAllowlist,
   type HostAllowlist,
@@ -99,5 +100,30 @@ describe('authoriseHost', () => {
       kind: 'unreachable',
       message: expect.stringContaining('ENOTFOUND'),
     });
+  });
+});
+
+describe('hostPolicy', () => {
+  const neverResolves = () => Promise.reject(new Error('looked up'));
+
+  it('refuses every host when the list is empty, without looking the name up', async () => {
+    for (const host of ['127.0.0.1', '::1', 'db.internal']) {
+      await expect(
+        authoriseHost(hostPolicy(null, false), host, neverResolves),
+      ).rejects.toMatchObject({
+        kind: 'host_not_allowed',
+        message: expect.stringContaining('ALLOWED_DB_HOSTS is empty'),
+      });
+    }
+  });
+
+  it('lets any host through only when allowed explicitly', async () => {
+    await expect(authoriseHost(hostPolicy(null, true), 'db.internal', neverResolves)).resolves.toBe(
+      'db.internal',
+    );
+  });
+
+  it('keeps a given list', () => {
+    expect(hostPolicy(list, false)).toBe(list);
   });
 });

@@ -1,6 +1,7 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
-import { Client, type Types } from '@opensearch-project/opensearch';
+import type { Types } from '@opensearch-project/opensearch';
 import { errorMessage } from '../error-message';
+import { createOpenSearchClient } from '../opensearch-client';
 import type { ActivityChange } from './activity-changes';
 
 export interface ActivityEntry {
@@ -96,7 +97,14 @@ export function createActivityRepository(
   index: string,
   auth?: { username: string; password: string },
 ) {
-  const client = new Client({ node: url, requestTimeout: 5000, ...(auth ? { auth } : {}) });
+  const client = createOpenSearchClient(
+    {
+      OPENSEARCH_URL: url,
+      OPENSEARCH_USERNAME: auth?.username,
+      OPENSEARCH_PASSWORD: auth?.password,
+    },
+    { requestTimeout: 5000 },
+  );
   return {
     /** Creates the index with its mappings unless it exists (another replica may race: fine). */
     async ensureIndex(): Promise<void> {

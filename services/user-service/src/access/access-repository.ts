@@ -1,6 +1,6 @@
 /** SQL of features, sub-features and policies. */
 import type { Pool } from 'pg';
-import type { Db } from '../db/transaction';
+import type { Db } from '@pelita/kit';
 
 export interface Feature {
   id: number;

@@ -5,13 +5,12 @@
  * requests within their own grants (else editing a sub-feature granted to a lower role would
  * hand it more than the actor has).
  */
-import { conflict, forbidden, notFound } from '@pelita/kit';
+import { conflict, forbidden, notFound, type Db } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { AccessRepository, Feature, SubFeatureFields, SubFeature } from './access-repository';
 import { heldCovers } from './grant-coverage';
-import type { Db } from '../db/transaction';
 
 export interface FeatureInput {
   name: string;

@@ -1,7 +1,6 @@
 /** SQL of the policy-sync outbox (migration 007): rows written with a change, claimed, confirmed. */
-import { currentTraceparent } from '@pelita/kit';
+import { currentTraceparent, type Db } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
-import type { Db } from '../db/transaction';
 
 export type SyncTarget = 'role-users' | 'role-grants';
 

@@ -4,7 +4,7 @@
  * nor the other way round.
  */
 import type { Pool } from 'pg';
-import { inTransaction, type Db } from '../db/transaction';
+import { inTransaction, type Db } from '@pelita/kit';
 import type { OutboxDispatcher } from './outbox-dispatcher';
 import type { OutboxRepository, SyncTarget } from './outbox-repository';
 

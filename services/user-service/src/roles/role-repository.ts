@@ -1,6 +1,6 @@
 /** SQL of roles. */
 import type { Pool } from 'pg';
-import type { Db } from '../db/transaction';
+import type { Db } from '@pelita/kit';
 
 export interface Role {
   id: number;

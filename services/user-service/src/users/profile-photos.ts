@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { HttpError, errorMessage, notFound, type Logger } from '@pelita/kit';
+import type { ObjectStore } from '@pelita/kit/object-store';
 import { assertManagesUser, type Actor } from '../actor';
-import type { PhotoStore } from './photo-store';
 import type { UserRepository } from './user-repository';
 
 const SIGNATURES: Array<{ type: string; matches: (b: Buffer) => boolean }> = [
@@ -30,6 +30,9 @@ const SIGNATURES: Array<{ type: string; matches: (b: Buffer) => boolean }> = [
 export function detectImageType(data: Buffer): string | undefined {
   return SIGNATURES.find((signature) => signature.matches(data))?.type;
 }
+
+/** The S3 bucket of the photos (`S3_BUCKET`), or none: photos are then off (503). */
+type PhotoStore = Pick<ObjectStore, 'put' | 'get' | 'remove'>;
 
 export function createProfilePhotos(
   store: PhotoStore | undefined,

@@ -3,7 +3,7 @@
  * and names its columns as the {@link User} fields, so rows need no mapping.
  */
 import type { Pool } from 'pg';
-import type { Db } from '../db/transaction';
+import type { Db } from '@pelita/kit';
 
 /** A user as the service handles it inside: camelCase (the API's snake_case is mapped in `schemas/users.ts`). */
 export interface User {

@@ -1,5 +1,5 @@
 /** A fake of the role-data transaction: runs the work and records the targets of each committed change. */
-import type { Db } from '../../src/db/transaction';
+import type { Db } from '@pelita/kit';
 import type { RoleDataChanges } from '../../src/policy-sync/role-data-changes';
 
 export function fakeRoleData(): RoleDataChanges & { committed: string[][] } {

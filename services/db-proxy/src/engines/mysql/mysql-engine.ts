@@ -8,8 +8,6 @@
  */
 import mysql from 'mysql2';
 import type { Target } from '../../connection/params';
-import { withDeadline } from '../../deadline';
-import { DatabaseFailure } from '../../errors';
 import type { Row } from '../../normalise';
 import { statementHead } from '../../sql/leading-keyword';
 import { isSessionNeutral, readsPreviousStatement } from '../../sql/session-neutral';
@@ -23,6 +21,7 @@ import type {
   StatementOutcome,
   TableColumnRow,
 } from '../engine';
+import { SessionLifecycle } from '../session-lifecycle';
 import { mysqlFailure } from './failures';
 import { VALUE_OPTIONS } from './types';
 
@@ -114,7 +113,7 @@ interface MysqlPacket {
 }
 
 class MysqlSession implements Session {
-  private broken = false;
+  private readonly life: SessionLifecycle;
   private flavour: Flavour = 'mysql';
   /** Something since the last reset may have changed the session: the next reset must run. */
   private changed = false;
@@ -131,9 +130,15 @@ class MysqlSession implements Session {
     private readonly limits: EngineLimits,
     private readonly resetPolicy: ResetPolicy,
   ) {
-    // Fatal errors on an idle connection are emitted; without a listener the process would crash.
-    connection.on('error', () => (this.broken = true));
-    connection.on('end', () => (this.broken = true));
+    this.life = new SessionLifecycle(
+      {
+        events: connection,
+        destroy: () => connection.destroy(),
+        end: () => new Promise<void>((resolve) => connection.end(() => resolve())),
+      },
+      target,
+      mysqlFailure,
+    );
     // mysql2 reads the EOF packet's status and warning count but keeps neither.
     const internals = connection as unknown as { handlePacket(packet: MysqlPacket | null): void };
     const handlePacket = internals.handlePacket.bind(connection);
@@ -152,21 +157,11 @@ class MysqlSession implements Session {
   ): Promise<MysqlSession> {
     const connection = mysql.createConnection(connectionOptions(target, limits));
     const session = new MysqlSession(connection, target, limits, resetPolicy);
-    const { host, port, password } = target.params;
-    try {
-      await withDeadline(
-        new Promise<void>((resolve, reject) =>
-          connection.connect((err) => (err ? reject(err) : resolve())),
-        ),
-        limits.connectTimeoutMs,
-        () => {
-          session.dropSocket();
-          return new DatabaseFailure(
-            'connect_timeout',
-            `No connection to ${host}:${port} within ${limits.connectTimeoutMs} ms`,
-          );
-        },
+    const connect = () =>
+      new Promise<void>((resolve, reject) =>
+        connection.connect((err) => (err ? reject(err) : resolve())),
       );
+    await session.life.open(connect, limits.connectTimeoutMs, async () => {
       const [version] = await session.query<Array<{ version: string }>>(
         'SELECT VERSION() AS version',
       );
@@ -177,23 +172,20 @@ class MysqlSession implements Session {
         session.tracksState = false;
         await session.applySettings();
       });
-    } catch (err) {
-      session.dropSocket();
-      throw mysqlFailure(err, password);
-    }
+    });
     return session;
   }
 
   get reusable(): boolean {
-    return !this.broken;
+    return this.life.reusable;
   }
 
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
     // COM_RESET_CONNECTION keeps the default database: a session that changed it is not reused.
-    if (statementHead(sql, 'mysql').keyword === 'USE') this.broken = true;
+    if (statementHead(sql, 'mysql').keyword === 'USE') this.life.markBroken();
     const neutral =
       this.resetPolicy === 'when-changed' && !options.readOnly && isSessionNeutral(sql, 'mysql');
-    try {
+    return this.life.run(async () => {
       // What describes the statement before (its row count, warnings) must not be read: a
       // reset first, and an empty SELECT, as COM_RESET_CONNECTION keeps FOUND_ROWS().
       if (this.used && readsPreviousStatement(sql)) {
@@ -207,9 +199,7 @@ class MysqlSession implements Session {
       const outcome = await this.runCapped(sql, options.maxRows);
       if (neutral && outcome.kind === 'rows' && this.leftUnchanged()) this.changed = false;
       return outcome;
-    } catch (err) {
-      throw mysqlFailure(err, this.target.params.password);
-    }
+    });
   }
 
   private applySettings(): Promise<unknown> {
@@ -231,11 +221,9 @@ class MysqlSession implements Session {
   async listTables(): Promise<TableColumnRow[]> {
     this.used = true;
     this.changed = true;
-    try {
-      return await this.query<TableColumnRow[]>(LIST_TABLES, [this.target.params.database]);
-    } catch (err) {
-      throw mysqlFailure(err, this.target.params.password);
-    }
+    return this.life.run(() =>
+      this.query<TableColumnRow[]>(LIST_TABLES, [this.target.params.database]),
+    );
   }
 
   /**
@@ -244,7 +232,7 @@ class MysqlSession implements Session {
    * Skipped when nothing since the last one can have changed the session.
    */
   async reset(): Promise<ResetKind> {
-    if (this.broken) throw new Error('connection is broken');
+    if (!this.life.reusable) throw new Error('connection is broken');
     if (!this.changed) return 'skipped';
     await this.resetSession();
     return 'full';
@@ -264,20 +252,11 @@ class MysqlSession implements Session {
 
   abort(): void {
     void killQuery(this.target, this.limits, this.connection.threadId);
-    this.dropSocket();
+    this.life.drop();
   }
 
-  async close(): Promise<void> {
-    if (this.broken) {
-      this.dropSocket();
-      return;
-    }
-    await new Promise<void>((resolve) => this.connection.end(() => resolve()));
-  }
-
-  private dropSocket(): void {
-    this.broken = true;
-    this.connection.destroy();
+  close(): Promise<void> {
+    return this.life.close();
   }
 
   private query<T>(sql: string, values?: unknown[]): Promise<T> {
@@ -319,19 +298,19 @@ class MysqlSession implements Session {
           const header = result as ResultHeader;
           rowCount += header.affectedRows;
           // Session tracking reports a changed default database (e.g. in a procedure).
-          if (header.stateChanges?.schema) this.broken = true;
+          if (header.stateChanges?.schema) this.life.markBroken();
           return;
         }
         if (settled || resultSets !== 1 || !rows) return;
         if (rows.length === maxRows) {
-          this.dropSocket();
+          this.life.drop();
           finish({ kind: 'rows', rows, truncated: true });
           return;
         }
         rows.push(result as Row);
       });
       query.on('error', (err: Error & { fatal?: boolean }) => {
-        if (err.fatal) this.broken = true;
+        if (err.fatal) this.life.markBroken();
         if (!settled) {
           settled = true;
           reject(err);

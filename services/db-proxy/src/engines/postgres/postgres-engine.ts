@@ -7,8 +7,6 @@
  */
 import pg from 'pg';
 import type { Target } from '../../connection/params';
-import { DatabaseFailure } from '../../errors';
-import { withDeadline } from '../../deadline';
 import type {
   Engine,
   EngineLimits,
@@ -19,6 +17,7 @@ import type {
   StatementOutcome,
   TableColumnRow,
 } from '../engine';
+import { SessionLifecycle } from '../session-lifecycle';
 import { isSessionNeutral } from '../../sql/session-neutral';
 import { CappedStatement } from './capped-statement';
 import { postgresFailure } from './failures';
@@ -66,7 +65,7 @@ function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
 }
 
 class PostgresSession implements Session {
-  private broken = false;
+  private readonly life: SessionLifecycle;
   /** Something since the last reset may have changed the session: DISCARD ALL must run. */
   private changed = false;
 
@@ -76,9 +75,19 @@ class PostgresSession implements Session {
     private readonly limits: EngineLimits,
     private readonly resetPolicy: ResetPolicy,
   ) {
-    // An idle connection that dies emits 'error'; without a listener the process would crash.
-    client.on('error', () => (this.broken = true));
-    client.on('end', () => (this.broken = true));
+    this.life = new SessionLifecycle(
+      {
+        events: client,
+        // Ending the client as well settles its state (and a connect still under way).
+        destroy: () => {
+          client.connection.stream.destroy();
+          void client.end().catch(() => undefined);
+        },
+        end: () => client.end().catch(() => undefined),
+      },
+      target,
+      postgresFailure,
+    );
   }
 
   static async open(
@@ -88,36 +97,18 @@ class PostgresSession implements Session {
   ): Promise<PostgresSession> {
     const client = new pg.Client(clientConfig(target, limits));
     const session = new PostgresSession(client, target, limits, resetPolicy);
-    const { host, port, password } = target.params;
-    try {
-      await withDeadline(
-        client.connect(),
-        limits.connectTimeoutMs,
-        () => {
-          session.dropSocket();
-          return new DatabaseFailure(
-            'connect_timeout',
-            `No connection to ${host}:${port} within ${limits.connectTimeoutMs} ms`,
-          );
-        },
-        () => void session.close(),
-      );
-    } catch (err) {
-      session.broken = true;
-      void session.close();
-      throw postgresFailure(err, password);
-    }
+    await session.life.open(() => client.connect().then(() => undefined), limits.connectTimeoutMs);
     return session;
   }
 
   get reusable(): boolean {
-    return !this.broken;
+    return this.life.reusable;
   }
 
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
     const neutral = this.resetPolicy === 'when-changed' && isSessionNeutral(sql, 'postgresql');
     this.changed = true;
-    try {
+    return this.life.run(async () => {
       if (options.readOnly) await this.client.query(BEGIN_READ_ONLY);
       const outcome = await this.client.query(new CappedStatement(sql, options.maxRows)).done;
       // Read-only mode leaves its transaction open ('T'): the reset rolls it back, no more.
@@ -126,18 +117,12 @@ class PostgresSession implements Session {
         this.changed = false;
       }
       return outcome;
-    } catch (err) {
-      throw postgresFailure(err, this.target.params.password);
-    }
+    });
   }
 
   async listTables(): Promise<TableColumnRow[]> {
     this.changed = true;
-    try {
-      return (await this.client.query<TableColumnRow>(LIST_TABLES)).rows;
-    } catch (err) {
-      throw postgresFailure(err, this.target.params.password);
-    }
+    return this.life.run(async () => (await this.client.query<TableColumnRow>(LIST_TABLES)).rows);
   }
 
   /**
@@ -148,7 +133,7 @@ class PostgresSession implements Session {
    * connection. After a request that provably changed nothing only the ROLLBACK runs, if any.
    */
   async reset(): Promise<ResetKind> {
-    if (this.broken) throw new Error('connection is broken');
+    if (!this.life.reusable) throw new Error('connection is broken');
     if (this.transactionStatus() !== 'I') await this.client.query('ROLLBACK');
     if (!this.changed) return 'skipped';
     await this.client.query('DISCARD ALL');
@@ -159,17 +144,11 @@ class PostgresSession implements Session {
   abort(): void {
     const backend = (this.client as unknown as { processID?: number }).processID;
     if (backend !== undefined) void cancelBackend(this.target, this.limits, backend);
-    this.dropSocket();
+    this.life.drop();
   }
 
-  async close(): Promise<void> {
-    if (this.broken) this.dropSocket();
-    await this.client.end().catch(() => undefined);
-  }
-
-  private dropSocket(): void {
-    this.broken = true;
-    this.client.connection.stream.destroy();
+  close(): Promise<void> {
+    return this.life.close();
   }
 
   /** 'I' idle, 'T' in a transaction, 'E' in a failed transaction (ReadyForQuery status). */

@@ -1,0 +1,105 @@
+/**
+ * The layering of a service's src/ as a test: each module (a top-level folder or file) imports
+ * only from modules in a lower layer, and no file takes part in an import cycle. Reads the
+ * relative imports of the .ts files; throws one error listing every problem with its file.
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+
+/** A rule beyond the layers: files of `module` never import a specifier matching `imports`. */
+export interface ForbiddenImport {
+  module: string;
+  imports: RegExp;
+  because: string;
+}
+
+export interface LayerOptions {
+  forbidden?: ForbiddenImport[];
+}
+
+/**
+ * `layers` lists module names, lowest layer first (`[['config', 'db'], ['users'], ['routes'],
+ * ['app'], ['main', 'index']]`); modules of one layer do not import each other.
+ */
+export function expectLayers(srcDir: string, layers: string[][], options: LayerOptions = {}) {
+  const src = resolve(srcDir);
+  const files = sourceFiles(src);
+  const name = (file: string) => relative(src, file);
+  const moduleOf = (file: string) => name(file).split(sep)[0]!.replace(/\.ts$/, '');
+  const layerOf = (module: string) => layers.findIndex((layer) => layer.includes(module));
+  const problems: string[] = [];
+
+  for (const module of new Set(files.map(moduleOf))) {
+    if (layerOf(module) < 0) problems.push(`${module} is in no layer`);
+  }
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const from = moduleOf(file);
+    const targets: string[] = [];
+    for (const specifier of relativeImports(file)) {
+      const target = resolveImport(dirname(file), specifier);
+      if (target === undefined) continue; // not a source file (JSON, assets): no layer, no cycle
+      targets.push(target);
+      const to = moduleOf(target);
+      if (to !== from && layerOf(to) >= layerOf(from) && layerOf(from) >= 0) {
+        const how = layerOf(to) === layerOf(from) ? 'same layer' : 'upward';
+        problems.push(`${name(file)} imports ${specifier} (${how}: ${from} → ${to})`);
+      }
+    }
+    for (const rule of options.forbidden ?? []) {
+      if (from !== rule.module) continue;
+      for (const specifier of relativeImports(file).filter((s) => rule.imports.test(s))) {
+        problems.push(`${name(file)} imports ${specifier} (${rule.because})`);
+      }
+    }
+    graph.set(file, targets);
+  }
+  for (const cycle of importCycles(graph)) {
+    problems.push(`import cycle: ${cycle.map(name).join(' → ')}`);
+  }
+  if (problems.length > 0) {
+    throw new Error(`layers of ${src}:\n  ${problems.join('\n  ')}`);
+  }
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+/** Static, side-effect, dynamic and require imports, multi-line ones included; comment lines skipped. */
+function relativeImports(file: string): string[] {
+  const code = readFileSync(file, 'utf8').replace(/^\s*(\/\/|\/\*|\*).*$/gm, '');
+  const pattern = /(?:\bfrom|\bimport|\brequire)\s*\(?\s*['"](\.{1,2}(?:\/[^'"]*)?)['"]/g;
+  return [...code.matchAll(pattern)].map((match) => match[1]!);
+}
+
+function resolveImport(dir: string, specifier: string): string | undefined {
+  const base = resolve(dir, specifier.replace(/\.js$/, ''));
+  const candidates = [`${base}.ts`, join(base, 'index.ts')];
+  return candidates.find((path) => existsSync(path) && statSync(path).isFile());
+}
+
+/** Each cycle once, as the files along it with the first repeated at the end. */
+function importCycles(graph: Map<string, string[]>): string[][] {
+  const cycles: string[][] = [];
+  const done = new Set<string>();
+  const path: string[] = [];
+  const visit = (file: string) => {
+    const at = path.indexOf(file);
+    if (at >= 0) {
+      cycles.push([...path.slice(at), file]);
+      return;
+    }
+    if (done.has(file)) return;
+    path.push(file);
+    for (const target of graph.get(file) ?? []) visit(target);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of graph.keys()) visit(file);
+  return cycles;
+}
