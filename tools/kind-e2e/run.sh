@@ -174,6 +174,7 @@ kubectl patch platforminstall "$INSTALL" -n "$NS" --type merge --patch "$(
   "image": {"registry": "$REGISTRY", "pullPolicy": "Never", "opaImage": "$OPA_IMAGE"},
   "license": {"apiUrl": "http://$HOST_ADDRESS:$LICENSE_API_PORT"},
   "services": {"ocr-worker": {"env": [{"name": "CLAIM_IDLE_MS", "value": "15000"}]}},
+  "databases": {"allowedHosts": ["e2e-postgres"]},
   "dependencies": {
     "postgres": {"url": "postgres://e2e-postgres:5432/pelita_acme"},
     "redis": {"url": "redis://e2e-redis:6379/0"},

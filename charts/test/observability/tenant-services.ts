@@ -161,7 +161,10 @@ export async function startTenantServices(identity: TenantIdentity): Promise<Ten
       policySyncPort,
     );
 
-    await serve('db-proxy', createDbProxyService(loadConfig(dbProxySettings, {}), logger));
+    await serve(
+      'db-proxy',
+      createDbProxyService(loadConfig(dbProxySettings, { ALLOWED_DB_HOSTS: '127.0.0.1' }), logger),
+    );
     await serve('http-proxy', createHttpProxyService(loadConfig(httpProxySettings, {}), logger));
     const converter = await serve(
       'office-converter',

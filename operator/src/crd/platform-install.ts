@@ -469,7 +469,7 @@ export const platformInstallSpecSchema = z
           .max(100)
           .default([])
           .describe(
-            'The only hosts db-proxy may connect to (its ALLOWED_DB_HOSTS; the x-db-host header is otherwise an SSRF vector into the cluster). Empty: any host.',
+            'The only hosts db-proxy may connect to (its ALLOWED_DB_HOSTS; the x-db-host header is otherwise an SSRF vector into the cluster). Empty: none, db-proxy refuses every host until the databases the workspaces query are listed.',
           ),
       })
       .prefault({})

@@ -52,8 +52,12 @@ export async function run(): Promise<void> {
   const urls = { postgresql: databaseUrl('postgresql'), mariadb: databaseUrl('mariadb') };
   await prepareDatabases();
   // The service logs at its default level (info); its output goes to /dev/null.
-  const service = await startService(SERVICE_MAIN);
-  const alwaysReset = await startService(SERVICE_MAIN, { env: { SESSION_RESET: 'always' } });
+  // The test servers are on loopback: the only hosts db-proxy is given.
+  const hosts = { ALLOWED_DB_HOSTS: '127.0.0.1' };
+  const service = await startService(SERVICE_MAIN, { env: hosts });
+  const alwaysReset = await startService(SERVICE_MAIN, {
+    env: { ...hosts, SESSION_RESET: 'always' },
+  });
   try {
     report(
       `${CONNECTIONS.join(', ')} connections, ${DURATION_SECONDS} s per run, median of ${ROUNDS} alternating rounds; ` +

@@ -138,6 +138,8 @@ function wiring(
     // the token the user service copies user names with.
     URL_OCR: urlOf('ocr-service'),
     URL_DB_PROXY: urlOf('db-proxy'),
+    // db-proxy: the databases a workspace may query in make dev are the test servers on loopback.
+    ALLOWED_DB_HOSTS: '127.0.0.1,localhost',
     URL_HTTP_PROXY: urlOf('http-proxy'),
     EMBEDDINGS_MODEL: local ? LOCAL_EMBEDDINGS_ID : 'pelita-stub',
     // One index per embeddings model: vectors of one dimension cannot go into another's.

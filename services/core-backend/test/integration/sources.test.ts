@@ -43,7 +43,13 @@ describe('databases and APIs', () => {
     await admin.end();
     const quiet = createLogger({ name: 'proxies', level: 'silent' });
     dbProxy = await serveInProcess(
-      createDbProxyService(loadConfig(dbProxySettings, { PROXY_SERVICE_TOKEN: 'db-token' }), quiet),
+      createDbProxyService(
+        loadConfig(dbProxySettings, {
+          PROXY_SERVICE_TOKEN: 'db-token',
+          ALLOWED_DB_HOSTS: '127.0.0.1,localhost',
+        }),
+        quiet,
+      ),
       quiet,
     );
     httpProxy = await serveInProcess(

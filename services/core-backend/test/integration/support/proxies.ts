@@ -11,7 +11,11 @@ export const HTTP_PROXY_TOKEN = 'proxy-token';
 export function startDbProxy(): Promise<RunningServer> {
   return serveInProcess(
     createDbProxyService(
-      loadConfig(dbProxySettings, { PROXY_SERVICE_TOKEN: DB_PROXY_TOKEN }),
+      loadConfig(dbProxySettings, {
+        PROXY_SERVICE_TOKEN: DB_PROXY_TOKEN,
+        // The test servers (and the tests' fake servers) listen on loopback.
+        ALLOWED_DB_HOSTS: '127.0.0.1,localhost',
+      }),
       quiet,
     ),
     quiet,
