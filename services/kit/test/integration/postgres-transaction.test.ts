@@ -73,16 +73,22 @@ describe('inTransaction', () => {
 
   it('discards a client whose rollback failed, throwing the error of the work', async () => {
     let firstPid = 0;
-    const failure = await inTransaction(pool, async (client) => {
-      await client.query(`insert into ${TABLE} (name) values ('lost')`);
-      firstPid = await backendPid(client);
-      await terminate(firstPid);
-      await client.query('select 1'); // the connection is gone: this fails, so does the rollback
-    }).catch((err: unknown) => err);
+    const failure = new Error('work failed: its connection was lost');
+    await expect(
+      inTransaction(pool, async (client) => {
+        await client.query(`insert into ${TABLE} (name) values ('lost')`);
+        firstPid = await backendPid(client);
+        await terminate(firstPid);
+        // The connection is gone (whether the query is sent before or after the server's notice
+        // arrives): this fails, and so does the rollback.
+        await client.query('select 1').catch(() => {
+          throw failure;
+        });
+      }),
+    ).rejects.toBe(failure);
 
-    expect(String(failure)).toMatch(/terminat/i);
     expect(releases).toHaveLength(1);
-    expect(releases[0]).toBeInstanceOf(Error);
+    expect(releases[0]).toMatchObject({ message: expect.any(String) }); // an error, from any realm
     expect(pool.totalCount).toBe(0);
     expect(await names()).not.toContain('lost');
     // The next transaction gets a new connection, not the broken one.
@@ -100,7 +106,7 @@ describe('inTransaction', () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
-    expect(releases[0]).toBeInstanceOf(Error);
+    expect(releases[0]).toMatchObject({ message: expect.any(String) }); // an error, from any realm
     expect(pool.totalCount).toBe(0);
     expect(await inTransaction(pool, backendPid)).toEqual(expect.any(Number));
   });
