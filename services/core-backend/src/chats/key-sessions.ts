@@ -1,8 +1,8 @@
 /**
  * Sessions opened with app keys (the open API's and the widget's conversations), as a key reaches
- * them: a key reads the sessions made with it, or with keys it was told to read
- * (`reads_sessions_of`), and never a session whose answers came from anything outside what the
- * key itself may answer from. Any other session reads as unknown: empty.
+ * them: a key reads the sessions made with it (answered within its sources), and those of keys it
+ * was told to read (`reads_sessions_of`) whose answers came from nothing outside what the key
+ * itself may answer from. Any other session reads as unknown: empty.
  */
 import type { AccessLists } from '../access/access-lists';
 import type { Membership } from '../workspaces/workspaces';
@@ -38,9 +38,10 @@ export function createKeySessions(deps: { chats: ChatStore; access: AccessLists 
     ): Promise<Room | undefined> {
       const room = await deps.chats.findSessionRoom(key.workspaceId, sessionId);
       if (!room?.appKeyId) return undefined;
-      if (room.appKeyId !== key.id && !key.readsSessionsOf.includes(room.appKeyId)) {
-        return undefined;
-      }
+      // Its own sessions were answered within its sources: only another key's need the check
+      // (which reads every answer's sources, so it is not paid on every page of an export).
+      if (room.appKeyId === key.id) return room;
+      if (!key.readsSessionsOf.includes(room.appKeyId)) return undefined;
       return (await withinScope(principal, room)) ? room : undefined;
     },
   };
