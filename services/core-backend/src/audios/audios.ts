@@ -133,7 +133,7 @@ export function createAudios(deps: AudiosDeps) {
         );
       }
       const id = randomUUID();
-      const key = await deps.intake.originals.put(id, file.path, file.size);
+      const key = await deps.intake.originals.put(id, file.path);
       const stt = deps.intake.sttDefaults();
       try {
         await inTransaction(pool, async (client) => {

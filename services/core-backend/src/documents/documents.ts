@@ -178,7 +178,7 @@ export function createDocuments(deps: DocumentsDeps) {
       input: NewDocument,
     ): Promise<DocumentRecord> {
       return add(member, { ...input, source: 'upload', size: file.size }, async (id) => {
-        const originalKey = await deps.originals?.put(id, file.path, file.size);
+        const originalKey = await deps.originals?.put(id, file.path);
         // Recorded before sending, so a failed send removes it with the record.
         if (originalKey) {
           await pool.query('update documents set original_key = $2 where id = $1', [
