@@ -15,6 +15,7 @@ import {
   STRUCTURED_OUTPUT_MODES,
 } from '@pelita/kit';
 import { z } from 'zod';
+import { redisSettings } from '@pelita/kit/redis-client';
 
 // PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
 const pem = optionalSetting.transform((value) => value?.replace(/\\n/g, '\n'));
@@ -35,8 +36,7 @@ export const settingsSchema = baseSettings.extend({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'a lower-case SQL identifier')
     .default('core_backend'),
-  REDIS_URL: z.string().min(1),
-  REDIS_PASSWORD: optionalSetting,
+  ...redisSettings,
   /**
    * Before every Redis key (the user service's sessions it checks, its own keys): the same as
    * the user service's REDIS_KEY_PREFIX, so installations sharing one Redis never meet.
@@ -179,22 +179,9 @@ export const settingsSchema = baseSettings.extend({
 
 export type Settings = z.infer<typeof settingsSchema>;
 
-/** S3 settings, when object storage is configured. */
-export function s3Settings(settings: Settings) {
-  if (!settings.S3_ENDPOINT && !settings.S3_ACCESS_KEY) return undefined;
-  return {
-    ...(settings.S3_ENDPOINT ? { endpoint: settings.S3_ENDPOINT } : {}),
-    region: settings.S3_REGION,
-    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
-    ...(settings.S3_ACCESS_KEY && settings.S3_SECRET_KEY
-      ? {
-          credentials: {
-            accessKeyId: settings.S3_ACCESS_KEY,
-            secretAccessKey: settings.S3_SECRET_KEY,
-          },
-        }
-      : {}),
-  };
+/** Whether object storage is configured: an endpoint, or AWS S3 with a key pair. */
+export function s3Configured(settings: Settings): boolean {
+  return Boolean(settings.S3_ENDPOINT || settings.S3_ACCESS_KEY);
 }
 
 /** The install's model server, the fallback of every workspace (undefined when not configured). */

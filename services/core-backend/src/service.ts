@@ -6,6 +6,7 @@ import {
   createActivityLog,
   createActivityRepository,
   createMetrics,
+  createOpenSearchClient,
   createSummarizerClient,
   observePgPool,
   createTargetPolicy,
@@ -14,9 +15,8 @@ import {
   type Logger,
   type Service,
 } from '@pelita/kit';
-import { S3Client } from '@aws-sdk/client-s3';
-import { Client } from '@opensearch-project/opensearch';
-import { Redis } from 'ioredis';
+import { createObjectStore } from '@pelita/kit/object-store';
+import { createRedisClient } from '@pelita/kit/redis-client';
 import { createAccessLists } from './access/access-lists';
 import { publicKeySource } from './auth/public-key';
 import { createSignInRelay } from './auth/sign-in-relay';
@@ -36,7 +36,13 @@ import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
 import { createSpeechToText } from './audios/speech-to-text';
-import { embeddingsSettings, installModel, s3Settings, sttSettings, type Settings } from './config';
+import {
+  embeddingsSettings,
+  installModel,
+  s3Configured,
+  sttSettings,
+  type Settings,
+} from './config';
 import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
 import { createDocumentResults } from './documents/document-results';
 import { createDocuments } from './documents/documents';
@@ -84,17 +90,8 @@ export function createCoreBackend(
   const metrics = createMetrics();
   const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
   observePgPool(metrics.registry, pool);
-  const redis = new Redis(settings.REDIS_URL, {
-    maxRetriesPerRequest: 2,
-    keyPrefix: settings.REDIS_KEY_PREFIX,
-    ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
-  });
-  const search = new Client({
-    node: settings.OPENSEARCH_URL,
-    ...(settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
-      ? { auth: { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD } }
-      : {}),
-  });
+  const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
+  const search = createOpenSearchClient(settings);
   const activity = createActivityRepository(
     settings.OPENSEARCH_URL,
     settings.INDEX_USER_ACTIVITY_LOG,
@@ -131,9 +128,10 @@ export function createCoreBackend(
     targetPolicy,
     structuredOutput: settings.LLM_STRUCTURED_OUTPUT,
   });
-  const s3Config = s3Settings(settings);
-  const s3 = s3Config && new S3Client(s3Config);
-  const originals = s3 && createOriginals(s3, settings.S3_BUCKET);
+  const objects = s3Configured(settings)
+    ? createObjectStore(settings, settings.S3_BUCKET)
+    : undefined;
+  const originals = objects && createOriginals(objects);
   if (!originals) logger.warn('S3 is not configured: uploads are not kept, so not re-processed');
   const ocr = settings.URL_OCR
     ? createOcrClient(settings.URL_OCR, settings.OCR_REQUEST_TIMEOUT_MS)
@@ -146,8 +144,7 @@ export function createCoreBackend(
       summary: settings.INDEX_DOCUMENT_SUMMARIZE,
       chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
     },
-    s3,
-    bucket: settings.S3_BUCKET,
+    objects,
   });
   const deletions = createDeletions({
     pool,
@@ -163,7 +160,7 @@ export function createCoreBackend(
   const workspaces = createWorkspaces(pool, users, deletions);
   const stt = sttSettings(settings);
   const speechToText = stt && createSpeechToText(stt);
-  const audioOriginals = s3 && createOriginals(s3, settings.S3_BUCKET, 'core-audios');
+  const audioOriginals = objects && createOriginals(objects, 'core-audios');
   if (!speechToText || !audioOriginals) {
     logger.warn('audios cannot be added: they need S3_* and STT_BASE_URL (or BASE_URL_LOCAL)');
   } else if (!settings.URL_SUMMARIZER) {
@@ -380,7 +377,7 @@ export function createCoreBackend(
       redis.disconnect();
       await search.close();
       await activity.close();
-      s3?.destroy();
+      objects?.close();
     },
   };
 }

@@ -14,14 +14,13 @@ import {
   optionalSetting,
 } from '@pelita/kit';
 import { z } from 'zod';
+import { redisSettings } from '@pelita/kit/redis-client';
 
 const MIB = 1024 * 1024;
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings.extend({
-  REDIS_URL: z.string().min(1),
-  /** Overrides a password in REDIS_URL: a Secret's value needs no URL encoding this way. */
-  REDIS_PASSWORD: optionalSetting,
+  ...redisSettings,
   /**
    * Prefix of every Redis key (queue stream, status records). Installs sharing one Redis get
    * their own (the operator sets it per install).

@@ -3,8 +3,10 @@
  * queue and the status records in Redis, the result index and summary indexes in OpenSearch,
  * and object storage. Nothing connects until first used (ioredis `lazyConnect`).
  */
-import { Client } from '@opensearch-project/opensearch';
-import { Redis } from 'ioredis';
+import { createOpenSearchClient } from '@pelita/kit';
+import { createRedisClient } from '@pelita/kit/redis-client';
+import type { Client } from '@opensearch-project/opensearch';
+import type { Redis } from 'ioredis';
 import type { Settings } from './config';
 import { createTaskQueue, type TaskQueue } from './queue/task-queue';
 import { createChunkIndex, type ChunkIndex } from './results/chunk-index';
@@ -26,11 +28,7 @@ export interface SharedState {
 
 /** A Redis connection of its own (a worker's blocking reads must not hold up other commands). */
 export function connectRedis(settings: Settings): Redis {
-  return new Redis(settings.REDIS_URL, {
-    lazyConnect: true,
-    maxRetriesPerRequest: 2,
-    ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),
-  });
+  return createRedisClient(settings, { lazyConnect: true });
 }
 
 export function queueOptions(settings: Settings) {
@@ -45,23 +43,8 @@ export function queueOptions(settings: Settings) {
 
 export function openSharedState(settings: Settings): SharedState {
   const redis = connectRedis(settings);
-  const search = new Client({
-    node: settings.OPENSEARCH_URL,
-    ...(settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
-      ? {
-          auth: { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD },
-        }
-      : {}),
-  });
-  const documents = createDocumentStore({
-    endpoint: settings.S3_ENDPOINT,
-    region: settings.S3_REGION,
-    accessKeyId: settings.S3_ACCESS_KEY,
-    secretAccessKey: settings.S3_SECRET_KEY,
-    bucket: settings.S3_BUCKET,
-    forcePathStyle: settings.S3_FORCE_PATH_STYLE,
-    publicBaseUrl: settings.S3_PUBLIC_URL,
-  });
+  const search = createOpenSearchClient(settings);
+  const documents = createDocumentStore(settings);
   return {
     redis,
     queue: createTaskQueue(redis, queueOptions(settings)),

@@ -50,8 +50,7 @@ export function createPolicySyncService(settings: Settings, logger: Logger): Pol
 
   const bus = settings.REDIS_URL
     ? createTriggerBus({
-        redisUrl: settings.REDIS_URL,
-        redisPassword: settings.REDIS_PASSWORD,
+        redis: { REDIS_URL: settings.REDIS_URL, REDIS_PASSWORD: settings.REDIS_PASSWORD },
         channel: settings.SYNC_CHANNEL,
         instanceId: randomUUID(),
         logger,

@@ -3,7 +3,7 @@
  * `visibleSql` in its query), every read of one resource asks `requireVisible`: a resource the
  * caller may not use is answered as not existing (404), so its id reveals nothing.
  */
-import { badRequest, HttpError } from '@pelita/kit';
+import { badRequest, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { Membership } from '../workspaces/workspaces';
 
@@ -142,9 +142,7 @@ export function createAccessLists(pool: pg.Pool) {
       if (strangers.length > 0) {
         throw badRequest(`Not members of the workspace: ${strangers.join(', ')}`);
       }
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client.query(
           'delete from resource_access where resource_type = $1 and resource_id = $2',
           [type, id],
@@ -154,13 +152,7 @@ export function createAccessLists(pool: pg.Pool) {
            select $1, $2, $3, unnest($4::text[])`,
           [member.workspaceId, type, id, wanted],
         );
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return this.users(type, id);
     },
 

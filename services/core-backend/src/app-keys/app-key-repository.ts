@@ -1,6 +1,6 @@
 /** The SQL of app keys: records, their sources, and the sources resolved to documents. */
+import { inTransaction } from '@pelita/kit';
 import type pg from 'pg';
-import { inTransaction } from '../db/database';
 import type { Paging } from '../paging';
 
 export const SOURCE_TYPES = ['document', 'folder', 'topic', 'audio'] as const;

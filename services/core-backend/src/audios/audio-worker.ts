@@ -10,10 +10,15 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, SummarizerError, type Logger, type SummarizerClient } from '@pelita/kit';
+import {
+  errorMessage,
+  inTransaction,
+  type Logger,
+  type SummarizerClient,
+  SummarizerError,
+} from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
-import { inTransaction } from '../db/database';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { AudioRecord } from './audios';

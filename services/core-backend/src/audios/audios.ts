@@ -4,10 +4,9 @@
  * the access lists, like documents.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
-import { inTransaction } from '../db/database';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
@@ -134,7 +133,7 @@ export function createAudios(deps: AudiosDeps) {
         );
       }
       const id = randomUUID();
-      const key = await deps.intake.originals.put(id, file.path, file.size);
+      const key = await deps.intake.originals.put(id, file.path);
       const stt = deps.intake.sttDefaults();
       try {
         await inTransaction(pool, async (client) => {

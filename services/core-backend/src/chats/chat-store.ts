@@ -4,7 +4,7 @@
  * follow commit order (a cursor never skips a late commit) and `total` is read, not counted.
  */
 import { randomUUID } from 'node:crypto';
-import { HttpError } from '@pelita/kit';
+import { HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 
 export interface KnowledgeSource {
@@ -125,21 +125,6 @@ export interface NewRoom {
 }
 
 export function createChatStore(pool: pg.Pool) {
-  async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
-  }
-
   return {
     async createRoom(input: NewRoom): Promise<Room> {
       const id = randomUUID();
@@ -250,7 +235,7 @@ export function createChatStore(pool: pg.Pool) {
       room: Room,
       input: { chat: string; llm: string; knowledgeSourceDetail: KnowledgeSource[] },
     ): Promise<Message> {
-      return inTransaction(async (client) => {
+      return inTransaction(pool, async (client) => {
         const { rows: counter } = await client.query<{ last_seq: string }>(
           `update room_chats set last_seq = last_seq + 1, message_count = message_count + 1,
              updated_at = now() where id = $1 returning last_seq`,
@@ -324,7 +309,7 @@ export function createChatStore(pool: pg.Pool) {
     },
 
     async deleteMessage(room: Room, id: string): Promise<void> {
-      await inTransaction(async (client) => {
+      await inTransaction(pool, async (client) => {
         const { rowCount } = await client.query(
           'delete from chat_histories where id = $1 and room_id = $2',
           [id, room.id],
@@ -339,7 +324,7 @@ export function createChatStore(pool: pg.Pool) {
 
     /** Removes the message and every later one (an edited question starts over from there). */
     async truncateFrom(room: Room, id: string): Promise<void> {
-      await inTransaction(async (client) => {
+      await inTransaction(pool, async (client) => {
         const { rows } = await client.query<{ seq: string }>(
           'select seq from chat_histories where id = $1 and room_id = $2',
           [id, room.id],

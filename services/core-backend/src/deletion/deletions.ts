@@ -7,11 +7,10 @@
  * succeeds. The rows go first: the document follower and the audio worker write passages while
  * holding their row, so they finish before the deletion takes it, or find no row after.
  */
-import { errorMessage, type Logger } from '@pelita/kit';
+import { errorMessage, inTransaction, type Logger } from '@pelita/kit';
 import { Counter, Gauge, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
-import { inTransaction } from '../db/database';
 import { createDeletionJobs, type DeletionJob } from './deletion-jobs';
 import {
   audioLeftovers,

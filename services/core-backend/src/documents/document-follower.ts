@@ -6,10 +6,9 @@
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
  * lives only in memory, so a restart loses no document.
  */
-import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
-import { inTransaction } from '../db/database';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from './documents';
 import type { OcrArtifacts } from './ocr-artifacts';

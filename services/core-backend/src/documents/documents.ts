@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
+import { conflict, currentTraceparent, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
@@ -101,9 +101,7 @@ export function createDocuments(deps: DocumentsDeps) {
     ocr();
     await checkFolder(member, input.folderId);
     const id = randomUUID();
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(pool, async (client) => {
       await client.query(
         `insert into documents (id, task_id, workspace_id, folder_id, name, source, url, size_bytes,
            processing, type_ocr, created_by, traceparent)
@@ -124,13 +122,7 @@ export function createDocuments(deps: DocumentsDeps) {
         ],
       );
       await access.grantCreator(member, 'document', id, client);
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
     try {
       const { originalKey } = await send(id);
       await pool.query(
@@ -186,7 +178,7 @@ export function createDocuments(deps: DocumentsDeps) {
       input: NewDocument,
     ): Promise<DocumentRecord> {
       return add(member, { ...input, source: 'upload', size: file.size }, async (id) => {
-        const originalKey = await deps.originals?.put(id, file.path, file.size);
+        const originalKey = await deps.originals?.put(id, file.path);
         // Recorded before sending, so a failed send removes it with the record.
         if (originalKey) {
           await pool.query('update documents set original_key = $2 where id = $1', [

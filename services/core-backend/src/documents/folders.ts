@@ -4,7 +4,7 @@
  * deletes its sub-folders; its documents stay, outside any folder.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import { isUniqueViolation } from '../db/database';
@@ -76,9 +76,7 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
     async create(member: Membership, input: { name: string; parentId: string | null }) {
       await checkParent(member, undefined, input.parentId);
       const id = randomUUID();
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client
           .query(
             `insert into document_folders (id, workspace_id, parent_id, name, created_by)
@@ -87,13 +85,7 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
           )
           .catch(taken);
         await access.grantCreator(member, 'folder', id, client);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return find(member, id);
     },
     async update(

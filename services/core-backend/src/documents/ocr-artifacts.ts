@@ -4,7 +4,7 @@
  * and the stored PDF in object storage (`ocr-documents/{task_id}.pdf`). Removal is by id
  * (delete-by-query is a module some distributions lack) and tolerates what is already gone.
  */
-import { DeleteObjectCommand, type S3Client } from '@aws-sdk/client-s3';
+import type { ObjectStore } from '@pelita/kit/object-store';
 import type { Client } from '@opensearch-project/opensearch';
 
 export interface OcrIndexes {
@@ -23,8 +23,7 @@ export interface DocumentSummary {
 export function createOcrArtifacts(options: {
   search: Client;
   indexes: OcrIndexes;
-  s3: S3Client | undefined;
-  bucket: string;
+  objects: ObjectStore | undefined;
 }) {
   const { search, indexes } = options;
 
@@ -80,9 +79,7 @@ export function createOcrArtifacts(options: {
         .catch((err: unknown) => {
           if ((err as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) throw err;
         });
-      await options.s3?.send(
-        new DeleteObjectCommand({ Bucket: options.bucket, Key: `ocr-documents/${taskId}.pdf` }),
-      );
+      await options.objects?.remove(`ocr-documents/${taskId}.pdf`);
     },
   };
 }

@@ -4,7 +4,7 @@
  * list.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
@@ -161,9 +161,7 @@ export function createApis(deps: {
     async create(member: Membership, input: ApiInput) {
       const id = randomUUID();
       const columns = authColumns(input);
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client
           .query(
             `insert into apis (id, workspace_id, name, description, base_url, auth_type, auth_user,
@@ -185,13 +183,7 @@ export function createApis(deps: {
           )
           .catch(taken('An API'));
         await access.grantCreator(member, 'api', id, client);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return find(member, id);
     },
     async update(member: Membership, id: string, input: ApiInput) {

@@ -4,7 +4,7 @@
  * A chat's statement reads only the listed tables: on PostgreSQL its plan is checked first.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import type { SecretBox } from '../crypto/secret-box';
@@ -99,9 +99,7 @@ export function createDatabases(deps: {
     },
     async create(member: Membership, input: DatabaseInput) {
       const id = randomUUID();
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client
           .query(
             `insert into databases (id, workspace_id, name, description, engine, host, port,
@@ -123,13 +121,7 @@ export function createDatabases(deps: {
           )
           .catch(taken);
         await access.grantCreator(member, 'database', id, client);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return find(member, id);
     },
     async update(member: Membership, id: string, changes: Partial<DatabaseInput>) {

@@ -3,7 +3,7 @@
  * use it; it only ever hands out the documents the user may use themselves (`documentsOf`).
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, HttpError } from '@pelita/kit';
+import { badRequest, conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import { isUniqueViolation } from '../db/database';
@@ -54,9 +54,7 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
     },
     async create(member: Membership, input: { name: string; description: string }) {
       const id = randomUUID();
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client
           .query(
             `insert into topics (id, workspace_id, name, description, created_by)
@@ -65,13 +63,7 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
           )
           .catch(taken);
         await access.grantCreator(member, 'topic', id, client);
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return find(member, id);
     },
     async update(member: Membership, id: string, changes: { name?: string; description?: string }) {

@@ -4,7 +4,7 @@
  * default from the previous one, in one transaction.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
@@ -52,24 +52,15 @@ export function createSystemPrompts(pool: pg.Pool) {
     write: (client: pg.PoolClient) => Promise<string>,
     makesDefault: { type: PromptType } | undefined,
   ): Promise<string> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(pool, async (client) => {
       if (makesDefault) {
         await client.query(
           'update system_prompts set is_default = false where workspace_id = $1 and type = $2 and is_default',
           [workspaceId, makesDefault.type],
         );
       }
-      const id = await write(client).catch(taken);
-      await client.query('commit');
-      return id;
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+      return write(client).catch(taken);
+    });
   }
 
   return {

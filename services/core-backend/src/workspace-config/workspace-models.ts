@@ -7,7 +7,7 @@
  * sealed at rest and never returned.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { ModelChoice } from '../chats/model-client';
 import type { SecretBox } from '../crypto/secret-box';
@@ -67,19 +67,10 @@ export function createWorkspaceModels(
 
   /** A change of the workspace's models, one at a time per workspace: the default stays single. */
   async function locked<T>(workspaceId: string, work: (client: pg.PoolClient) => Promise<T>) {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    return inTransaction(pool, async (client) => {
       await client.query('select 1 from workspaces where id = $1 for update', [workspaceId]);
-      const result = await work(client);
-      await client.query('commit');
-      return result;
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+      return work(client);
+    });
   }
 
   const choiceOf = (row: WorkspaceModel): ModelChoice => ({

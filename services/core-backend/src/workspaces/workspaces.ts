@@ -5,7 +5,7 @@
  * workspace always keeps at least one owner.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, forbidden, HttpError, notFound } from '@pelita/kit';
+import { badRequest, conflict, forbidden, HttpError, inTransaction, notFound } from '@pelita/kit';
 import type pg from 'pg';
 import type { Paging } from '../paging';
 import type { UserDirectory } from '../users/user-directory';
@@ -109,9 +109,7 @@ export function createWorkspaces(
     workspaceId: string,
     change: (client: pg.PoolClient) => Promise<void>,
   ): Promise<void> {
-    const client = await pool.connect();
-    try {
-      await client.query('begin');
+    await inTransaction(pool, async (client) => {
       // One member change at a time per workspace: two owners leaving together must not both pass.
       await client.query('select 1 from workspaces where id = $1 for update', [workspaceId]);
       await change(client);
@@ -120,13 +118,7 @@ export function createWorkspaces(
         [workspaceId],
       );
       if ((rows[0]?.owners ?? 0) === 0) throw conflict('A workspace keeps at least one owner');
-      await client.query('commit');
-    } catch (err) {
-      await client.query('rollback');
-      throw err;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   return {
@@ -152,9 +144,7 @@ export function createWorkspaces(
       input: { name: string; description: string; settings: WorkspaceSettings },
     ): Promise<Workspace> {
       const id = randomUUID();
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client.query(
           `insert into workspaces (id, name, description, settings, created_by)
            values ($1, $2, $3, $4, $5)`,
@@ -164,13 +154,7 @@ export function createWorkspaces(
           `insert into workspace_users (workspace_id, user_id, role) values ($1, $2, 'owner')`,
           [id, userId],
         );
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
       return { ...(await find(id)), role: 'owner' };
     },
 

@@ -4,10 +4,9 @@
  * the same transaction — the entry holds the fields that changed with their before and after
  * values (the kit's `describeChanges`, which masks secrets such as a mapping's client secret).
  */
-import { describeChanges } from '@pelita/kit';
+import { describeChanges, inTransaction } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { recordActivity, type Actor } from '../activity/activity-log';
-import { inTransaction } from '../store/sql';
 import type {
   ListQuery,
   ListResult,

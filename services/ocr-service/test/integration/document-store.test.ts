@@ -20,13 +20,12 @@ const { S3_ENDPOINT, S3_ACCESS_KEY, S3_SECRET_KEY, S3_REGION } = requireEnv(
 describe('document store', () => {
   const bucket = `ocr-test-${randomBytes(4).toString('hex')}`;
   const store = createDocumentStore({
-    endpoint: S3_ENDPOINT,
-    region: S3_REGION,
-    accessKeyId: S3_ACCESS_KEY,
-    secretAccessKey: S3_SECRET_KEY,
-    bucket,
-    forcePathStyle: true,
-    publicBaseUrl: undefined,
+    S3_ENDPOINT,
+    S3_REGION,
+    S3_ACCESS_KEY,
+    S3_SECRET_KEY,
+    S3_BUCKET: bucket,
+    S3_FORCE_PATH_STYLE: true,
   });
   let dir: string;
   beforeAll(async () => {
@@ -68,13 +67,11 @@ describe('document store', () => {
 
   it('builds public URLs on a configured base (a CDN), encoding the key', () => {
     const behindCdn = createDocumentStore({
-      endpoint: S3_ENDPOINT,
-      region: S3_REGION,
-      accessKeyId: undefined,
-      secretAccessKey: undefined,
-      bucket,
-      forcePathStyle: true,
-      publicBaseUrl: 'https://cdn.example.com/docs/',
+      S3_ENDPOINT,
+      S3_REGION,
+      S3_BUCKET: bucket,
+      S3_FORCE_PATH_STYLE: true,
+      S3_PUBLIC_URL: 'https://cdn.example.com/docs/',
     });
     expect(behindCdn.publicUrl(documentPdfKey('a b'))).toBe(
       'https://cdn.example.com/docs/ocr-documents/a%20b.pdf',

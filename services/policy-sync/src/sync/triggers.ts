@@ -9,7 +9,8 @@
  * how many replicas — counted as the channel's subscribers — hold the change.
  */
 import type { Logger } from '@pelita/kit';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisSettings } from '@pelita/kit/redis-client';
+import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { Source } from './policy-data';
 
@@ -34,9 +35,8 @@ export interface TriggerBus {
 }
 
 export interface TriggerBusOptions {
-  redisUrl: string;
-  /** Overrides a password in `redisUrl`. */
-  redisPassword?: string | undefined;
+  /** REDIS_PASSWORD, when set, overrides a password in REDIS_URL. */
+  redis: RedisSettings;
   channel: string;
   /** This replica's id: its own messages come back to it and are skipped. */
   instanceId: string;
@@ -69,9 +69,7 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   const { channel, instanceId, logger } = options;
   // Publishing fails at once while Redis is away instead of queueing: the caller's own sync
   // must not wait for it, and the periodic resync reaches the other replicas anyway.
-  const auth = options.redisPassword ? { password: options.redisPassword } : {};
-  const publisher = new Redis(options.redisUrl, {
-    ...auth,
+  const publisher = createRedisClient(options.redis, {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
@@ -79,8 +77,7 @@ export function createTriggerBus(options: TriggerBusOptions): TriggerBus {
   });
   // Subscribing again on every `ready` (rather than ioredis' auto-resubscribe) also covers a
   // Redis that was unreachable when this replica started.
-  const subscriber = new Redis(options.redisUrl, {
-    ...auth,
+  const subscriber = createRedisClient(options.redis, {
     lazyConnect: true,
     autoResubscribe: false,
   });

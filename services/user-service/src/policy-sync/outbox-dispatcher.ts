@@ -10,7 +10,7 @@
  * transaction that lasts the call: two replicas never send the same row, and the rows of a
  * replica that dies mid-call are free again when its connection drops.
  */
-import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { OutboxRepository, OutboxRow, SyncTarget } from './outbox-repository';
@@ -112,25 +112,14 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
 
   /** One round over the due rows; returns how many it handled. */
   async function pass(): Promise<number> {
-    const client = await pool.connect();
-    let broken: Error | undefined;
-    try {
-      await client.query('begin');
+    return inTransaction(pool, async (client) => {
       const rows = await outbox.claimDue(client, BATCH);
       const byTarget = new Map<SyncTarget, OutboxRow[]>();
       for (const row of rows) byTarget.set(row.target, [...(byTarget.get(row.target) ?? []), row]);
       // One call confirms every row of its target: a burst of changes costs one sync.
       await Promise.all([...byTarget].map(([target, group]) => send(client, target, group)));
-      await client.query('commit');
       return rows.length;
-    } catch (err) {
-      await client.query('rollback').catch((rollbackError: unknown) => {
-        broken = new Error(errorMessage(rollbackError));
-      });
-      throw err;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   function sleep(ms: number): Promise<void> {

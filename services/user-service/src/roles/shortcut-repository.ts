@@ -1,4 +1,5 @@
 /** SQL of the shortcut access lists of roles. */
+import { inTransaction } from '@pelita/kit';
 import type { Pool } from 'pg';
 
 export interface ShortcutFields {
@@ -25,9 +26,7 @@ export function createShortcutRepository(pool: Pool) {
     },
     /** Replaces the role's list with `shortcuts`, in that order, in one transaction. */
     async replace(roleId: number, shortcuts: ShortcutFields[]): Promise<void> {
-      const client = await pool.connect();
-      try {
-        await client.query('begin');
+      await inTransaction(pool, async (client) => {
         await client.query('delete from role_shortcuts where role_id = $1', [roleId]);
         for (const [position, s] of shortcuts.entries()) {
           await client.query(
@@ -36,13 +35,7 @@ export function createShortcutRepository(pool: Pool) {
             [roleId, position, s.name, s.label, s.path],
           );
         }
-        await client.query('commit');
-      } catch (err) {
-        await client.query('rollback');
-        throw err;
-      } finally {
-        client.release();
-      }
+      });
     },
   };
 }
