@@ -216,7 +216,7 @@ export function createCoreBackend(
     originals,
     deletions,
   });
-  const topics = createTopics(pool, access);
+  const topics = createTopics(pool, access, workspaces);
   const follower =
     ocr &&
     createDocumentFollower({
@@ -301,7 +301,7 @@ export function createCoreBackend(
     knowledge,
     documents,
     results: createDocumentResults({ pool, documents, knowledge }),
-    folders: createFolders(pool, access),
+    folders: createFolders(pool, access, workspaces),
     topics,
     audios,
     documentRoutes: {
