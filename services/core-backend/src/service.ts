@@ -172,6 +172,7 @@ export function createCoreBackend(
   const audios = createAudios({
     pool,
     access,
+    workspaces,
     knowledge,
     intake:
       speechToText && audioOriginals
@@ -210,6 +211,7 @@ export function createCoreBackend(
   const documents = createDocuments({
     pool,
     access,
+    workspaces,
     knowledge,
     ocr,
     artifacts,

@@ -8,6 +8,11 @@ import type { Membership, Workspaces } from '../workspaces/workspaces';
 export interface Actor {
   userId: string;
   workspaceId: string;
+  /**
+   * Never set: a Membership is not an Actor. Passing one would ask for the membership again and
+   * drop what it carries (an app key's narrowed scope).
+   */
+  permissions?: never;
 }
 
 /** The part of the workspaces module that decides membership and permission. */

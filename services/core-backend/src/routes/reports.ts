@@ -70,10 +70,14 @@ export function reportRoutes(deps: {
           (await deps.callerOf(req)).id,
           'knowledge.read',
         );
-        const { rows } = await deps.topics.documents(member, params.topicId, {
-          page: 1,
-          limit: 200,
-        });
+        const { rows } = await deps.topics.documents(
+          { userId: member.userId, workspaceId: member.workspaceId },
+          params.topicId,
+          {
+            page: 1,
+            limit: 200,
+          },
+        );
         return deps.reports.ofDocuments(member, rows, clientGoneSignal(res));
       },
     }),
