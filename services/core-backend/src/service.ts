@@ -240,6 +240,7 @@ export function createCoreBackend(
   const databases = createDatabases({
     pool,
     access,
+    workspaces,
     box: secrets,
     dbProxy: settings.URL_DB_PROXY
       ? createDbProxyClient(
@@ -252,6 +253,7 @@ export function createCoreBackend(
   const apis = createApis({
     pool,
     access,
+    workspaces,
     box: secrets,
     httpProxy: settings.URL_HTTP_PROXY
       ? createHttpProxyClient(
