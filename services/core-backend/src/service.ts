@@ -18,6 +18,7 @@ import { S3Client } from '@aws-sdk/client-s3';
 import { Client } from '@opensearch-project/opensearch';
 import { Redis } from 'ioredis';
 import { createAccessLists } from './access/access-lists';
+import { createResourceAccess } from './access/resource-access';
 import { publicKeySource } from './auth/public-key';
 import { createSignInRelay } from './auth/sign-in-relay';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
@@ -56,11 +57,13 @@ import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
 import { createIntegrations } from './workspace-config/integrations';
 import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
+import { createWorkspaceConfig } from './workspace-config/workspace-config';
 import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
 import { createRetriever } from './retrieval/retriever';
+import { createSearch } from './retrieval/search';
 import { createUserDirectory } from './users/user-directory';
 import { createWorkspaceRoles } from './workspaces/workspace-roles';
 import { createWorkspaces } from './workspaces/workspaces';
@@ -298,6 +301,7 @@ export function createCoreBackend(
     users,
     workspaces,
     access,
+    resourceAccess: createResourceAccess(access, workspaces),
     workspaceRoles: createWorkspaceRoles(pool),
     chats,
     answers,
@@ -324,6 +328,12 @@ export function createCoreBackend(
       temperature: 0.2,
     }),
     systemPrompts,
+    workspaceConfig: createWorkspaceConfig({
+      workspaces,
+      systemPrompts,
+      workspaceModels: workspaceModelStore,
+      models,
+    }),
     integrations: createIntegrations(
       pool,
       secrets,
@@ -352,6 +362,7 @@ export function createCoreBackend(
     }),
     keySessions: createKeySessions({ chats, access }),
     retrieve,
+    search: createSearch({ workspaces, retrieve }),
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),
