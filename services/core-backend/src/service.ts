@@ -338,8 +338,9 @@ export function createCoreBackend(
       pool,
       secrets,
       createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
+      workspaces,
     ),
-    iframes: createIframes(pool),
+    iframes: createIframes(pool, workspaces),
     visitorLimit: createVisitorLimit(redis, {
       limit: settings.EMBED_RATE_LIMIT,
       windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
