@@ -351,7 +351,7 @@ export function createCoreBackend(
     }),
     trustProxy: settings.TRUST_PROXY,
     workspaceModelStore,
-    dashboard: createDashboard(pool),
+    dashboard: createDashboard(pool, workspaces),
     models,
     databases,
     apis,
