@@ -319,6 +319,8 @@ export function createCoreBackend(
     },
     workspaceModels: (workspaceId) => workspaceModelStore.ids(workspaceId),
     reports: createReports({
+      workspaces,
+      topics,
       chats,
       knowledge,
       models,
