@@ -49,6 +49,7 @@ import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
 import type { KeySessions } from './chats/key-sessions';
+import type { Rooms } from './chats/rooms';
 import type { Retrieve } from './retrieval/retriever';
 import type { Search } from './retrieval/search';
 import { adminRoutes } from './routes/admin';
@@ -96,6 +97,8 @@ export interface AppDeps {
   /** Search as a member asks it (POST /api/workspaces/:id/search). */
   search: Search;
   chats: ChatStore;
+  /** A member's rooms and messages, as the member reaches them. */
+  rooms: Rooms;
   answers: AnswerPipeline;
   /** The model ids a workspace offers on the open API. */
   workspaceModels: WorkspaceModels;

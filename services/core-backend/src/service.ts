@@ -33,6 +33,7 @@ import { createChatStore } from './chats/chat-store';
 import { createKeySessions } from './chats/key-sessions';
 import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
+import { createRooms } from './chats/rooms';
 import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
@@ -304,6 +305,7 @@ export function createCoreBackend(
     resourceAccess: createResourceAccess(access, workspaces),
     workspaceRoles: createWorkspaceRoles(pool),
     chats,
+    rooms: createRooms({ workspaces, access, chats }),
     answers,
     pool,
     knowledge,
