@@ -14,6 +14,7 @@ import {
 import type { KeyObject } from 'node:crypto';
 import type { Express } from 'express';
 import type { AccessLists } from './access/access-lists';
+import type { ResourceAccess } from './access/resource-access';
 import type { AppKeys } from './app-keys/app-keys';
 import type pg from 'pg';
 import type { Audios } from './audios/audios';
@@ -41,13 +42,16 @@ import type { Apis } from './sources/apis';
 import type { Databases } from './sources/databases';
 import type { Reports } from './chats/reports';
 import type { ModelClient } from './chats/model-client';
+import type { WorkspaceConfig } from './workspace-config/workspace-config';
 import type { SystemPrompts } from './workspace-config/system-prompts';
 import type { WorkspaceModels as WorkspaceModelStore } from './workspace-config/workspace-models';
 import { callerOf } from './caller';
 import type { AnswerPipeline } from './chats/answer-pipeline';
 import type { ChatStore } from './chats/chat-store';
 import type { KeySessions } from './chats/key-sessions';
+import type { Rooms } from './chats/rooms';
 import type { Retrieve } from './retrieval/retriever';
+import type { Search } from './retrieval/search';
 import { adminRoutes } from './routes/admin';
 import { embedRoutes } from './routes/embed';
 import { pageRoutes, WEB_DIR } from './routes/pages';
@@ -82,13 +86,19 @@ export interface AppDeps {
   users: UserDirectory;
   workspaces: Workspaces;
   access: AccessLists;
+  /** Who may use one resource, as members read and replace it. */
+  resourceAccess: ResourceAccess;
   workspaceRoles: WorkspaceRoles;
   appKeys: AppKeys;
   /** The sessions app keys opened, as a key may read them. */
   keySessions: KeySessions;
   /** The one retrieval: search and every chat. */
   retrieve: Retrieve;
+  /** Search as a member asks it (POST /api/workspaces/:id/search). */
+  search: Search;
   chats: ChatStore;
+  /** A member's rooms and messages, as the member reaches them. */
+  rooms: Rooms;
   answers: AnswerPipeline;
   /** The model ids a workspace offers on the open API. */
   workspaceModels: WorkspaceModels;
@@ -106,6 +116,8 @@ export interface AppDeps {
     defaultProcessing: OcrOptions['processing'];
   };
   systemPrompts: SystemPrompts;
+  /** System prompts and models as members read and change them. */
+  workspaceConfig: WorkspaceConfig;
   integrations: Integrations;
   iframes: Iframes;
   /** Questions a visitor address may still ask an embedded widget. */

@@ -1,6 +1,7 @@
 /** The user behind a guarded request, recorded in the user directory on the way. */
 import { unauthorized } from '@pelita/kit';
 import type { Request } from 'express';
+import type { Actor } from './access/actor';
 import type { UserDirectory } from './users/user-directory';
 
 export interface Caller {
@@ -16,4 +17,9 @@ export function callerOf(users: UserDirectory): CallerOf {
     await users.remember(req.auth.sub, req.auth.username);
     return { id: req.auth.sub, username: req.auth.username };
   };
+}
+
+/** The caller as the actor of a workspace request: domain functions decide what it may do. */
+export async function actorOf(callerOf: CallerOf, req: Request, workspaceId: string) {
+  return { userId: (await callerOf(req)).id, workspaceId } satisfies Actor;
 }

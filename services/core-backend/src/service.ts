@@ -18,6 +18,7 @@ import {
 import { createObjectStore } from '@pelita/kit/object-store';
 import { createRedisClient } from '@pelita/kit/redis-client';
 import { createAccessLists } from './access/access-lists';
+import { createResourceAccess } from './access/resource-access';
 import { publicKeySource } from './auth/public-key';
 import { createSignInRelay } from './auth/sign-in-relay';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
@@ -32,6 +33,7 @@ import { createChatStore } from './chats/chat-store';
 import { createKeySessions } from './chats/key-sessions';
 import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
+import { createRooms } from './chats/rooms';
 import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
@@ -62,11 +64,13 @@ import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
 import { createIntegrations } from './workspace-config/integrations';
 import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
+import { createWorkspaceConfig } from './workspace-config/workspace-config';
 import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
 import { createRetriever } from './retrieval/retriever';
+import { createSearch } from './retrieval/search';
 import { createUserDirectory } from './users/user-directory';
 import { createWorkspaceRoles } from './workspaces/workspace-roles';
 import { createWorkspaces } from './workspaces/workspaces';
@@ -169,6 +173,7 @@ export function createCoreBackend(
   const audios = createAudios({
     pool,
     access,
+    workspaces,
     knowledge,
     intake:
       speechToText && audioOriginals
@@ -207,13 +212,14 @@ export function createCoreBackend(
   const documents = createDocuments({
     pool,
     access,
+    workspaces,
     knowledge,
     ocr,
     artifacts,
     originals,
     deletions,
   });
-  const topics = createTopics(pool, access);
+  const topics = createTopics(pool, access, workspaces);
   const follower =
     ocr &&
     createDocumentFollower({
@@ -235,6 +241,7 @@ export function createCoreBackend(
   const databases = createDatabases({
     pool,
     access,
+    workspaces,
     box: secrets,
     dbProxy: settings.URL_DB_PROXY
       ? createDbProxyClient(
@@ -247,6 +254,7 @@ export function createCoreBackend(
   const apis = createApis({
     pool,
     access,
+    workspaces,
     box: secrets,
     httpProxy: settings.URL_HTTP_PROXY
       ? createHttpProxyClient(
@@ -291,14 +299,16 @@ export function createCoreBackend(
     users,
     workspaces,
     access,
+    resourceAccess: createResourceAccess(access, workspaces),
     workspaceRoles: createWorkspaceRoles(pool),
     chats,
+    rooms: createRooms({ workspaces, access, chats }),
     answers,
     pool,
     knowledge,
     documents,
     results: createDocumentResults({ pool, documents, knowledge }),
-    folders: createFolders(pool, access),
+    folders: createFolders(pool, access, workspaces),
     topics,
     audios,
     documentRoutes: {
@@ -308,6 +318,8 @@ export function createCoreBackend(
     },
     workspaceModels: (workspaceId) => workspaceModelStore.ids(workspaceId),
     reports: createReports({
+      workspaces,
+      topics,
       chats,
       knowledge,
       models,
@@ -317,12 +329,19 @@ export function createCoreBackend(
       temperature: 0.2,
     }),
     systemPrompts,
+    workspaceConfig: createWorkspaceConfig({
+      workspaces,
+      systemPrompts,
+      workspaceModels: workspaceModelStore,
+      models,
+    }),
     integrations: createIntegrations(
       pool,
       secrets,
       createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
+      workspaces,
     ),
-    iframes: createIframes(pool),
+    iframes: createIframes(pool, workspaces),
     visitorLimit: createVisitorLimit(redis, {
       limit: settings.EMBED_RATE_LIMIT,
       windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
@@ -333,7 +352,7 @@ export function createCoreBackend(
     }),
     trustProxy: settings.TRUST_PROXY,
     workspaceModelStore,
-    dashboard: createDashboard(pool),
+    dashboard: createDashboard(pool, workspaces),
     models,
     databases,
     apis,
@@ -345,6 +364,7 @@ export function createCoreBackend(
     }),
     keySessions: createKeySessions({ chats, access }),
     retrieve,
+    search: createSearch({ workspaces, retrieve }),
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),

@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
@@ -64,6 +65,8 @@ export interface AudioSummaryRecord {
 export interface AudiosDeps {
   pool: pg.Pool;
   access: AccessLists;
+  /** Decides membership and permission: reading asks `knowledge.read`, changing `knowledge.write`. */
+  workspaces: MemberCheck;
   knowledge: KnowledgeIndex;
   /** Unset (no S3 or no speech-to-text server): audios cannot be added (503). */
   intake: { originals: Originals; sttDefaults: () => TranscribeOptions } | undefined;
@@ -92,13 +95,20 @@ export function createAudios(deps: AudiosDeps) {
     await pool.query('delete from audio_document_summaries where audio_id = $1', [id]);
   }
 
+  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+
   return {
-    find,
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+
+    /** Refuses (404, 403) an actor who may not add audios: asked before an upload is read. */
+    mayAdd: async (actor: Actor): Promise<void> => void (await writer(actor)),
 
     async list(
-      member: Membership,
+      actor: Actor,
       filter: Paging & { state?: AudioState },
     ): Promise<{ rows: AudioRecord[]; total: number }> {
+      const member = await reader(actor);
       const values: unknown[] = [member.workspaceId];
       const conditions = ['a.workspace_id = $1', access.visibleSql(member, 'audio', 'a', values)];
       if (filter.state) {
@@ -121,10 +131,11 @@ export function createAudios(deps: AudiosDeps) {
 
     /** Keeps the recording, then records the audio (creator on its access list) as queued. */
     async upload(
-      member: Membership,
+      actor: Actor,
       file: { path: string; fileName: string; size: number },
       input: { name: string; language?: string },
     ): Promise<AudioRecord> {
+      const member = await writer(actor);
       if (!deps.intake) {
         throw new HttpError(
           503,
@@ -164,14 +175,16 @@ export function createAudios(deps: AudiosDeps) {
       return find(member, id);
     },
 
-    async rename(member: Membership, id: string, name: string): Promise<AudioRecord> {
+    async rename(actor: Actor, id: string, name: string): Promise<AudioRecord> {
+      const member = await writer(actor);
       await find(member, id);
       await pool.query('update audios set name = $2, updated_at = now() where id = $1', [id, name]);
       return find(member, id);
     },
 
     /** Transcribes and summarises again (the install's current speech-to-text settings). */
-    async reprocess(member: Membership, id: string): Promise<AudioRecord> {
+    async reprocess(actor: Actor, id: string): Promise<AudioRecord> {
+      const member = await writer(actor);
       const audio = await find(member, id);
       if (audio.state === 'queued' || audio.state === 'transcribing') {
         throw conflict('The audio is still being transcribed');
@@ -190,7 +203,8 @@ export function createAudios(deps: AudiosDeps) {
       return find(member, id);
     },
 
-    async transcript(member: Membership, id: string): Promise<AudioTranscript | undefined> {
+    async transcript(actor: Actor, id: string): Promise<AudioTranscript | undefined> {
+      const member = await reader(actor);
       await find(member, id);
       const { rows } = await pool.query<AudioTranscript>(
         `select text, language, duration_seconds, speakers, segments
@@ -201,10 +215,11 @@ export function createAudios(deps: AudiosDeps) {
     },
 
     async chunks(
-      member: Membership,
+      actor: Actor,
       id: string,
       paging: Paging,
     ): Promise<{ rows: AudioChunkRecord[]; total: number }> {
+      const member = await reader(actor);
       await find(member, id);
       const { rows: count } = await pool.query<{ n: number }>(
         'select count(*)::int as n from audio_document_chunks where audio_id = $1',
@@ -218,7 +233,8 @@ export function createAudios(deps: AudiosDeps) {
       return { rows, total: count[0]?.n ?? 0 };
     },
 
-    async summary(member: Membership, id: string): Promise<AudioSummaryRecord | undefined> {
+    async summary(actor: Actor, id: string): Promise<AudioSummaryRecord | undefined> {
+      const member = await reader(actor);
       await find(member, id);
       const { rows } = await pool.query<AudioSummaryRecord>(
         `select summary, key_points, topics, named_entities, created_at
@@ -233,7 +249,8 @@ export function createAudios(deps: AudiosDeps) {
      * job: the record is gone at once, and what a failing OpenSearch or object storage keeps is
      * removed when it is back (`src/deletion/`).
      */
-    async remove(member: Membership, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const member = await writer(actor);
       await find(member, id);
       await deps.deletions.audio(id);
     },

@@ -3,8 +3,9 @@
  * model to a room's conversation or a topic's documents, the input cut at
  * `MAX_CHAR_GENERATE_REPORT` characters (the seed's limit; the answer says when it was cut).
  */
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Membership } from '../workspaces/workspaces';
+import type { Topics } from '../topics/topics';
 import type { ResolveModel, SystemPrompt } from './answer-pipeline';
 import type { ChatStore, Room } from './chat-store';
 import type { ModelClient } from './model-client';
@@ -21,6 +22,9 @@ export interface Report {
 }
 
 export interface ReportDeps {
+  /** A room's report takes `chat` (and the room being the caller's), a topic's `knowledge.read`. */
+  workspaces: MemberCheck;
+  topics: Pick<Topics, 'documents'>;
   chats: ChatStore;
   knowledge: KnowledgeIndex;
   models: ModelClient;
@@ -54,20 +58,23 @@ export function createReports(deps: ReportDeps) {
   }
 
   return {
-    /** A report of a room's conversation, oldest first. */
-    async ofRoom(room: Room, signal?: AbortSignal): Promise<Report> {
+    /** A report of the actor's room's conversation, oldest first. */
+    async ofRoom(actor: Actor, roomId: string, signal?: AbortSignal): Promise<Report> {
+      const { workspaceId, userId } = await memberOf(deps.workspaces, actor, 'chat');
+      const room: Room = await deps.chats.room(workspaceId, userId, roomId);
       const messages = await deps.chats.lastExchanges(room, 10_000);
       const material = messages
         .map((m) => `Question: ${m.chat}\nAnswer: ${m.response}`)
         .join('\n\n');
       return write(room.workspaceId, material, signal);
     },
-    /** A report of the given documents' text (those of a topic the member may use), in order. */
-    async ofDocuments(
-      member: Membership,
-      documents: Array<{ id: string; name: string }>,
-      signal?: AbortSignal,
-    ) {
+    /** A report of the text of a topic's documents the actor may use (the first 200), in order. */
+    async ofTopic(actor: Actor, topicId: string, signal?: AbortSignal) {
+      const member = await memberOf(deps.workspaces, actor, 'knowledge.read');
+      const { rows: documents } = await deps.topics.documents(actor, topicId, {
+        page: 1,
+        limit: 200,
+      });
       const parts: string[] = [];
       let length = 0;
       for (const document of documents) {

@@ -150,8 +150,8 @@ export function createSourceLookups(options: SourceLookupOptions) {
     choice: ModelChoice,
     signal?: AbortSignal,
   ): Promise<Finding> {
-    const api = await options.apis.find(member, apiId);
-    const { rows: listed } = await options.apis.endpoints(member, apiId, {
+    const api = await options.apis.forMember.find(member, apiId);
+    const { rows: listed } = await options.apis.forMember.endpoints(member, apiId, {
       page: 1,
       limit: 200,
     });
@@ -196,7 +196,7 @@ export function createSourceLookups(options: SourceLookupOptions) {
       const given = picked?.params.find((p) => p.name === param.name);
       if (given) values[param.name] = given.value;
     }
-    const answered = await options.apis.tryEndpoint(member, apiId, endpoint.id, values);
+    const answered = await options.apis.forMember.tryEndpoint(member, apiId, endpoint.id, values);
     return {
       type: 'api',
       id: apiId,

@@ -4,6 +4,7 @@
  * `knowledge_source_detail`), and the size of everything else.
  */
 import type pg from 'pg';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 
 export interface DashboardData {
   documents: Record<'queued' | 'processing' | 'done' | 'failed', number> & { total: number };
@@ -16,9 +17,11 @@ export interface DashboardData {
   >;
 }
 
-export function createDashboard(pool: pg.Pool) {
+export function createDashboard(pool: pg.Pool, workspaces: MemberCheck) {
   return {
-    async of(workspaceId: string, days: number): Promise<DashboardData> {
+    /** The workspace's dashboard over the last `days`; it takes workspace.manage. */
+    async of(actor: Actor, days: number): Promise<DashboardData> {
+      const { workspaceId } = await memberOf(workspaces, actor, 'workspace.manage');
       const { rows: states } = await pool.query<{ state: string; n: number }>(
         'select state, count(*)::int as n from documents where workspace_id = $1 group by state',
         [workspaceId],

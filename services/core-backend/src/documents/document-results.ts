@@ -1,11 +1,12 @@
 /**
  * What processing made of a document, for a member who may use it: the OCR result with its chunk
- * passages (in order, a page of them) and the summary. `documents.find` decides access first.
+ * passages (in order, a page of them) and the summary. `documents.find` decides access first
+ * (`knowledge.read`, then the document's access list).
  */
 import { HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Membership } from '../workspaces/workspaces';
+import type { Actor } from '../access/actor';
 import type { Documents } from './documents';
 
 interface OcrResultRow {
@@ -30,12 +31,8 @@ export function createDocumentResults(deps: {
   knowledge: KnowledgeIndex;
 }) {
   return {
-    async ocrResult(
-      member: Membership,
-      documentId: string,
-      paging: { page: number; limit: number },
-    ) {
-      const document = await deps.documents.find(member, documentId);
+    async ocrResult(actor: Actor, documentId: string, paging: { page: number; limit: number }) {
+      const document = await deps.documents.find(actor, documentId);
       const { rows } = await deps.pool.query<OcrResultRow>(
         'select * from document_ocr_results where document_id = $1',
         [document.id],
@@ -63,8 +60,8 @@ export function createDocumentResults(deps: {
       };
     },
 
-    async summary(member: Membership, documentId: string) {
-      const document = await deps.documents.find(member, documentId);
+    async summary(actor: Actor, documentId: string) {
+      const document = await deps.documents.find(actor, documentId);
       const { rows } = await deps.pool.query<SummaryRow>(
         'select * from document_summaries where document_id = $1',
         [document.id],

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { conflict, currentTraceparent, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
@@ -57,6 +58,8 @@ export interface NewDocument {
 export interface DocumentsDeps {
   pool: pg.Pool;
   access: AccessLists;
+  /** Decides membership and permission: reading asks `knowledge.read`, changing `knowledge.write`. */
+  workspaces: MemberCheck;
   knowledge: KnowledgeIndex;
   /** Unset (no URL_OCR): documents cannot be added (503). */
   ocr: OcrClient | undefined;
@@ -138,13 +141,20 @@ export function createDocuments(deps: DocumentsDeps) {
     return find(member, id);
   }
 
+  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+
   return {
-    find,
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+
+    /** Refuses (404, 403) an actor who may not add documents: asked before an upload is read. */
+    mayAdd: async (actor: Actor): Promise<void> => void (await writer(actor)),
 
     async list(
-      member: Membership,
+      actor: Actor,
       filter: Paging & { folderId?: string; state?: DocumentState },
     ): Promise<{ rows: DocumentRecord[]; total: number }> {
+      const member = await reader(actor);
       const values: unknown[] = [member.workspaceId];
       const conditions = [
         'd.workspace_id = $1',
@@ -172,11 +182,12 @@ export function createDocuments(deps: DocumentsDeps) {
       return { rows, total: count[0]?.n ?? 0 };
     },
 
-    upload(
-      member: Membership,
+    async upload(
+      actor: Actor,
       file: { path: string; name: string; size: number },
       input: NewDocument,
     ): Promise<DocumentRecord> {
+      const member = await writer(actor);
       return add(member, { ...input, source: 'upload', size: file.size }, async (id) => {
         const originalKey = await deps.originals?.put(id, file.path);
         // Recorded before sending, so a failed send removes it with the record.
@@ -191,7 +202,8 @@ export function createDocuments(deps: DocumentsDeps) {
       });
     },
 
-    fromUrl(member: Membership, url: string, input: NewDocument): Promise<DocumentRecord> {
+    async fromUrl(actor: Actor, url: string, input: NewDocument): Promise<DocumentRecord> {
+      const member = await writer(actor);
       return add(member, { ...input, source: 'url', url }, async (id) => {
         await ocr().submitUrl(id, url, input.options);
         return {};
@@ -199,10 +211,11 @@ export function createDocuments(deps: DocumentsDeps) {
     },
 
     async update(
-      member: Membership,
+      actor: Actor,
       id: string,
       changes: { name?: string; folderId?: string | null },
     ): Promise<DocumentRecord> {
+      const member = await writer(actor);
       await find(member, id);
       if (changes.folderId) await checkFolder(member, changes.folderId);
       await pool.query(
@@ -216,10 +229,11 @@ export function createDocuments(deps: DocumentsDeps) {
 
     /** Processes the document again as a new task; its old chunks and summary go first. */
     async reprocess(
-      member: Membership,
+      actor: Actor,
       id: string,
       options?: Partial<OcrOptions>,
     ): Promise<DocumentRecord> {
+      const member = await writer(actor);
       const document = await find(member, id);
       if (document.state === 'queued' || document.state === 'processing') {
         throw conflict('The document is still being processed');
@@ -262,7 +276,8 @@ export function createDocuments(deps: DocumentsDeps) {
      * PDF and original — through a deletion job: the record is gone at once, and what a failing
      * OpenSearch or object storage keeps is removed when it is back (`src/deletion/`).
      */
-    async remove(member: Membership, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const member = await writer(actor);
       await find(member, id);
       await deps.deletions.document(id);
     },

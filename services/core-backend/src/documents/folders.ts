@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
@@ -25,7 +26,7 @@ const taken = (err: unknown) => {
   throw isUniqueViolation(err) ? conflict('A folder of that name is already there') : err;
 };
 
-export function createFolders(pool: pg.Pool, access: AccessLists) {
+export function createFolders(pool: pg.Pool, access: AccessLists, workspaces: MemberCheck) {
   async function find(member: Membership, id: string): Promise<FolderRecord> {
     await access.requireVisible(member, 'folder', id);
     const { rows } = await pool.query<FolderRecord>(
@@ -51,9 +52,14 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
     if (rows.length > 0) throw conflict('A folder cannot be moved into itself or below itself');
   }
 
+  // Reading a folder asks `knowledge.read`, changing one `knowledge.write`.
+  const reader = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.write');
+
   return {
-    find,
-    async list(member: Membership, filter: Paging & { parentId?: string | null }) {
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    async list(actor: Actor, filter: Paging & { parentId?: string | null }) {
+      const member = await reader(actor);
       const values: unknown[] = [member.workspaceId];
       const conditions = ['f.workspace_id = $1', access.visibleSql(member, 'folder', 'f', values)];
       if (filter.parentId !== undefined) {
@@ -73,7 +79,8 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    async create(member: Membership, input: { name: string; parentId: string | null }) {
+    async create(actor: Actor, input: { name: string; parentId: string | null }) {
+      const member = await writer(actor);
       await checkParent(member, undefined, input.parentId);
       const id = randomUUID();
       await inTransaction(pool, async (client) => {
@@ -88,11 +95,8 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
       });
       return find(member, id);
     },
-    async update(
-      member: Membership,
-      id: string,
-      changes: { name?: string; parentId?: string | null },
-    ) {
+    async update(actor: Actor, id: string, changes: { name?: string; parentId?: string | null }) {
+      const member = await writer(actor);
       await find(member, id);
       if (changes.parentId !== undefined) await checkParent(member, id, changes.parentId);
       await pool
@@ -105,7 +109,8 @@ export function createFolders(pool: pg.Pool, access: AccessLists) {
         .catch(taken);
       return find(member, id);
     },
-    async remove(member: Membership, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const member = await writer(actor);
       await find(member, id);
       const { rows } = await pool.query<{ id: string }>(
         `with recursive down as (

@@ -4,9 +4,9 @@
  */
 import { defineRoute, storedText, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { AccessLists, ResourceType } from '../access/access-lists';
-import type { CallerOf } from '../caller';
-import type { Workspaces } from '../workspaces/workspaces';
+import type { ResourceType } from '../access/access-lists';
+import type { ResourceAccess } from '../access/resource-access';
+import { actorOf, type CallerOf } from '../caller';
 
 const Params = z.object({ workspaceId: z.uuid(), id: z.uuid() });
 const AccessList = z.object({ user_ids: z.array(storedText().min(1).max(128)).max(10_000) });
@@ -14,7 +14,7 @@ const AccessList = z.object({ user_ids: z.array(storedText().min(1).max(128)).ma
 export function accessRoutes(
   type: ResourceType,
   segment: string,
-  deps: { workspaces: Workspaces; access: AccessLists; callerOf: CallerOf },
+  deps: { resourceAccess: ResourceAccess; callerOf: CallerOf },
 ): RouteDefinition[] {
   const path = `/api/workspaces/:workspaceId/${segment}/:id/access`;
   const tags = ['access lists'];
@@ -27,15 +27,13 @@ export function accessRoutes(
       tags,
       request: { params: Params },
       responses: { 200: { description: 'The access list', schema: AccessList }, 404: missing },
-      handler: async ({ params }, req) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'knowledge.read',
-        );
-        await deps.access.requireVisible(member, type, params.id);
-        return { user_ids: await deps.access.users(type, params.id) };
-      },
+      handler: async ({ params }, req) => ({
+        user_ids: await deps.resourceAccess.users(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          type,
+          params.id,
+        ),
+      }),
     }),
     defineRoute({
       method: 'put',
@@ -49,13 +47,14 @@ export function accessRoutes(
         403: { description: 'Needs knowledge.write' },
         404: missing,
       },
-      handler: async ({ params, body }, req) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-        );
-        return { user_ids: await deps.access.replace(member, type, params.id, body.user_ids) };
-      },
+      handler: async ({ params, body }, req) => ({
+        user_ids: await deps.resourceAccess.replace(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          type,
+          params.id,
+          body.user_ids,
+        ),
+      }),
     }),
   ];
 }

@@ -13,7 +13,7 @@ import {
 import { basename } from 'node:path';
 import type { Audios } from '../audios/audios';
 import { AUDIO_EXTENSIONS } from '../audios/speech-to-text';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import { memberFirst } from './member-first';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
@@ -28,10 +28,8 @@ import {
   TranscriptChunkList,
   TranscriptResponse,
 } from '../schemas/audios';
-import type { Workspaces } from '../workspaces/workspaces';
 
 export interface AudioRouteDeps {
-  workspaces: Workspaces;
   audios: Audios;
   callerOf: CallerOf;
   logger: Logger;
@@ -40,16 +38,12 @@ export interface AudioRouteDeps {
 }
 
 export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
-  const { workspaces, audios } = deps;
+  const { audios } = deps;
   const tags = ['audios'];
   const one = { description: 'The audio', schema: AudioResponse };
   const missing = { description: 'No such workspace or audio (or not shared with the caller)' };
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
-    workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      write ? 'knowledge.write' : 'knowledge.read',
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/audios';
 
   return [
@@ -61,7 +55,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       request: { params: WorkspaceParams, query: AudioQuery },
       responses: { 200: { description: 'A page of audios', schema: AudioList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const { rows, total } = await audios.list(await member(req, params.workspaceId), query);
+        const { rows, total } = await audios.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toAudioResponse), total, page: query.page, limit: query.limit };
       },
     }),
@@ -73,7 +67,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       tags,
       successStatus: 201,
       before: [
-        memberFirst(deps.workspaces, deps.callerOf),
+        memberFirst(audios.mayAdd, deps.callerOf),
         requestWorkspace(deps.tempDir, deps.logger),
         multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
       ],
@@ -102,7 +96,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
           );
         }
         const audio = await audios.upload(
-          await member(req, params.workspaceId, true),
+          await actor(req, params.workspaceId),
           { path: body.file.path, fileName, size: body.file.size },
           {
             name: body.name ?? fileName,
@@ -120,7 +114,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       request: { params: AudioParams },
       responses: { 200: one, 404: missing },
       handler: async ({ params }, req) =>
-        toAudioResponse(await audios.find(await member(req, params.workspaceId), params.audioId)),
+        toAudioResponse(await audios.find(await actor(req, params.workspaceId), params.audioId)),
     }),
     defineRoute({
       method: 'patch',
@@ -131,11 +125,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       responses: { 200: one, 404: missing },
       handler: async ({ params, body }, req) =>
         toAudioResponse(
-          await audios.rename(
-            await member(req, params.workspaceId, true),
-            params.audioId,
-            body.name,
-          ),
+          await audios.rename(await actor(req, params.workspaceId), params.audioId, body.name),
         ),
     }),
     defineRoute({
@@ -152,7 +142,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       },
       handler: async ({ params }, req) =>
         toAudioResponse(
-          await audios.reprocess(await member(req, params.workspaceId, true), params.audioId),
+          await audios.reprocess(await actor(req, params.workspaceId), params.audioId),
         ),
     }),
     defineRoute({
@@ -163,7 +153,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       request: { params: AudioParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await audios.remove(await member(req, params.workspaceId, true), params.audioId);
+        await audios.remove(await actor(req, params.workspaceId), params.audioId);
         return { deleted: true };
       },
     }),
@@ -179,7 +169,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       },
       handler: async ({ params }, req) => {
         const transcript = await audios.transcript(
-          await member(req, params.workspaceId),
+          await actor(req, params.workspaceId),
           params.audioId,
         );
         if (!transcript) {
@@ -200,7 +190,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       },
       handler: async ({ params, query }, req) => {
         const { rows, total } = await audios.chunks(
-          await member(req, params.workspaceId),
+          await actor(req, params.workspaceId),
           params.audioId,
           query,
         );
@@ -218,7 +208,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
         404: { description: 'No such audio, or no summary (yet)' },
       },
       handler: async ({ params }, req) => {
-        const summary = await audios.summary(await member(req, params.workspaceId), params.audioId);
+        const summary = await audios.summary(await actor(req, params.workspaceId), params.audioId);
         if (!summary) throw new HttpError(404, 'summary_not_found', 'The audio has no summary yet');
         return {
           audio_id: params.audioId,

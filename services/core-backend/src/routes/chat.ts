@@ -5,9 +5,10 @@
  * The events are `answer-events.ts`'s.
  */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import type { AnswerPipeline } from '../chats/answer-pipeline';
 import type { ChatStore } from '../chats/chat-store';
+import type { Rooms } from '../chats/rooms';
 import { MessageParams, QuestionBody, RoomParams } from '../schemas/chats';
 import type { Workspaces } from '../workspaces/workspaces';
 import { answerErrorsDoc, answerEventsDoc, streamAnswer } from './answer-events';
@@ -15,6 +16,7 @@ import { answerErrorsDoc, answerEventsDoc, streamAnswer } from './answer-events'
 export interface ChatRouteDeps {
   workspaces: Workspaces;
   chats: ChatStore;
+  rooms: Rooms;
   answers: AnswerPipeline;
   callerOf: CallerOf;
 }
@@ -35,12 +37,10 @@ export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
       request: { params: RoomParams, body: QuestionBody },
       responses: { 200: answerEventsDoc, ...errors },
       handler: async ({ params, body }, req, res) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'chat',
+        const { member, room } = await deps.rooms.open(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          params.roomId,
         );
-        const room = await deps.chats.room(params.workspaceId, member.userId, params.roomId);
         await streamAnswer(deps, member, room, body.chat, res);
       },
     }),
@@ -52,13 +52,11 @@ export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
       request: { params: MessageParams, body: QuestionBody },
       responses: { 200: answerEventsDoc, ...errors },
       handler: async ({ params, body }, req, res) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'chat',
+        const { member, room } = await deps.rooms.reopenFrom(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          params.roomId,
+          params.messageId,
         );
-        const room = await deps.chats.room(params.workspaceId, member.userId, params.roomId);
-        await deps.chats.truncateFrom(room, params.messageId);
         await streamAnswer(deps, member, room, body.chat, res);
       },
     }),

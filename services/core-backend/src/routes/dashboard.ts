@@ -1,10 +1,9 @@
 /** GET /api/workspaces/:id/dashboard: the workspace at a glance (workspace.manage). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import type { Dashboard } from '../dashboard/dashboard';
 import { WorkspaceParams } from '../schemas/common';
-import type { Workspaces } from '../workspaces/workspaces';
 
 const DashboardResponse = z.object({
   documents: z.object({
@@ -28,7 +27,6 @@ const DashboardResponse = z.object({
 });
 
 export function dashboardRoutes(deps: {
-  workspaces: Workspaces;
   dashboard: Dashboard;
   callerOf: CallerOf;
 }): RouteDefinition[] {
@@ -49,12 +47,7 @@ export function dashboardRoutes(deps: {
         404: { description: 'No such workspace (or not a member)' },
       },
       handler: async ({ params, query }, req) => {
-        await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'workspace.manage',
-        );
-        return deps.dashboard.of(params.workspaceId, query.days);
+        return deps.dashboard.of(await actorOf(deps.callerOf, req, params.workspaceId), query.days);
       },
     }),
   ];

@@ -7,7 +7,7 @@ import {
   type RouteDefinition,
 } from '@pelita/kit';
 import { basename } from 'node:path';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import { memberFirst } from './member-first';
 import type { DocumentResults } from '../documents/document-results';
 import type { Documents } from '../documents/documents';
@@ -26,10 +26,8 @@ import {
   UploadForm,
   UrlBody,
 } from '../schemas/documents';
-import type { Workspaces } from '../workspaces/workspaces';
 
 export interface DocumentRouteDeps {
-  workspaces: Workspaces;
   documents: Documents;
   results: DocumentResults;
   callerOf: CallerOf;
@@ -40,17 +38,13 @@ export interface DocumentRouteDeps {
 }
 
 export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
-  const { workspaces, documents } = deps;
+  const { documents } = deps;
   const tags = ['documents'];
   const one = { description: 'The document', schema: DocumentResponse };
   const missing = { description: 'No such workspace or document (or not shared with the caller)' };
   const ocrDown = { description: 'The OCR service is not configured, unreachable or busy' };
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
-    workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      write ? 'knowledge.write' : 'knowledge.read',
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/documents';
 
   return [
@@ -65,7 +59,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         404: missing,
       },
       handler: async ({ params, query }, req) => {
-        const { rows, total } = await documents.list(await member(req, params.workspaceId), {
+        const { rows, total } = await documents.list(await actor(req, params.workspaceId), {
           page: query.page,
           limit: query.limit,
           ...(query.folder_id ? { folderId: query.folder_id } : {}),
@@ -81,7 +75,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       tags,
       successStatus: 201,
       before: [
-        memberFirst(deps.workspaces, deps.callerOf),
+        memberFirst(documents.mayAdd, deps.callerOf),
         requestWorkspace(deps.tempDir, deps.logger),
         multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
       ],
@@ -100,7 +94,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       handler: async ({ params, body }, req) => {
         const name = body.name ?? basename(body.file.originalName || 'document');
         const document = await documents.upload(
-          await member(req, params.workspaceId, true),
+          await actor(req, params.workspaceId),
           { path: body.file.path, name, size: body.file.size },
           {
             name,
@@ -127,18 +121,14 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         const name =
           body.name ??
           (decodeURIComponent(new URL(body.url).pathname.split('/').pop() ?? '') || 'document.pdf');
-        const document = await documents.fromUrl(
-          await member(req, params.workspaceId, true),
-          body.url,
-          {
-            name,
-            folderId: body.folder_id,
-            options: {
-              processing: body.processing ?? deps.defaultProcessing,
-              typeOcr: body.type_ocr,
-            },
+        const document = await documents.fromUrl(await actor(req, params.workspaceId), body.url, {
+          name,
+          folderId: body.folder_id,
+          options: {
+            processing: body.processing ?? deps.defaultProcessing,
+            typeOcr: body.type_ocr,
           },
-        );
+        });
         return toDocumentResponse(document);
       },
     }),
@@ -151,7 +141,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       responses: { 200: one, 404: missing },
       handler: async ({ params }, req) =>
         toDocumentResponse(
-          await documents.find(await member(req, params.workspaceId), params.documentId),
+          await documents.find(await actor(req, params.workspaceId), params.documentId),
         ),
     }),
     defineRoute({
@@ -163,7 +153,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       responses: { 200: one, 404: missing },
       handler: async ({ params, body }, req) =>
         toDocumentResponse(
-          await documents.update(await member(req, params.workspaceId, true), params.documentId, {
+          await documents.update(await actor(req, params.workspaceId), params.documentId, {
             ...(body.name !== undefined ? { name: body.name } : {}),
             ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
           }),
@@ -184,14 +174,10 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       },
       handler: async ({ params, body }, req) =>
         toDocumentResponse(
-          await documents.reprocess(
-            await member(req, params.workspaceId, true),
-            params.documentId,
-            {
-              ...(body.processing ? { processing: body.processing } : {}),
-              ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
-            },
-          ),
+          await documents.reprocess(await actor(req, params.workspaceId), params.documentId, {
+            ...(body.processing ? { processing: body.processing } : {}),
+            ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
+          }),
         ),
     }),
     defineRoute({
@@ -202,7 +188,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       request: { params: DocumentParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await documents.remove(await member(req, params.workspaceId, true), params.documentId);
+        await documents.remove(await actor(req, params.workspaceId), params.documentId);
         return { deleted: true };
       },
     }),
@@ -217,7 +203,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         404: { description: 'No such document, or no OCR result yet' },
       },
       handler: async ({ params, query }, req) =>
-        deps.results.ocrResult(await member(req, params.workspaceId), params.documentId, query),
+        deps.results.ocrResult(await actor(req, params.workspaceId), params.documentId, query),
     }),
     defineRoute({
       method: 'get',
@@ -230,7 +216,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         404: { description: 'No such document, or no summary (yet)' },
       },
       handler: async ({ params }, req) =>
-        deps.results.summary(await member(req, params.workspaceId), params.documentId),
+        deps.results.summary(await actor(req, params.workspaceId), params.documentId),
     }),
   ];
 }

@@ -1,6 +1,6 @@
 /** /api/workspaces/:id/folders: the workspace's document folders. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import type { Folders } from '../documents/folders';
 import { Deleted, WorkspaceParams } from '../schemas/common';
 import {
@@ -12,24 +12,15 @@ import {
   FolderResponse,
   toFolderResponse,
 } from '../schemas/documents';
-import type { Workspaces } from '../workspaces/workspaces';
 
-export function folderRoutes(deps: {
-  workspaces: Workspaces;
-  folders: Folders;
-  callerOf: CallerOf;
-}): RouteDefinition[] {
-  const { workspaces, folders } = deps;
+export function folderRoutes(deps: { folders: Folders; callerOf: CallerOf }): RouteDefinition[] {
+  const { folders } = deps;
   const tags = ['folders'];
   const one = { description: 'The folder', schema: FolderResponse };
   const missing = { description: 'No such workspace or folder (or not shared with the caller)' };
   const taken = { description: 'A folder of that name is already there, or a move into itself' };
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
-    workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      write ? 'knowledge.write' : 'knowledge.read',
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/folders';
   return [
     defineRoute({
@@ -46,7 +37,7 @@ export function folderRoutes(deps: {
             : query.parent_id === 'root'
               ? null
               : query.parent_id;
-        const { rows, total } = await folders.list(await member(req, params.workspaceId), {
+        const { rows, total } = await folders.list(await actor(req, params.workspaceId), {
           page: query.page,
           limit: query.limit,
           ...(parentId !== undefined ? { parentId } : {}),
@@ -64,7 +55,7 @@ export function folderRoutes(deps: {
       responses: { 201: one, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
         toFolderResponse(
-          await folders.create(await member(req, params.workspaceId, true), {
+          await folders.create(await actor(req, params.workspaceId), {
             name: body.name,
             parentId: body.parent_id,
           }),
@@ -78,9 +69,7 @@ export function folderRoutes(deps: {
       request: { params: FolderParams },
       responses: { 200: one, 404: missing },
       handler: async ({ params }, req) =>
-        toFolderResponse(
-          await folders.find(await member(req, params.workspaceId), params.folderId),
-        ),
+        toFolderResponse(await folders.find(await actor(req, params.workspaceId), params.folderId)),
     }),
     defineRoute({
       method: 'patch',
@@ -91,7 +80,7 @@ export function folderRoutes(deps: {
       responses: { 200: one, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
         toFolderResponse(
-          await folders.update(await member(req, params.workspaceId, true), params.folderId, {
+          await folders.update(await actor(req, params.workspaceId), params.folderId, {
             ...(body.name !== undefined ? { name: body.name } : {}),
             ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
           }),
@@ -105,7 +94,7 @@ export function folderRoutes(deps: {
       request: { params: FolderParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await folders.remove(await member(req, params.workspaceId, true), params.folderId);
+        await folders.remove(await actor(req, params.workspaceId), params.folderId);
         return { deleted: true };
       },
     }),

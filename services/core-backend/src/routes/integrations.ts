@@ -4,7 +4,7 @@
  * on the iframe's allowed origins only.
  */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
   EmbedConfig,
@@ -24,10 +24,8 @@ import {
 } from '../schemas/integrations';
 import type { Iframes } from '../workspace-config/iframes';
 import type { Integrations } from '../workspace-config/integrations';
-import type { Workspaces } from '../workspaces/workspaces';
 
 export function integrationRoutes(deps: {
-  workspaces: Workspaces;
   integrations: Integrations;
   iframes: Iframes;
   callerOf: CallerOf;
@@ -36,8 +34,8 @@ export function integrationRoutes(deps: {
   const missing = { description: 'No such workspace or item (or not a member)' };
   const manage = { description: 'Needs workspace.manage' };
   const taken = { description: 'Name taken' };
-  const manager = async (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    deps.workspaces.access(workspaceId, (await deps.callerOf(req)).id, 'workspace.manage');
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const integration = { description: 'The integration', schema: IntegrationResponse };
   const iframe = { description: 'The iframe', schema: IframeResponse };
   const integrationsPath = '/api/workspaces/:workspaceId/integrations';
@@ -57,8 +55,10 @@ export function integrationRoutes(deps: {
         404: missing,
       },
       handler: async ({ params, query }, req) => {
-        await manager(req, params.workspaceId);
-        const { rows, total } = await integrations.list(params.workspaceId, query);
+        const { rows, total } = await integrations.list(
+          await actor(req, params.workspaceId),
+          query,
+        );
         return { data: rows.map(toIntegrationResponse), total, ...query };
       },
     }),
@@ -71,9 +71,8 @@ export function integrationRoutes(deps: {
       request: { params: WorkspaceParams, body: IntegrationBody },
       responses: { 201: integration, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        const member = await manager(req, params.workspaceId);
         return toIntegrationResponse(
-          await integrations.create(params.workspaceId, member.userId, body),
+          await integrations.create(await actor(req, params.workspaceId), body),
         );
       },
     }),
@@ -85,9 +84,8 @@ export function integrationRoutes(deps: {
       request: { params: IntegrationParams },
       responses: { 200: integration, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await manager(req, params.workspaceId);
         return toIntegrationResponse(
-          await integrations.find(params.workspaceId, params.integrationId),
+          await integrations.find(await actor(req, params.workspaceId), params.integrationId),
         );
       },
     }),
@@ -99,9 +97,12 @@ export function integrationRoutes(deps: {
       request: { params: IntegrationParams, body: IntegrationPatch },
       responses: { 200: integration, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        await manager(req, params.workspaceId);
         return toIntegrationResponse(
-          await integrations.update(params.workspaceId, params.integrationId, body),
+          await integrations.update(
+            await actor(req, params.workspaceId),
+            params.integrationId,
+            body,
+          ),
         );
       },
     }),
@@ -113,8 +114,7 @@ export function integrationRoutes(deps: {
       request: { params: IntegrationParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await manager(req, params.workspaceId);
-        await integrations.remove(params.workspaceId, params.integrationId);
+        await integrations.remove(await actor(req, params.workspaceId), params.integrationId);
         return { deleted: true };
       },
     }),
@@ -133,9 +133,8 @@ export function integrationRoutes(deps: {
         504: { description: 'The bridge did not answer within WHATSAPP_TIMEOUT' },
       },
       handler: async ({ params }, req) => {
-        await manager(req, params.workspaceId);
         return toIntegrationResponse(
-          await integrations.check(params.workspaceId, params.integrationId),
+          await integrations.check(await actor(req, params.workspaceId), params.integrationId),
         );
       },
     }),
@@ -151,8 +150,7 @@ export function integrationRoutes(deps: {
         404: missing,
       },
       handler: async ({ params, query }, req) => {
-        await manager(req, params.workspaceId);
-        const { rows, total } = await iframes.list(params.workspaceId, query);
+        const { rows, total } = await iframes.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toIframeResponse), total, ...query };
       },
     }),
@@ -171,8 +169,7 @@ export function integrationRoutes(deps: {
         409: taken,
       },
       handler: async ({ params, body }, req) => {
-        const member = await manager(req, params.workspaceId);
-        return toIframeResponse(await iframes.create(params.workspaceId, member.userId, body));
+        return toIframeResponse(await iframes.create(await actor(req, params.workspaceId), body));
       },
     }),
     defineRoute({
@@ -183,8 +180,9 @@ export function integrationRoutes(deps: {
       request: { params: IframeParams },
       responses: { 200: iframe, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await manager(req, params.workspaceId);
-        return toIframeResponse(await iframes.find(params.workspaceId, params.iframeId));
+        return toIframeResponse(
+          await iframes.find(await actor(req, params.workspaceId), params.iframeId),
+        );
       },
     }),
     defineRoute({
@@ -201,8 +199,9 @@ export function integrationRoutes(deps: {
         409: taken,
       },
       handler: async ({ params, body }, req) => {
-        await manager(req, params.workspaceId);
-        return toIframeResponse(await iframes.update(params.workspaceId, params.iframeId, body));
+        return toIframeResponse(
+          await iframes.update(await actor(req, params.workspaceId), params.iframeId, body),
+        );
       },
     }),
     defineRoute({
@@ -213,8 +212,7 @@ export function integrationRoutes(deps: {
       request: { params: IframeParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await manager(req, params.workspaceId);
-        await iframes.remove(params.workspaceId, params.iframeId);
+        await iframes.remove(await actor(req, params.workspaceId), params.iframeId);
         return { deleted: true };
       },
     }),

@@ -1,13 +1,10 @@
 /** Reports of a room or a topic (the seed's `report` system prompt, `MAX_CHAR_GENERATE_REPORT`). */
 import { clientGoneSignal, defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { CallerOf } from '../caller';
-import type { ChatStore } from '../chats/chat-store';
+import { actorOf, type CallerOf } from '../caller';
 import type { Reports } from '../chats/reports';
 import { RoomParams } from '../schemas/chats';
 import { TopicParams } from '../schemas/documents';
-import type { Topics } from '../topics/topics';
-import type { Workspaces } from '../workspaces/workspaces';
 
 const ReportResponse = z.object({
   report: z.string(),
@@ -18,13 +15,7 @@ const ReportResponse = z.object({
   truncated: z.boolean(),
 });
 
-export function reportRoutes(deps: {
-  workspaces: Workspaces;
-  chats: ChatStore;
-  topics: Topics;
-  reports: Reports;
-  callerOf: CallerOf;
-}): RouteDefinition[] {
+export function reportRoutes(deps: { reports: Reports; callerOf: CallerOf }): RouteDefinition[] {
   const tags = ['reports'];
   const upstream = {
     502: { description: 'The model answered with an error' },
@@ -43,15 +34,12 @@ export function reportRoutes(deps: {
         404: { description: 'No such room (or not yours)' },
         ...upstream,
       },
-      handler: async ({ params }, req, res) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'chat',
-        );
-        const room = await deps.chats.room(params.workspaceId, member.userId, params.roomId);
-        return deps.reports.ofRoom(room, clientGoneSignal(res));
-      },
+      handler: async ({ params }, req, res) =>
+        deps.reports.ofRoom(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          params.roomId,
+          clientGoneSignal(res),
+        ),
     }),
     defineRoute({
       method: 'post',
@@ -64,18 +52,12 @@ export function reportRoutes(deps: {
         404: { description: 'No such topic (or not shared with the caller)' },
         ...upstream,
       },
-      handler: async ({ params }, req, res) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'knowledge.read',
-        );
-        const { rows } = await deps.topics.documents(member, params.topicId, {
-          page: 1,
-          limit: 200,
-        });
-        return deps.reports.ofDocuments(member, rows, clientGoneSignal(res));
-      },
+      handler: async ({ params }, req, res) =>
+        deps.reports.ofTopic(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          params.topicId,
+          clientGoneSignal(res),
+        ),
     }),
   ];
 }

@@ -2,10 +2,9 @@
  * /api/workspaces/:id/rooms: a user's chat rooms and their messages. Rooms are private to their
  * user: anyone else, owners included, is told the room does not exist. Needs `chat`.
  */
-import { badRequest, defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { AccessLists, ResourceType } from '../access/access-lists';
-import type { CallerOf } from '../caller';
-import type { ChatStore, KnowledgeSource } from '../chats/chat-store';
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { actorOf, type CallerOf } from '../caller';
+import type { Rooms } from '../chats/rooms';
 import {
   ChatMessageRecord,
   MessageList,
@@ -20,37 +19,18 @@ import {
   toRoomResponse,
 } from '../schemas/chats';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
-import type { Membership, Workspaces } from '../workspaces/workspaces';
 
 export interface RoomDeps {
-  workspaces: Workspaces;
-  access: AccessLists;
-  chats: ChatStore;
+  rooms: Rooms;
   callerOf: CallerOf;
 }
 
 export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
-  const { workspaces, chats, callerOf } = deps;
+  const { rooms } = deps;
   const tags = ['rooms'];
   const missing = { description: 'No such workspace or room (or not yours)' };
-  const memberOf = async (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    workspaces.access(workspaceId, (await callerOf(req)).id, 'chat');
-  const roomOf = async (req: Parameters<CallerOf>[0], workspaceId: string, roomId: string) => {
-    const member = await memberOf(req, workspaceId);
-    return chats.room(workspaceId, member.userId, roomId);
-  };
-
-  /** Every source a room names must be one the member may use (400 otherwise). */
-  async function checkSources(member: Membership, sources: KnowledgeSource[]): Promise<void> {
-    for (const source of sources) {
-      const type = source.type as ResourceType;
-      for (const id of source.topic_id) {
-        if (!(await deps.access.canUse(member, type, id))) {
-          throw badRequest(`No ${type} ${id} you may use in this workspace`);
-        }
-      }
-    }
-  }
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
 
   return [
     defineRoute({
@@ -61,10 +41,8 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of rooms', schema: RoomList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const member = await memberOf(req, params.workspaceId);
-        const { rows, total } = await chats.rooms(
-          params.workspaceId,
-          member.userId,
+        const { rows, total } = await rooms.list(
+          await actor(req, params.workspaceId),
           query.page,
           query.limit,
         );
@@ -84,11 +62,7 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const member = await memberOf(req, params.workspaceId);
-        await checkSources(member, body.knowledge_sources);
-        const room = await chats.createRoom({
-          workspaceId: params.workspaceId,
-          userId: member.userId,
+        const room = await rooms.create(await actor(req, params.workspaceId), {
           name: body.name,
           knowledgeSources: body.knowledge_sources,
           model: body.model,
@@ -104,7 +78,7 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: RoomParams },
       responses: { 200: { description: 'The room', schema: RoomResponse }, 404: missing },
       handler: async ({ params }, req) =>
-        toRoomResponse(await roomOf(req, params.workspaceId, params.roomId)),
+        toRoomResponse(await rooms.find(await actor(req, params.workspaceId), params.roomId)),
     }),
     defineRoute({
       method: 'patch',
@@ -118,11 +92,8 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const member = await memberOf(req, params.workspaceId);
-        const room = await chats.room(params.workspaceId, member.userId, params.roomId);
-        if (body.knowledge_sources) await checkSources(member, body.knowledge_sources);
         return toRoomResponse(
-          await chats.updateRoom(room, {
+          await rooms.update(await actor(req, params.workspaceId), params.roomId, {
             ...(body.name !== undefined ? { name: body.name } : {}),
             ...(body.knowledge_sources ? { knowledgeSources: body.knowledge_sources } : {}),
             ...(body.model !== undefined ? { model: body.model } : {}),
@@ -138,7 +109,7 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: RoomParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await chats.deleteRoom(await roomOf(req, params.workspaceId, params.roomId));
+        await rooms.remove(await actor(req, params.workspaceId), params.roomId);
         return { deleted: true };
       },
     }),
@@ -150,8 +121,12 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: RoomParams, query: Paging },
       responses: { 200: { description: 'A page of messages', schema: MessageList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const room = await roomOf(req, params.workspaceId, params.roomId);
-        const messages = await chats.page(room, query.page, query.limit);
+        const { room, messages } = await rooms.messages(
+          await actor(req, params.workspaceId),
+          params.roomId,
+          query.page,
+          query.limit,
+        );
         return { data: messages.map(toChatMessageRecord), total: room.messageCount, ...query };
       },
     }),
@@ -163,8 +138,14 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: MessageParams, body: ReactionBody },
       responses: { 200: { description: 'The message', schema: ChatMessageRecord }, 404: missing },
       handler: async ({ params, body }, req) => {
-        const room = await roomOf(req, params.workspaceId, params.roomId);
-        return toChatMessageRecord(await chats.react(room, params.messageId, body.reaction));
+        return toChatMessageRecord(
+          await rooms.react(
+            await actor(req, params.workspaceId),
+            params.roomId,
+            params.messageId,
+            body.reaction,
+          ),
+        );
       },
     }),
     defineRoute({
@@ -175,8 +156,11 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
       request: { params: MessageParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        const room = await roomOf(req, params.workspaceId, params.roomId);
-        await chats.deleteMessage(room, params.messageId);
+        await rooms.deleteMessage(
+          await actor(req, params.workspaceId),
+          params.roomId,
+          params.messageId,
+        );
         return { deleted: true };
       },
     }),

@@ -1,16 +1,11 @@
 /** POST /api/workspaces/:id/search: retrieval as chat uses it, over what the caller may use. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
-import type { Retrieve } from '../retrieval/retriever';
+import { actorOf, type CallerOf } from '../caller';
+import type { Search } from '../retrieval/search';
 import { WorkspaceParams } from '../schemas/common';
 import { SearchBody, SearchResponse, toPassageResponse } from '../schemas/documents';
-import type { Workspaces } from '../workspaces/workspaces';
 
-export function searchRoutes(deps: {
-  workspaces: Workspaces;
-  retrieve: Retrieve;
-  callerOf: CallerOf;
-}): RouteDefinition[] {
+export function searchRoutes(deps: { search: Search; callerOf: CallerOf }): RouteDefinition[] {
   return [
     defineRoute({
       method: 'post',
@@ -26,16 +21,9 @@ export function searchRoutes(deps: {
         404: { description: 'No such workspace (or not a member)' },
       },
       handler: async ({ params, body }, req) => {
-        const member = await deps.workspaces.access(
-          params.workspaceId,
-          (await deps.callerOf(req)).id,
-          'knowledge.read',
-        );
-        const { settings } = await deps.workspaces.get(params.workspaceId);
-        const hits = await deps.retrieve(member, {
+        const hits = await deps.search(await actorOf(deps.callerOf, req, params.workspaceId), {
           query: body.query,
-          settings,
-          ...(body.topic_ids ? { narrowTo: { documentIds: [], topicIds: body.topic_ids } } : {}),
+          ...(body.topic_ids ? { topicIds: body.topic_ids } : {}),
           ...(body.k ? { k: body.k } : {}),
         });
         return { hits: hits.map(toPassageResponse) };

@@ -4,7 +4,7 @@
  * `knowledge.write`.
  */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
   ApiBody,
@@ -31,21 +31,15 @@ import {
 } from '../schemas/sources';
 import type { Apis } from '../sources/apis';
 import type { Databases } from '../sources/databases';
-import type { Workspaces } from '../workspaces/workspaces';
 
 export function sourceRoutes(deps: {
-  workspaces: Workspaces;
   databases: Databases;
   apis: Apis;
   callerOf: CallerOf;
 }): RouteDefinition[] {
   const { databases, apis } = deps;
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
-    deps.workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      write ? 'knowledge.write' : 'knowledge.read',
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const missing = { description: 'No such workspace or source (or not shared with the caller)' };
   const taken = { description: 'Name taken' };
   const upstream = {
@@ -73,7 +67,7 @@ export function sourceRoutes(deps: {
         404: missing,
       },
       handler: async ({ params, query }, req) => {
-        const { rows, total } = await databases.list(await member(req, params.workspaceId), query);
+        const { rows, total } = await databases.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toDatabaseResponse), total, ...query };
       },
     }),
@@ -86,9 +80,7 @@ export function sourceRoutes(deps: {
       request: { params: WorkspaceParams, body: DatabaseBody },
       responses: { 201: db, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
-        toDatabaseResponse(
-          await databases.create(await member(req, params.workspaceId, true), body),
-        ),
+        toDatabaseResponse(await databases.create(await actor(req, params.workspaceId), body)),
     }),
     defineRoute({
       method: 'get',
@@ -99,7 +91,7 @@ export function sourceRoutes(deps: {
       responses: { 200: db, 404: missing },
       handler: async ({ params }, req) =>
         toDatabaseResponse(
-          await databases.find(await member(req, params.workspaceId), params.databaseId),
+          await databases.find(await actor(req, params.workspaceId), params.databaseId),
         ),
     }),
     defineRoute({
@@ -111,11 +103,7 @@ export function sourceRoutes(deps: {
       responses: { 200: db, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
         toDatabaseResponse(
-          await databases.update(
-            await member(req, params.workspaceId, true),
-            params.databaseId,
-            body,
-          ),
+          await databases.update(await actor(req, params.workspaceId), params.databaseId, body),
         ),
     }),
     defineRoute({
@@ -126,7 +114,7 @@ export function sourceRoutes(deps: {
       request: { params: DatabaseParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await databases.remove(await member(req, params.workspaceId, true), params.databaseId);
+        await databases.remove(await actor(req, params.workspaceId), params.databaseId);
         return { deleted: true };
       },
     }),
@@ -142,7 +130,7 @@ export function sourceRoutes(deps: {
         ...upstream,
       },
       handler: async ({ params }, req) =>
-        databases.test(await member(req, params.workspaceId), params.databaseId),
+        databases.test(await actor(req, params.workspaceId), params.databaseId),
     }),
     defineRoute({
       method: 'get',
@@ -156,7 +144,7 @@ export function sourceRoutes(deps: {
         ...upstream,
       },
       handler: async ({ params }, req) =>
-        databases.tables(await member(req, params.workspaceId), params.databaseId),
+        databases.tables(await actor(req, params.workspaceId), params.databaseId),
     }),
     defineRoute({
       method: 'get',
@@ -166,7 +154,7 @@ export function sourceRoutes(deps: {
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of APIs', schema: ApiList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const { rows, total } = await apis.list(await member(req, params.workspaceId), query);
+        const { rows, total } = await apis.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toApiResponse), total, ...query };
       },
     }),
@@ -179,7 +167,7 @@ export function sourceRoutes(deps: {
       request: { params: WorkspaceParams, body: ApiBody },
       responses: { 201: api, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
-        toApiResponse(await apis.create(await member(req, params.workspaceId, true), body)),
+        toApiResponse(await apis.create(await actor(req, params.workspaceId), body)),
     }),
     defineRoute({
       method: 'get',
@@ -189,7 +177,7 @@ export function sourceRoutes(deps: {
       request: { params: ApiParams },
       responses: { 200: api, 404: missing },
       handler: async ({ params }, req) =>
-        toApiResponse(await apis.find(await member(req, params.workspaceId), params.apiId)),
+        toApiResponse(await apis.find(await actor(req, params.workspaceId), params.apiId)),
     }),
     defineRoute({
       method: 'put',
@@ -199,9 +187,7 @@ export function sourceRoutes(deps: {
       request: { params: ApiParams, body: ApiBody },
       responses: { 200: api, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
-        toApiResponse(
-          await apis.update(await member(req, params.workspaceId, true), params.apiId, body),
-        ),
+        toApiResponse(await apis.update(await actor(req, params.workspaceId), params.apiId, body)),
     }),
     defineRoute({
       method: 'delete',
@@ -211,7 +197,7 @@ export function sourceRoutes(deps: {
       request: { params: ApiParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await apis.remove(await member(req, params.workspaceId, true), params.apiId);
+        await apis.remove(await actor(req, params.workspaceId), params.apiId);
         return { deleted: true };
       },
     }),
@@ -227,7 +213,7 @@ export function sourceRoutes(deps: {
       },
       handler: async ({ params, query }, req) => {
         const { rows, total } = await apis.endpoints(
-          await member(req, params.workspaceId),
+          await actor(req, params.workspaceId),
           params.apiId,
           query,
         );
@@ -244,11 +230,7 @@ export function sourceRoutes(deps: {
       responses: { 201: endpoint, 404: missing, 409: taken },
       handler: async ({ params, body }, req) =>
         toEndpointResponse(
-          await apis.createEndpoint(
-            await member(req, params.workspaceId, true),
-            params.apiId,
-            body,
-          ),
+          await apis.createEndpoint(await actor(req, params.workspaceId), params.apiId, body),
         ),
     }),
     defineRoute({
@@ -261,7 +243,7 @@ export function sourceRoutes(deps: {
       handler: async ({ params }, req) =>
         toEndpointResponse(
           await apis.findEndpoint(
-            await member(req, params.workspaceId),
+            await actor(req, params.workspaceId),
             params.apiId,
             params.endpointId,
           ),
@@ -277,7 +259,7 @@ export function sourceRoutes(deps: {
       handler: async ({ params, body }, req) =>
         toEndpointResponse(
           await apis.updateEndpoint(
-            await member(req, params.workspaceId, true),
+            await actor(req, params.workspaceId),
             params.apiId,
             params.endpointId,
             body,
@@ -293,7 +275,7 @@ export function sourceRoutes(deps: {
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
         await apis.removeEndpoint(
-          await member(req, params.workspaceId, true),
+          await actor(req, params.workspaceId),
           params.apiId,
           params.endpointId,
         );
@@ -317,7 +299,7 @@ export function sourceRoutes(deps: {
       },
       handler: async ({ params, body }, req) => {
         const answer = await apis.tryEndpoint(
-          await member(req, params.workspaceId),
+          await actor(req, params.workspaceId),
           params.apiId,
           params.endpointId,
           body.values,

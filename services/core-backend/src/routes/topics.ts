@@ -1,6 +1,6 @@
 /** /api/workspaces/:id/topics: named groups of documents a chat can be pointed at. */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
+import { actorOf, type CallerOf } from '../caller';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
   TopicBody,
@@ -14,23 +14,14 @@ import {
   toTopicResponse,
 } from '../schemas/documents';
 import type { Topics } from '../topics/topics';
-import type { Workspaces } from '../workspaces/workspaces';
 
-export function topicRoutes(deps: {
-  workspaces: Workspaces;
-  topics: Topics;
-  callerOf: CallerOf;
-}): RouteDefinition[] {
-  const { workspaces, topics } = deps;
+export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): RouteDefinition[] {
+  const { topics } = deps;
   const tags = ['topics'];
   const one = { description: 'The topic', schema: TopicResponse };
   const missing = { description: 'No such workspace or topic (or not shared with the caller)' };
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, write = false) =>
-    workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      write ? 'knowledge.write' : 'knowledge.read',
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/topics';
   return [
     defineRoute({
@@ -41,7 +32,7 @@ export function topicRoutes(deps: {
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of topics', schema: TopicList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const { rows, total } = await topics.list(await member(req, params.workspaceId), query);
+        const { rows, total } = await topics.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toTopicResponse), total, ...query };
       },
     }),
@@ -54,7 +45,7 @@ export function topicRoutes(deps: {
       request: { params: WorkspaceParams, body: TopicBody },
       responses: { 201: one, 404: missing, 409: { description: 'Name taken' } },
       handler: async ({ params, body }, req) =>
-        toTopicResponse(await topics.create(await member(req, params.workspaceId, true), body)),
+        toTopicResponse(await topics.create(await actor(req, params.workspaceId), body)),
     }),
     defineRoute({
       method: 'get',
@@ -64,7 +55,7 @@ export function topicRoutes(deps: {
       request: { params: TopicParams },
       responses: { 200: one, 404: missing },
       handler: async ({ params }, req) =>
-        toTopicResponse(await topics.find(await member(req, params.workspaceId), params.topicId)),
+        toTopicResponse(await topics.find(await actor(req, params.workspaceId), params.topicId)),
     }),
     defineRoute({
       method: 'patch',
@@ -75,7 +66,7 @@ export function topicRoutes(deps: {
       responses: { 200: one, 404: missing, 409: { description: 'Name taken' } },
       handler: async ({ params, body }, req) =>
         toTopicResponse(
-          await topics.update(await member(req, params.workspaceId, true), params.topicId, body),
+          await topics.update(await actor(req, params.workspaceId), params.topicId, body),
         ),
     }),
     defineRoute({
@@ -86,7 +77,7 @@ export function topicRoutes(deps: {
       request: { params: TopicParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await topics.remove(await member(req, params.workspaceId, true), params.topicId);
+        await topics.remove(await actor(req, params.workspaceId), params.topicId);
         return { deleted: true };
       },
     }),
@@ -102,7 +93,7 @@ export function topicRoutes(deps: {
       },
       handler: async ({ params, query }, req) => {
         const { rows, total } = await topics.documents(
-          await member(req, params.workspaceId),
+          await actor(req, params.workspaceId),
           params.topicId,
           query,
         );
@@ -124,11 +115,14 @@ export function topicRoutes(deps: {
         400: { description: 'A document the caller may not use' },
         404: missing,
       },
-      handler: async ({ params, body }, req) => {
-        const caller = await member(req, params.workspaceId, true);
-        await topics.addDocuments(caller, params.topicId, body.document_ids);
-        return toTopicResponse(await topics.find(caller, params.topicId));
-      },
+      handler: async ({ params, body }, req) =>
+        toTopicResponse(
+          await topics.addDocuments(
+            await actor(req, params.workspaceId),
+            params.topicId,
+            body.document_ids,
+          ),
+        ),
     }),
     defineRoute({
       method: 'delete',
@@ -139,7 +133,7 @@ export function topicRoutes(deps: {
       responses: { 200: { description: 'Removed', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
         await topics.removeDocument(
-          await member(req, params.workspaceId, true),
+          await actor(req, params.workspaceId),
           params.topicId,
           params.documentId,
         );

@@ -3,8 +3,7 @@
  * `workspace.manage`.
  */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { CallerOf } from '../caller';
-import type { ModelClient } from '../chats/model-client';
+import { actorOf, type CallerOf } from '../caller';
 import { Deleted, Paging, WorkspaceParams } from '../schemas/common';
 import {
   ModelBody,
@@ -22,27 +21,18 @@ import {
   toModelResponse,
   toPromptResponse,
 } from '../schemas/workspace-config';
-import type { SystemPrompts } from '../workspace-config/system-prompts';
-import type { WorkspaceModels } from '../workspace-config/workspace-models';
-import type { Workspaces } from '../workspaces/workspaces';
+import type { WorkspaceConfig } from '../workspace-config/workspace-config';
 
 export function workspaceConfigRoutes(deps: {
-  workspaces: Workspaces;
-  systemPrompts: SystemPrompts;
-  workspaceModelStore: WorkspaceModels;
-  models: ModelClient;
+  workspaceConfig: WorkspaceConfig;
   callerOf: CallerOf;
 }): RouteDefinition[] {
-  const { workspaces, systemPrompts: prompts, workspaceModelStore: store } = deps;
+  const { prompts, models: store } = deps.workspaceConfig;
   const missing = { description: 'No such workspace or item (or not a member)' };
   const manage = { description: 'Needs workspace.manage' };
   const taken = { description: 'Name or model taken' };
-  const member = async (req: Parameters<CallerOf>[0], workspaceId: string, change = false) =>
-    workspaces.access(
-      workspaceId,
-      (await deps.callerOf(req)).id,
-      change ? 'workspace.manage' : undefined,
-    );
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
   const prompt = { description: 'The system prompt', schema: PromptResponse };
   const model = { description: 'The model', schema: ModelResponse };
   const promptsPath = '/api/workspaces/:workspaceId/system-prompts';
@@ -56,8 +46,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: WorkspaceParams, query: PromptQuery },
       responses: { 200: { description: 'A page of prompts', schema: PromptList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        await member(req, params.workspaceId);
-        const { rows, total } = await prompts.list(params.workspaceId, query);
+        const { rows, total } = await prompts.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toPromptResponse), total, page: query.page, limit: query.limit };
       },
     }),
@@ -70,8 +59,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: WorkspaceParams, body: PromptBody },
       responses: { 201: prompt, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        const caller = await member(req, params.workspaceId, true);
-        return toPromptResponse(await prompts.create(params.workspaceId, caller.userId, body));
+        return toPromptResponse(await prompts.create(await actor(req, params.workspaceId), body));
       },
     }),
     defineRoute({
@@ -82,8 +70,9 @@ export function workspaceConfigRoutes(deps: {
       request: { params: PromptParams },
       responses: { 200: prompt, 404: missing },
       handler: async ({ params }, req) => {
-        await member(req, params.workspaceId);
-        return toPromptResponse(await prompts.find(params.workspaceId, params.promptId));
+        return toPromptResponse(
+          await prompts.find(await actor(req, params.workspaceId), params.promptId),
+        );
       },
     }),
     defineRoute({
@@ -94,8 +83,9 @@ export function workspaceConfigRoutes(deps: {
       request: { params: PromptParams, body: PromptPatch },
       responses: { 200: prompt, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        await member(req, params.workspaceId, true);
-        return toPromptResponse(await prompts.update(params.workspaceId, params.promptId, body));
+        return toPromptResponse(
+          await prompts.update(await actor(req, params.workspaceId), params.promptId, body),
+        );
       },
     }),
     defineRoute({
@@ -106,8 +96,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: PromptParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await member(req, params.workspaceId, true);
-        await prompts.remove(params.workspaceId, params.promptId);
+        await prompts.remove(await actor(req, params.workspaceId), params.promptId);
         return { deleted: true };
       },
     }),
@@ -119,8 +108,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of models', schema: ModelList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        await member(req, params.workspaceId);
-        const { rows, total } = await store.list(params.workspaceId, query);
+        const { rows, total } = await store.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toModelResponse), total, ...query };
       },
     }),
@@ -133,8 +121,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: WorkspaceParams, body: ModelBody },
       responses: { 201: model, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        const caller = await member(req, params.workspaceId, true);
-        return toModelResponse(await store.create(params.workspaceId, caller.userId, body));
+        return toModelResponse(await store.create(await actor(req, params.workspaceId), body));
       },
     }),
     defineRoute({
@@ -145,8 +132,9 @@ export function workspaceConfigRoutes(deps: {
       request: { params: ModelParams },
       responses: { 200: model, 404: missing },
       handler: async ({ params }, req) => {
-        await member(req, params.workspaceId);
-        return toModelResponse(await store.find(params.workspaceId, params.modelId));
+        return toModelResponse(
+          await store.find(await actor(req, params.workspaceId), params.modelId),
+        );
       },
     }),
     defineRoute({
@@ -157,8 +145,9 @@ export function workspaceConfigRoutes(deps: {
       request: { params: ModelParams, body: ModelPatch },
       responses: { 200: model, 403: manage, 404: missing, 409: taken },
       handler: async ({ params, body }, req) => {
-        await member(req, params.workspaceId, true);
-        return toModelResponse(await store.update(params.workspaceId, params.modelId, body));
+        return toModelResponse(
+          await store.update(await actor(req, params.workspaceId), params.modelId, body),
+        );
       },
     }),
     defineRoute({
@@ -169,8 +158,7 @@ export function workspaceConfigRoutes(deps: {
       request: { params: ModelParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
       handler: async ({ params }, req) => {
-        await member(req, params.workspaceId, true);
-        await store.remove(params.workspaceId, params.modelId);
+        await store.remove(await actor(req, params.workspaceId), params.modelId);
         return { deleted: true };
       },
     }),
@@ -188,12 +176,8 @@ export function workspaceConfigRoutes(deps: {
         503: { description: 'The server is unreachable' },
         504: { description: 'The server did not answer in time' },
       },
-      handler: async ({ params }, req) => {
-        await member(req, params.workspaceId, true);
-        const row = await store.find(params.workspaceId, params.modelId);
-        const listed = await deps.models.listModels(store.choiceOf(row));
-        return { available: listed.includes(row.model), server_models: listed };
-      },
+      handler: async ({ params }, req) =>
+        store.check(await actor(req, params.workspaceId), params.modelId),
     }),
   ];
 }

@@ -52,8 +52,9 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams },
       responses: { 200: one, 404: missing },
       handler: async ({ params }, req) => {
-        const member = await workspaces.access(params.workspaceId, (await callerOf(req)).id);
-        return toWorkspaceResponse(await workspaces.get(params.workspaceId, member.role));
+        return toWorkspaceResponse(
+          await workspaces.show((await callerOf(req)).id, params.workspaceId),
+        );
       },
     }),
     defineRoute({
@@ -68,10 +69,9 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
-        const member = await workspaces.access(params.workspaceId, caller.id, 'workspace.manage');
-        const updated = await workspaces.update(params.workspaceId, body);
-        return toWorkspaceResponse({ ...updated, role: member.role });
+        return toWorkspaceResponse(
+          await workspaces.change((await callerOf(req)).id, params.workspaceId, body),
+        );
       },
     }),
     defineRoute({
@@ -82,8 +82,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams },
       responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await workspaces.access(params.workspaceId, (await callerOf(req)).id, 'workspace.manage');
-        await workspaces.remove(params.workspaceId);
+        await workspaces.destroy((await callerOf(req)).id, params.workspaceId);
         return { deleted: true };
       },
     }),
@@ -95,8 +94,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams },
       responses: { 200: { description: 'Settings', schema: WorkspaceSettings }, 404: missing },
       handler: async ({ params }, req) => {
-        await workspaces.access(params.workspaceId, (await callerOf(req)).id);
-        return (await workspaces.get(params.workspaceId)).settings;
+        return workspaces.settingsOf((await callerOf(req)).id, params.workspaceId);
       },
     }),
     defineRoute({
@@ -108,8 +106,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams, body: WorkspaceSettings },
       responses: { 200: { description: 'Settings', schema: WorkspaceSettings }, 404: missing },
       handler: async ({ params, body }, req) => {
-        await workspaces.access(params.workspaceId, (await callerOf(req)).id, 'workspace.manage');
-        return (await workspaces.update(params.workspaceId, { settings: body })).settings;
+        return workspaces.replaceSettings((await callerOf(req)).id, params.workspaceId, body);
       },
     }),
     defineRoute({
@@ -120,8 +117,11 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of members', schema: MemberList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        await workspaces.access(params.workspaceId, (await callerOf(req)).id);
-        const { rows, total } = await workspaces.members(params.workspaceId, query);
+        const { rows, total } = await workspaces.membersOf(
+          (await callerOf(req)).id,
+          params.workspaceId,
+          query,
+        );
         return { data: rows.map(toMemberResponse), total, ...query };
       },
     }),

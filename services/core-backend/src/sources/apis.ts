@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
@@ -89,6 +90,7 @@ const taken = (what: string) => (err: unknown) => {
 export function createApis(deps: {
   pool: pg.Pool;
   access: AccessLists;
+  workspaces: MemberCheck;
   box: SecretBox;
   httpProxy: HttpProxyClient | undefined;
 }) {
@@ -141,98 +143,12 @@ export function createApis(deps: {
     };
   }
 
-  return {
+  /**
+   * What a chat asks with the membership it already holds (a key's narrowed one, too): the
+   * API, its endpoints, a call. Routes go through the actor-taking functions below.
+   */
+  const forMember = {
     find,
-    findEndpoint,
-    async list(member: Membership, paging: Paging) {
-      const values: unknown[] = [member.workspaceId];
-      const where = `a.workspace_id = $1 and ${access.visibleSql(member, 'api', 'a', values)}`;
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from apis a where ${where}`,
-        values,
-      );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<ApiRecord>(
-        `select a.* from apis a where ${where} order by a.name limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
-    },
-    async create(member: Membership, input: ApiInput) {
-      const id = randomUUID();
-      const columns = authColumns(input);
-      await inTransaction(pool, async (client) => {
-        await client
-          .query(
-            `insert into apis (id, workspace_id, name, description, base_url, auth_type, auth_user,
-               login_path, auth_secret_sealed, headers_sealed, created_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            [
-              id,
-              member.workspaceId,
-              input.name,
-              input.description,
-              input.base_url,
-              columns.auth_type,
-              columns.auth_user,
-              columns.login_path,
-              columns.auth_secret_sealed,
-              columns.headers_sealed,
-              member.userId,
-            ],
-          )
-          .catch(taken('An API'));
-        await access.grantCreator(member, 'api', id, client);
-      });
-      return find(member, id);
-    },
-    async update(member: Membership, id: string, input: ApiInput) {
-      const before = await find(member, id);
-      const auth = input.auth;
-      // The credentials and the headers (API keys ride there) go to the base URL's origin.
-      requireSecretsForNewDestination(
-        { base_url: originOf(before.base_url) },
-        { base_url: originOf(input.base_url) },
-        [
-          {
-            field: auth.type === 'bearer' ? 'auth.token' : 'auth.password',
-            stored: before.auth_secret_sealed !== null && auth.type !== 'none',
-            given: Boolean(
-              auth.type === 'bearer' ? auth.token : auth.type !== 'none' && auth.password,
-            ),
-          },
-          {
-            field: 'headers',
-            stored: before.headers_sealed !== null,
-            given: input.headers !== undefined,
-          },
-        ],
-      );
-      const columns = authColumns(input, before);
-      await pool
-        .query(
-          `update apis set name = $2, description = $3, base_url = $4, auth_type = $5, auth_user = $6,
-             login_path = $7, auth_secret_sealed = $8, headers_sealed = $9, updated_at = now() where id = $1`,
-          [
-            id,
-            input.name,
-            input.description,
-            input.base_url,
-            columns.auth_type,
-            columns.auth_user,
-            columns.login_path,
-            columns.auth_secret_sealed,
-            columns.headers_sealed,
-          ],
-        )
-        .catch(taken('An API'));
-      return find(member, id);
-    },
-    async remove(member: Membership, id: string) {
-      await find(member, id);
-      await pool.query('delete from apis where id = $1', [id]);
-      await access.forget('api', id);
-    },
     async endpoints(member: Membership, apiId: string, paging: Paging) {
       await find(member, apiId);
       const { rows: count } = await pool.query<{ n: number }>(
@@ -244,57 +160,6 @@ export function createApis(deps: {
         [apiId, paging.limit, (paging.page - 1) * paging.limit],
       );
       return { rows, total: count[0]?.n ?? 0 };
-    },
-    async createEndpoint(member: Membership, apiId: string, input: EndpointInput) {
-      await find(member, apiId);
-      const id = randomUUID();
-      await pool
-        .query(
-          `insert into api_endpoints (id, api_id, name, description, method, path, params,
-             allow_write)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            id,
-            apiId,
-            input.name,
-            input.description,
-            input.method,
-            input.path,
-            JSON.stringify(input.params),
-            input.allow_write ?? false,
-          ],
-        )
-        .catch(taken('An endpoint'));
-      return findEndpoint(member, apiId, id);
-    },
-    async updateEndpoint(
-      member: Membership,
-      apiId: string,
-      id: string,
-      changes: Partial<EndpointInput>,
-    ) {
-      const before = await findEndpoint(member, apiId, id);
-      const merged = { ...before, ...changes };
-      await pool
-        .query(
-          `update api_endpoints set name = $2, description = $3, method = $4, path = $5, params = $6,
-             allow_write = $7, updated_at = now() where id = $1`,
-          [
-            id,
-            merged.name,
-            merged.description,
-            merged.method,
-            merged.path,
-            JSON.stringify(merged.params),
-            changes.allow_write ?? before.allow_write,
-          ],
-        )
-        .catch(taken('An endpoint'));
-      return findEndpoint(member, apiId, id);
-    },
-    async removeEndpoint(member: Membership, apiId: string, id: string) {
-      await findEndpoint(member, apiId, id);
-      await pool.query('delete from api_endpoints where id = $1', [id]);
     },
     /** Calls the endpoint through http-proxy with the API's credentials and the given values. */
     async tryEndpoint(
@@ -362,6 +227,168 @@ export function createApis(deps: {
         },
       };
       return deps.httpProxy.call(connection);
+    },
+  };
+
+  // Reading an API asks `knowledge.read`, changing one `knowledge.write`.
+  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+
+  return {
+    forMember,
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    findEndpoint: async (actor: Actor, apiId: string, id: string) =>
+      findEndpoint(await reader(actor), apiId, id),
+    endpoints: async (actor: Actor, apiId: string, paging: Paging) =>
+      forMember.endpoints(await reader(actor), apiId, paging),
+    /** Calls the endpoint (see forMember.tryEndpoint) as the actor. */
+    tryEndpoint: async (
+      actor: Actor,
+      apiId: string,
+      id: string,
+      values: Record<string, string | number | boolean>,
+    ) => forMember.tryEndpoint(await reader(actor), apiId, id, values),
+    async list(actor: Actor, paging: Paging) {
+      const member = await reader(actor);
+      const values: unknown[] = [member.workspaceId];
+      const where = `a.workspace_id = $1 and ${access.visibleSql(member, 'api', 'a', values)}`;
+      const { rows: count } = await pool.query<{ n: number }>(
+        `select count(*)::int as n from apis a where ${where}`,
+        values,
+      );
+      values.push(paging.limit, (paging.page - 1) * paging.limit);
+      const { rows } = await pool.query<ApiRecord>(
+        `select a.* from apis a where ${where} order by a.name limit $${values.length - 1} offset $${values.length}`,
+        values,
+      );
+      return { rows, total: count[0]?.n ?? 0 };
+    },
+    async create(actor: Actor, input: ApiInput) {
+      const member = await writer(actor);
+      const id = randomUUID();
+      const columns = authColumns(input);
+      await inTransaction(pool, async (client) => {
+        await client
+          .query(
+            `insert into apis (id, workspace_id, name, description, base_url, auth_type, auth_user,
+                 login_path, auth_secret_sealed, headers_sealed, created_by)
+               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+            [
+              id,
+              member.workspaceId,
+              input.name,
+              input.description,
+              input.base_url,
+              columns.auth_type,
+              columns.auth_user,
+              columns.login_path,
+              columns.auth_secret_sealed,
+              columns.headers_sealed,
+              member.userId,
+            ],
+          )
+          .catch(taken('An API'));
+        await access.grantCreator(member, 'api', id, client);
+      });
+      return find(member, id);
+    },
+    async update(actor: Actor, id: string, input: ApiInput) {
+      const member = await writer(actor);
+      const before = await find(member, id);
+      const auth = input.auth;
+      // The credentials and the headers (API keys ride there) go to the base URL's origin.
+      requireSecretsForNewDestination(
+        { base_url: originOf(before.base_url) },
+        { base_url: originOf(input.base_url) },
+        [
+          {
+            field: auth.type === 'bearer' ? 'auth.token' : 'auth.password',
+            stored: before.auth_secret_sealed !== null && auth.type !== 'none',
+            given: Boolean(
+              auth.type === 'bearer' ? auth.token : auth.type !== 'none' && auth.password,
+            ),
+          },
+          {
+            field: 'headers',
+            stored: before.headers_sealed !== null,
+            given: input.headers !== undefined,
+          },
+        ],
+      );
+      const columns = authColumns(input, before);
+      await pool
+        .query(
+          `update apis set name = $2, description = $3, base_url = $4, auth_type = $5, auth_user = $6,
+             login_path = $7, auth_secret_sealed = $8, headers_sealed = $9, updated_at = now() where id = $1`,
+          [
+            id,
+            input.name,
+            input.description,
+            input.base_url,
+            columns.auth_type,
+            columns.auth_user,
+            columns.login_path,
+            columns.auth_secret_sealed,
+            columns.headers_sealed,
+          ],
+        )
+        .catch(taken('An API'));
+      return find(member, id);
+    },
+    async remove(actor: Actor, id: string) {
+      const member = await writer(actor);
+      await find(member, id);
+      await pool.query('delete from apis where id = $1', [id]);
+      await access.forget('api', id);
+    },
+    async createEndpoint(actor: Actor, apiId: string, input: EndpointInput) {
+      const member = await writer(actor);
+      await find(member, apiId);
+      const id = randomUUID();
+      await pool
+        .query(
+          `insert into api_endpoints (id, api_id, name, description, method, path, params,
+             allow_write)
+           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [
+            id,
+            apiId,
+            input.name,
+            input.description,
+            input.method,
+            input.path,
+            JSON.stringify(input.params),
+            input.allow_write ?? false,
+          ],
+        )
+        .catch(taken('An endpoint'));
+      return findEndpoint(member, apiId, id);
+    },
+    async updateEndpoint(actor: Actor, apiId: string, id: string, changes: Partial<EndpointInput>) {
+      const member = await writer(actor);
+      const before = await findEndpoint(member, apiId, id);
+      const merged = { ...before, ...changes };
+      await pool
+        .query(
+          `update api_endpoints set name = $2, description = $3, method = $4, path = $5, params = $6,
+             allow_write = $7, updated_at = now() where id = $1`,
+          [
+            id,
+            merged.name,
+            merged.description,
+            merged.method,
+            merged.path,
+            JSON.stringify(merged.params),
+            changes.allow_write ?? before.allow_write,
+          ],
+        )
+        .catch(taken('An endpoint'));
+      return findEndpoint(member, apiId, id);
+    },
+    async removeEndpoint(actor: Actor, apiId: string, id: string) {
+      const member = await writer(actor);
+      await findEndpoint(member, apiId, id);
+      await pool.query('delete from api_endpoints where id = $1', [id]);
     },
   };
 }

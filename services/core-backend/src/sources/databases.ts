@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
@@ -50,6 +51,7 @@ const taken = (err: unknown) => {
 export function createDatabases(deps: {
   pool: pg.Pool;
   access: AccessLists;
+  workspaces: MemberCheck;
   box: SecretBox;
   dbProxy: DbProxyClient | undefined;
 }) {
@@ -81,9 +83,14 @@ export function createDatabases(deps: {
     password: row.password_sealed ? box.open(row.password_sealed) : '',
   });
 
+  // Reading a database asks `knowledge.read`, changing one `knowledge.write`.
+  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+
   return {
-    find,
-    async list(member: Membership, paging: Paging) {
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    async list(actor: Actor, paging: Paging) {
+      const member = await reader(actor);
       const values: unknown[] = [member.workspaceId];
       const where = `d.workspace_id = $1 and ${access.visibleSql(member, 'database', 'd', values)}`;
       const { rows: count } = await pool.query<{ n: number }>(
@@ -97,7 +104,8 @@ export function createDatabases(deps: {
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    async create(member: Membership, input: DatabaseInput) {
+    async create(actor: Actor, input: DatabaseInput) {
+      const member = await writer(actor);
       const id = randomUUID();
       await inTransaction(pool, async (client) => {
         await client
@@ -124,7 +132,8 @@ export function createDatabases(deps: {
       });
       return find(member, id);
     },
-    async update(member: Membership, id: string, changes: Partial<DatabaseInput>) {
+    async update(actor: Actor, id: string, changes: Partial<DatabaseInput>) {
+      const member = await writer(actor);
       const before = await find(member, id);
       const merged = { ...before, ...changes };
       // The password goes to host:port; the database name, user and engine are on that server.
@@ -164,15 +173,18 @@ export function createDatabases(deps: {
         .catch(taken);
       return find(member, id);
     },
-    async remove(member: Membership, id: string) {
+    async remove(actor: Actor, id: string) {
+      const member = await writer(actor);
       await find(member, id);
       await pool.query('delete from databases where id = $1', [id]);
       await access.forget('database', id);
     },
-    async test(member: Membership, id: string) {
+    async test(actor: Actor, id: string) {
+      const member = await reader(actor);
       return proxy().check(targetOf(await find(member, id)));
     },
-    async tables(member: Membership, id: string) {
+    async tables(actor: Actor, id: string) {
+      const member = await reader(actor);
       return proxy().tables(targetOf(await find(member, id)));
     },
     /**

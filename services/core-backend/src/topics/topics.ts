@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
@@ -25,7 +26,7 @@ const taken = (err: unknown) => {
   throw isUniqueViolation(err) ? conflict('A topic of that name exists') : err;
 };
 
-export function createTopics(pool: pg.Pool, access: AccessLists) {
+export function createTopics(pool: pg.Pool, access: AccessLists, workspaces: MemberCheck) {
   const select = `select t.*, (select count(*)::int from topic_documents td where td.topic_id = t.id)
     as document_count from topics t`;
 
@@ -36,9 +37,14 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
     return rows[0];
   }
 
+  // Reading a topic asks `knowledge.read`, changing one `knowledge.write`.
+  const reader = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.read');
+  const writer = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.write');
+
   return {
-    find,
-    async list(member: Membership, paging: Paging) {
+    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    async list(actor: Actor, paging: Paging) {
+      const member = await reader(actor);
       const values: unknown[] = [member.workspaceId];
       const where = `t.workspace_id = $1 and ${access.visibleSql(member, 'topic', 't', values)}`;
       const { rows: count } = await pool.query<{ n: number }>(
@@ -52,7 +58,8 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    async create(member: Membership, input: { name: string; description: string }) {
+    async create(actor: Actor, input: { name: string; description: string }) {
+      const member = await writer(actor);
       const id = randomUUID();
       await inTransaction(pool, async (client) => {
         await client
@@ -66,7 +73,8 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
       });
       return find(member, id);
     },
-    async update(member: Membership, id: string, changes: { name?: string; description?: string }) {
+    async update(actor: Actor, id: string, changes: { name?: string; description?: string }) {
+      const member = await writer(actor);
       await find(member, id);
       await pool
         .query(
@@ -77,13 +85,15 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
         .catch(taken);
       return find(member, id);
     },
-    async remove(member: Membership, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const member = await writer(actor);
       await find(member, id);
       await pool.query('delete from topics where id = $1', [id]);
       await access.forget('topic', id);
     },
     /** The topic's documents the member may use, newest first. */
-    async documents(member: Membership, id: string, paging: Paging) {
+    async documents(actor: Actor, id: string, paging: Paging) {
+      const member = await reader(actor);
       await find(member, id);
       const values: unknown[] = [id];
       const where = `td.topic_id = $1 and ${access.visibleSql(member, 'document', 'd', values)}`;
@@ -105,8 +115,9 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    /** Adds documents the member may use, of the same workspace (400 naming any other). */
-    async addDocuments(member: Membership, id: string, documentIds: string[]) {
+    /** Adds documents the member may use, of the same workspace (400 naming any other); the topic. */
+    async addDocuments(actor: Actor, id: string, documentIds: string[]) {
+      const member = await writer(actor);
       await find(member, id);
       for (const documentId of documentIds) {
         if (!(await access.canUse(member, 'document', documentId))) {
@@ -119,8 +130,10 @@ export function createTopics(pool: pg.Pool, access: AccessLists) {
         [id, documentIds, member.userId],
       );
       await pool.query('update topics set updated_at = now() where id = $1', [id]);
+      return find(member, id);
     },
-    async removeDocument(member: Membership, id: string, documentId: string) {
+    async removeDocument(actor: Actor, id: string, documentId: string) {
+      const member = await writer(actor);
       await find(member, id);
       const { rowCount } = await pool.query(
         'delete from topic_documents where topic_id = $1 and document_id = $2',

@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 
@@ -67,7 +68,7 @@ const taken = (err: unknown) => {
   throw isUniqueViolation(err) ? conflict('The workspace has an iframe of that name') : err;
 };
 
-export function createIframes(pool: pg.Pool) {
+export function createIframes(pool: pg.Pool, workspaces: MemberCheck) {
   async function find(workspaceId: string, id: string): Promise<Iframe> {
     const { rows } = await pool.query<Iframe>(`${SELECT} where f.id = $1 and f.workspace_id = $2`, [
       id,
@@ -118,10 +119,14 @@ export function createIframes(pool: pg.Pool) {
     };
   }
 
+  // Every member-facing function takes workspace.manage.
+  const manager = (actor: Actor) => memberOf(workspaces, actor, 'workspace.manage');
+
   return {
-    find,
+    find: async (actor: Actor, id: string) => find((await manager(actor)).workspaceId, id),
     widget,
-    async list(workspaceId: string, paging: Paging) {
+    async list(actor: Actor, paging: Paging) {
+      const { workspaceId } = await manager(actor);
       const { rows: count } = await pool.query<{ n: number }>(
         'select count(*)::int as n from workspace_iframes where workspace_id = $1',
         [workspaceId],
@@ -132,7 +137,8 @@ export function createIframes(pool: pg.Pool) {
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    async create(workspaceId: string, userId: string, input: IframeInput) {
+    async create(actor: Actor, input: IframeInput) {
+      const { workspaceId, userId } = await manager(actor);
       await requireOwnKey(workspaceId, input.app_key_id);
       const id = randomUUID();
       await pool
@@ -156,10 +162,11 @@ export function createIframes(pool: pg.Pool) {
       return find(workspaceId, id);
     },
     async update(
-      workspaceId: string,
+      actor: Actor,
       id: string,
       changes: Partial<Omit<IframeInput, 'theme'>> & { theme?: Partial<IframeTheme> },
     ) {
+      const { workspaceId } = await manager(actor);
       const before = await find(workspaceId, id);
       if (changes.app_key_id !== undefined) await requireOwnKey(workspaceId, changes.app_key_id);
       await pool
@@ -181,7 +188,8 @@ export function createIframes(pool: pg.Pool) {
         .catch(taken);
       return find(workspaceId, id);
     },
-    async remove(workspaceId: string, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const { workspaceId } = await manager(actor);
       const { rowCount } = await pool.query(
         'delete from workspace_iframes where id = $1 and workspace_id = $2',
         [id, workspaceId],

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, errorMessage, HttpError } from '@pelita/kit';
 import type pg from 'pg';
+import { memberOf, type Actor, type MemberCheck } from '../access/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
@@ -46,7 +47,12 @@ const taken = (err: unknown) => {
   throw isUniqueViolation(err) ? conflict('The workspace has an integration of that name') : err;
 };
 
-export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: MessagingBridge) {
+export function createIntegrations(
+  pool: pg.Pool,
+  box: SecretBox,
+  bridge: MessagingBridge,
+  workspaces: MemberCheck,
+) {
   async function find(workspaceId: string, id: string): Promise<Integration> {
     const { rows } = await pool.query<Integration>(
       'select * from workspace_integrations where id = $1 and workspace_id = $2',
@@ -56,9 +62,13 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
     return rows[0];
   }
 
+  // Every member-facing function takes workspace.manage.
+  const manager = (actor: Actor) => memberOf(workspaces, actor, 'workspace.manage');
+
   return {
-    find,
-    async list(workspaceId: string, paging: Paging) {
+    find: async (actor: Actor, id: string) => find((await manager(actor)).workspaceId, id),
+    async list(actor: Actor, paging: Paging) {
+      const { workspaceId } = await manager(actor);
       const { rows: count } = await pool.query<{ n: number }>(
         'select count(*)::int as n from workspace_integrations where workspace_id = $1',
         [workspaceId],
@@ -70,7 +80,8 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
       );
       return { rows, total: count[0]?.n ?? 0 };
     },
-    async create(workspaceId: string, userId: string, input: IntegrationInput) {
+    async create(actor: Actor, input: IntegrationInput) {
+      const { workspaceId, userId } = await manager(actor);
       const id = randomUUID();
       await pool
         .query(
@@ -93,7 +104,8 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
       return find(workspaceId, id);
     },
     /** Changes what is given; a new bridge, number or token forgets the last check. */
-    async update(workspaceId: string, id: string, changes: Partial<IntegrationInput>) {
+    async update(actor: Actor, id: string, changes: Partial<IntegrationInput>) {
+      const { workspaceId } = await manager(actor);
       const before = await find(workspaceId, id);
       requireSecretsForNewDestination(
         { base_url: originOf(before.base_url) },
@@ -123,7 +135,8 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
         .catch(taken);
       return find(workspaceId, id);
     },
-    async remove(workspaceId: string, id: string): Promise<void> {
+    async remove(actor: Actor, id: string): Promise<void> {
+      const { workspaceId } = await manager(actor);
       const { rowCount } = await pool.query(
         'delete from workspace_integrations where id = $1 and workspace_id = $2',
         [id, workspaceId],
@@ -134,7 +147,8 @@ export function createIntegrations(pool: pg.Pool, box: SecretBox, bridge: Messag
      * Asks the bridge about the number; the outcome is recorded either way. A failure is thrown
      * (502/503/504, 403 for a forbidden address) after it is recorded.
      */
-    async check(workspaceId: string, id: string): Promise<Integration> {
+    async check(actor: Actor, id: string): Promise<Integration> {
+      const { workspaceId } = await manager(actor);
       const integration = await find(workspaceId, id);
       try {
         const phone = await bridge.phoneNumber(

@@ -191,6 +191,52 @@ export function createWorkspaces(
       return { ...(await find(id)), ...(role ? { role } : {}) };
     },
 
+    // What members ask of the workspace itself, as putMember and dropMember: `callerId` first.
+
+    /** The workspace as a member sees it, with their role (404 to anyone else). */
+    async show(callerId: string, workspaceId: string): Promise<Workspace> {
+      const member = await this.access(workspaceId, callerId);
+      return this.get(workspaceId, member.role);
+    },
+
+    /** Renames, describes or re-sets the workspace: needs `workspace.manage`. */
+    async change(
+      callerId: string,
+      workspaceId: string,
+      changes: { name?: string; description?: string; settings?: WorkspaceSettings },
+    ): Promise<Workspace> {
+      const member = await this.access(workspaceId, callerId, 'workspace.manage');
+      return { ...(await this.update(workspaceId, changes)), role: member.role };
+    },
+
+    /** Deletes the workspace with everything in it (`remove`): needs `workspace.manage`. */
+    async destroy(callerId: string, workspaceId: string): Promise<void> {
+      await this.access(workspaceId, callerId, 'workspace.manage');
+      await this.remove(workspaceId);
+    },
+
+    /** The settings, defaults filled in: any member reads them. */
+    async settingsOf(callerId: string, workspaceId: string): Promise<WorkspaceSettings> {
+      await this.access(workspaceId, callerId);
+      return (await this.get(workspaceId)).settings;
+    },
+
+    /** Replaces the settings: needs `workspace.manage`. */
+    async replaceSettings(
+      callerId: string,
+      workspaceId: string,
+      settings: WorkspaceSettings,
+    ): Promise<WorkspaceSettings> {
+      await this.access(workspaceId, callerId, 'workspace.manage');
+      return (await this.update(workspaceId, { settings })).settings;
+    },
+
+    /** The members with their roles: any member reads them. */
+    async membersOf(callerId: string, workspaceId: string, paging: Paging) {
+      await this.access(workspaceId, callerId);
+      return this.members(workspaceId, paging);
+    },
+
     async update(
       id: string,
       changes: { name?: string; description?: string; settings?: WorkspaceSettings },
