@@ -29,19 +29,29 @@ export async function removeLeftovers(
   leftovers: Leftovers,
   since: Date,
 ): Promise<string[]> {
+  // Every step is tried even when one before it failed (an index shard still recovering must
+  // not keep the files in the bucket until the retry); the first failure is thrown at the end.
+  const failures: unknown[] = [];
+  const attempt = async (step: () => Promise<unknown>) => {
+    await step().catch((err: unknown) => failures.push(err));
+  };
   if (leftovers.workspacePassages) {
-    await stores.knowledge.removeWorkspace(leftovers.workspacePassages);
+    const workspaceId = leftovers.workspacePassages;
+    await attempt(() => stores.knowledge.removeWorkspace(workspaceId));
   }
   for (const resource of leftovers.resources) {
-    await stores.knowledge.remove(resource.type, resource.id);
+    await attempt(() => stores.knowledge.remove(resource.type, resource.id));
   }
   const running: string[] = [];
   for (const task of leftovers.ocrTasks) {
     // Asked before removing: what an ended task wrote is then all there to remove.
-    if (task.running && !(await ended(stores, task, since))) running.push(task.taskId);
-    await stores.artifacts.remove(task.taskId);
+    await attempt(async () => {
+      if (task.running && !(await ended(stores, task, since))) running.push(task.taskId);
+      await stores.artifacts.remove(task.taskId);
+    });
   }
-  for (const key of leftovers.objects) await stores.objects?.remove(key);
+  for (const key of leftovers.objects) await attempt(async () => stores.objects?.remove(key));
+  if (failures.length > 0) throw failures[0];
   return running;
 }
 
