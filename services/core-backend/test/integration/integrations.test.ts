@@ -165,6 +165,22 @@ describe('workspace integrations and iframes', () => {
     expect(slow.error.code).toBe('bridge_timeout');
   });
 
+  it('keeps what a PATCH leaves out: a disabled integration stays disabled when renamed', async () => {
+    await expectJson(
+      call('PATCH', `/integrations/${integration.id}`, owner, { enabled: false }),
+      200,
+    );
+    const renamed = await expectJson<Integration & { enabled: boolean; name: string }>(
+      call('PATCH', `/integrations/${integration.id}`, owner, { name: 'Desk (paused)' }),
+      200,
+    );
+    expect(renamed).toMatchObject({ name: 'Desk (paused)', enabled: false });
+    await expectJson(
+      call('PATCH', `/integrations/${integration.id}`, owner, { enabled: true }),
+      200,
+    );
+  });
+
   it('refuses a bridge at a private address unless ALLOWED_TARGETS lists it', async () => {
     const privateBridge = await expectJson<Integration>(
       call('POST', '/integrations', owner, {
