@@ -13,8 +13,23 @@ export interface ForbiddenImport {
   because: string;
 }
 
+/**
+ * What a file does inside its module, known by its name (without `.ts`): `files` matches the
+ * names of a role; the one role without `files` takes every other file.
+ */
+export interface FileRole {
+  name: string;
+  files?: RegExp;
+}
+
 export interface LayerOptions {
   forbidden?: ForbiddenImport[];
+  /**
+   * File roles, lowest first (`repository`, `domain`, `schemas`, `routes`, `area`): a file never
+   * imports a file of a higher role in its own module; from another module it may import that
+   * module's domain files and below (a repository may ask the access lists for their filter).
+   */
+  roles?: FileRole[];
 }
 
 /**
@@ -27,6 +42,13 @@ export function expectLayers(srcDir: string, layers: string[][], options: LayerO
   const name = (file: string) => relative(src, file);
   const moduleOf = (file: string) => name(file).split(sep)[0]!.replace(/\.ts$/, '');
   const layerOf = (module: string) => layers.findIndex((layer) => layer.includes(module));
+  const roles = options.roles ?? [];
+  const domainRole = roles.findIndex((role) => !role.files);
+  const roleOf = (file: string) => {
+    const base = name(file).split(sep).pop()!.replace(/\.ts$/, '');
+    const index = roles.findIndex((role) => role.files?.test(base));
+    return index >= 0 ? index : domainRole;
+  };
   const problems: string[] = [];
 
   for (const module of new Set(files.map(moduleOf))) {
@@ -44,6 +66,12 @@ export function expectLayers(srcDir: string, layers: string[][], options: LayerO
       if (to !== from && layerOf(to) >= layerOf(from) && layerOf(from) >= 0) {
         const how = layerOf(to) === layerOf(from) ? 'same layer' : 'upward';
         problems.push(`${name(file)} imports ${specifier} (${how}: ${from} → ${to})`);
+      }
+      // Another module's lower parts (its domain, its repositories) serve any file.
+      const reach = to === from ? roleOf(file) : Math.max(roleOf(file), domainRole);
+      if (roles.length > 0 && roleOf(target) > reach) {
+        const [own, its] = [roles[roleOf(file)]?.name, roles[roleOf(target)]?.name];
+        problems.push(`${name(file)} imports ${specifier} (a ${own} file reaching a ${its} file)`);
       }
     }
     for (const rule of options.forbidden ?? []) {

@@ -4,7 +4,7 @@
  * (`knowledge.write` or `knowledge.all`, members only).
  */
 import type { AccessLists, ResourceType } from './access-lists';
-import { memberOf, type Actor, type MemberCheck } from './actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 
 export function createResourceAccess(access: AccessLists, workspaces: MemberCheck) {
   return {

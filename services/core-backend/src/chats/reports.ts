@@ -3,7 +3,7 @@
  * model to a room's conversation or a topic's documents, the input cut at
  * `MAX_CHAR_GENERATE_REPORT` characters (the seed's limit; the answer says when it was cut).
  */
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Topics } from '../topics/topics';
 import type { ResolveModel, SystemPrompt } from './answer-pipeline';

@@ -5,7 +5,7 @@
  */
 import { badRequest } from '@pelita/kit';
 import type { AccessLists, ResourceType } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { Membership } from '../workspaces/workspaces';
 import type { ChatStore, KnowledgeSource, Room } from './chat-store';
 

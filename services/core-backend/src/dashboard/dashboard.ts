@@ -4,7 +4,7 @@
  * `knowledge_source_detail`), and the size of everything else.
  */
 import type pg from 'pg';
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 
 export interface DashboardData {
   documents: Record<'queued' | 'processing' | 'done' | 'failed', number> & { total: number };

@@ -6,7 +6,7 @@
 import { HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Actor } from '../access/actor';
+import type { Actor } from '../workspaces/actor';
 import type { Documents } from './documents';
 
 interface OcrResultRow {

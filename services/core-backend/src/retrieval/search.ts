@@ -2,7 +2,7 @@
  * Search as a member asks it: `knowledge.read` in the workspace first, then the one retrieval
  * with the workspace's settings (`top_k`, `retrieval_mode`), over what the member may use.
  */
-import { memberOf, type Actor } from '../access/actor';
+import { memberOf, type Actor } from '../workspaces/actor';
 import type { Workspaces } from '../workspaces/workspaces';
 import type { Hit } from './knowledge-index';
 import type { Retrieve } from './retriever';

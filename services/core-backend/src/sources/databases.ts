@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { conflict, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';

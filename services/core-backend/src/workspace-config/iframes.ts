@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { badRequest, conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 

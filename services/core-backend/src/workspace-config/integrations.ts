@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, errorMessage, HttpError } from '@pelita/kit';
 import type pg from 'pg';
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';

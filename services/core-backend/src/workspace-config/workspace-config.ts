@@ -3,7 +3,7 @@
  * changing (and asking a model's server) takes `workspace.manage`. Chats read them through
  * `systemPrompts` and `workspaceModels` directly, for a workspace already decided.
  */
-import { memberOf, type Actor, type MemberCheck } from '../access/actor';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { ModelClient } from '../chats/model-client';
 import type { Paging } from '../paging';
 import type { PromptInput, PromptType, SystemPrompts } from './system-prompts';

@@ -5,7 +5,7 @@
  */
 import { forbidden, notFound, type HttpError } from '@pelita/kit';
 import type pg from 'pg';
-import type { MemberCheck } from '../../src/access/actor';
+import type { MemberCheck } from '../../src/workspaces/actor';
 import type { AccessLists } from '../../src/access/access-lists';
 import type { Permission } from '../../src/workspaces/permissions';
 

@@ -90,6 +90,31 @@ describe('expectLayers', () => {
     );
   });
 
+  it('keeps file roles in order, inside a module and across modules', () => {
+    const roles = [
+      { name: 'repository', files: /-repository$/ },
+      { name: 'domain' },
+      { name: 'routes', files: /-routes$/ },
+    ];
+    tree(CLEAN);
+    tree({ 'users/user-routes.ts': "import { users } from './users';\nexport const r = users;\n" });
+    expect(() => expectLayers(src, LAYERS, { roles })).not.toThrow();
+
+    tree({
+      'users/user-repository.ts': "import { r } from './user-routes';\nexport const rows = r;\n",
+    });
+    expect(() => expectLayers(src, LAYERS, { roles })).toThrow(
+      'users/user-repository.ts imports ./user-routes (a repository file reaching a routes file)',
+    );
+    tree({
+      'users/user-repository.ts': 'export const rows = 1;\n',
+      'routes/users.ts': "import { r } from '../users/user-routes';\nexport const route = r;\n",
+    });
+    expect(() => expectLayers(src, LAYERS, { roles })).toThrow(
+      'routes/users.ts imports ../users/user-routes (a domain file reaching a routes file)',
+    );
+  });
+
   it('lists every problem in one error', () => {
     tree({
       ...CLEAN,

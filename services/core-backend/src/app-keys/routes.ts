@@ -1,0 +1,85 @@
+/** /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage). */
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { AppKeys } from './app-keys';
+import type { CallerOf } from '../workspaces/caller';
+import { Paging, WorkspaceParams } from '../http-schemas';
+import {
+  AppKeyBody,
+  AppKeyCreated,
+  AppKeyList,
+  AppKeyParams,
+  AppKeyResponse,
+  AppKeyScope,
+  toAppKeyResponse,
+} from './schemas';
+
+export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinition[] {
+  const tags = ['app keys'];
+  const missing = { description: 'No such workspace or key' };
+  const badScope = { description: 'A source the caller may not use, or a key of elsewhere' };
+  return [
+    defineRoute({
+      method: 'get',
+      path: '/api/workspaces/:workspaceId/app-keys',
+      summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
+      tags,
+      request: { params: WorkspaceParams, query: Paging },
+      responses: { 200: { description: 'A page of keys', schema: AppKeyList }, 404: missing },
+      handler: async ({ params, query }, req) => {
+        const caller = await callerOf(req);
+        const { rows, total } = await appKeys.list(caller.id, params.workspaceId, query);
+        return { data: rows.map(toAppKeyResponse), total, ...query };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path: '/api/workspaces/:workspaceId/app-keys',
+      summary: 'Make a key; the answer is the only time the whole key is shown',
+      description:
+        'The key (and every widget made with it) answers only from its `sources`: documents, folders (with their sub-folders), topics and audios of the workspace. A key without sources answers from nothing.',
+      tags,
+      successStatus: 201,
+      request: { params: WorkspaceParams, body: AppKeyBody },
+      responses: {
+        201: { description: 'The new key', schema: AppKeyCreated },
+        400: badScope,
+        404: missing,
+      },
+      handler: async ({ params, body }, req) => {
+        const caller = await callerOf(req);
+        const created = await appKeys.create(caller.id, params.workspaceId, body);
+        return { ...toAppKeyResponse(created), key: created.key };
+      },
+    }),
+    defineRoute({
+      method: 'put',
+      path: '/api/workspaces/:workspaceId/app-keys/:keyId/scope',
+      summary: 'Replace what a key may answer from and whose sessions it may read',
+      tags,
+      request: { params: AppKeyParams, body: AppKeyScope },
+      responses: {
+        200: { description: 'The key', schema: AppKeyResponse },
+        400: badScope,
+        404: missing,
+      },
+      handler: async ({ params, body }, req) => {
+        const caller = await callerOf(req);
+        return toAppKeyResponse(
+          await appKeys.setScope(caller.id, params.workspaceId, params.keyId, body),
+        );
+      },
+    }),
+    defineRoute({
+      method: 'delete',
+      path: '/api/workspaces/:workspaceId/app-keys/:keyId',
+      summary: 'Revoke a key (it stays listed with `revoked_at`)',
+      tags,
+      request: { params: AppKeyParams },
+      responses: { 200: { description: 'The revoked key', schema: AppKeyResponse }, 404: missing },
+      handler: async ({ params }, req) => {
+        const caller = await callerOf(req);
+        return toAppKeyResponse(await appKeys.revoke(caller.id, params.workspaceId, params.keyId));
+      },
+    }),
+  ];
+}

@@ -1,0 +1,224 @@
+/**
+ * /api/workspaces/:id/audios: upload a recording, follow its transcription, read the transcript,
+ * its speaker chunks and its summary, re-process, rename, delete.
+ */
+import {
+  defineRoute,
+  HttpError,
+  multipartUpload,
+  requestWorkspace,
+  type Logger,
+  type RouteDefinition,
+} from '@pelita/kit';
+import { basename } from 'node:path';
+import type { Audios } from './audios';
+import { AUDIO_EXTENSIONS } from './speech-to-text';
+import { actorOf, type CallerOf } from '../workspaces/caller';
+import { memberFirst } from '../documents/member-first';
+import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import {
+  AudioList,
+  AudioParams,
+  AudioPatch,
+  AudioQuery,
+  AudioResponse,
+  AudioSummaryResponse,
+  AudioUploadForm,
+  toAudioResponse,
+  TranscriptChunkList,
+  TranscriptResponse,
+} from './schemas';
+
+export interface AudioRouteDeps {
+  audios: Audios;
+  callerOf: CallerOf;
+  logger: Logger;
+  tempDir: string;
+  maxUploadBytes: number;
+}
+
+export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
+  const { audios } = deps;
+  const tags = ['audios'];
+  const one = { description: 'The audio', schema: AudioResponse };
+  const missing = { description: 'No such workspace or audio (or not shared with the caller)' };
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(deps.callerOf, req, workspaceId);
+  const path = '/api/workspaces/:workspaceId/audios';
+
+  return [
+    defineRoute({
+      method: 'get',
+      path,
+      summary: 'Audios the caller may use, newest first',
+      tags,
+      request: { params: WorkspaceParams, query: AudioQuery },
+      responses: { 200: { description: 'A page of audios', schema: AudioList }, 404: missing },
+      handler: async ({ params, query }, req) => {
+        const { rows, total } = await audios.list(await actor(req, params.workspaceId), query);
+        return { data: rows.map(toAudioResponse), total, page: query.page, limit: query.limit };
+      },
+    }),
+    defineRoute({
+      method: 'post',
+      path,
+      summary:
+        'Upload a recording (multipart `file`); it is transcribed and summarised in the background',
+      tags,
+      successStatus: 201,
+      before: [
+        memberFirst(audios.mayAdd, deps.callerOf),
+        requestWorkspace(deps.tempDir, deps.logger),
+        multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
+      ],
+      request: {
+        params: WorkspaceParams,
+        body: AudioUploadForm,
+        bodyContentType: 'multipart/form-data',
+      },
+      responses: {
+        201: one,
+        404: missing,
+        413: { description: 'The file is larger than MAX_UPLOAD_BYTES' },
+        415: {
+          description: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
+        },
+        503: { description: 'No object storage or speech-to-text server is configured' },
+      },
+      handler: async ({ params, body }, req) => {
+        const fileName = basename(body.file.originalName || 'recording');
+        const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
+        if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extension)) {
+          throw new HttpError(
+            415,
+            'unsupported_audio',
+            `A recording's file name ends in one of: ${AUDIO_EXTENSIONS.join(', ')}`,
+          );
+        }
+        const audio = await audios.upload(
+          await actor(req, params.workspaceId),
+          { path: body.file.path, fileName, size: body.file.size },
+          {
+            name: body.name ?? fileName,
+            ...(body.language ? { language: body.language } : {}),
+          },
+        );
+        return toAudioResponse(audio);
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${path}/:audioId`,
+      summary: 'One audio with its transcription and summary state',
+      tags,
+      request: { params: AudioParams },
+      responses: { 200: one, 404: missing },
+      handler: async ({ params }, req) =>
+        toAudioResponse(await audios.find(await actor(req, params.workspaceId), params.audioId)),
+    }),
+    defineRoute({
+      method: 'patch',
+      path: `${path}/:audioId`,
+      summary: 'Rename an audio',
+      tags,
+      request: { params: AudioParams, body: AudioPatch },
+      responses: { 200: one, 404: missing },
+      handler: async ({ params, body }, req) =>
+        toAudioResponse(
+          await audios.rename(await actor(req, params.workspaceId), params.audioId, body.name),
+        ),
+    }),
+    defineRoute({
+      method: 'post',
+      path: `${path}/:audioId/reprocess`,
+      summary: "Transcribe and summarise again with the install's current speech-to-text settings",
+      tags,
+      request: { params: AudioParams },
+      responses: {
+        200: one,
+        404: missing,
+        409: { description: 'Still being transcribed' },
+        503: { description: 'No speech-to-text server is configured' },
+      },
+      handler: async ({ params }, req) =>
+        toAudioResponse(
+          await audios.reprocess(await actor(req, params.workspaceId), params.audioId),
+        ),
+    }),
+    defineRoute({
+      method: 'delete',
+      path: `${path}/:audioId`,
+      summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
+      tags,
+      request: { params: AudioParams },
+      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
+      handler: async ({ params }, req) => {
+        await audios.remove(await actor(req, params.workspaceId), params.audioId);
+        return { deleted: true };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${path}/:audioId/transcript`,
+      summary: 'The transcript ("audio document"): speaker turns, language, duration',
+      tags,
+      request: { params: AudioParams },
+      responses: {
+        200: { description: 'The transcript', schema: TranscriptResponse },
+        404: { description: 'No such audio, or not transcribed (yet)' },
+      },
+      handler: async ({ params }, req) => {
+        const transcript = await audios.transcript(
+          await actor(req, params.workspaceId),
+          params.audioId,
+        );
+        if (!transcript) {
+          throw new HttpError(404, 'transcript_not_found', 'The audio has no transcript yet');
+        }
+        return { audio_id: params.audioId, ...transcript };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${path}/:audioId/chunks`,
+      summary: 'The transcript chunks as indexed for retrieval, with speaker and times',
+      tags,
+      request: { params: AudioParams, query: Paging },
+      responses: {
+        200: { description: 'A page of chunks', schema: TranscriptChunkList },
+        404: missing,
+      },
+      handler: async ({ params, query }, req) => {
+        const { rows, total } = await audios.chunks(
+          await actor(req, params.workspaceId),
+          params.audioId,
+          query,
+        );
+        return { data: rows, total, page: query.page, limit: query.limit };
+      },
+    }),
+    defineRoute({
+      method: 'get',
+      path: `${path}/:audioId/summary`,
+      summary: "The transcript's summary, key points, topics and named entities",
+      tags,
+      request: { params: AudioParams },
+      responses: {
+        200: { description: 'The summary', schema: AudioSummaryResponse },
+        404: { description: 'No such audio, or no summary (yet)' },
+      },
+      handler: async ({ params }, req) => {
+        const summary = await audios.summary(await actor(req, params.workspaceId), params.audioId);
+        if (!summary) throw new HttpError(404, 'summary_not_found', 'The audio has no summary yet');
+        return {
+          audio_id: params.audioId,
+          summary: summary.summary,
+          key_points: summary.key_points,
+          topics: summary.topics,
+          named_entities: summary.named_entities,
+          created_at: summary.created_at.toISOString(),
+        };
+      },
+    }),
+  ];
+}

@@ -1,0 +1,92 @@
+/** Request and response shapes of workspaces, members, workspace roles and app keys. */
+import { storedText } from '@pelita/kit';
+import { z } from 'zod';
+import { Permission } from './permissions';
+import type { WorkspaceRole } from './workspace-roles';
+import { WorkspaceSettings } from './workspace-settings';
+import type { Member, Workspace } from './workspaces';
+import { Description, Name, pageOf, Timestamp } from '../http-schemas';
+
+export const WorkspaceBody = z.object({
+  name: Name,
+  description: Description.default(''),
+  settings: WorkspaceSettings.default(WorkspaceSettings.parse({})),
+});
+export const WorkspacePatch = z
+  .object({ name: Name, description: Description, settings: WorkspaceSettings })
+  .partial();
+
+export const WorkspaceResponse = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string(),
+  settings: WorkspaceSettings,
+  created_by: z.string(),
+  /** The caller's workspace role; absent in the administrators' list. */
+  role: z.string().optional(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const WorkspaceList = pageOf(WorkspaceResponse);
+
+export const toWorkspaceResponse = (w: Workspace): z.infer<typeof WorkspaceResponse> => ({
+  id: w.id,
+  name: w.name,
+  description: w.description,
+  settings: w.settings,
+  created_by: w.createdBy,
+  ...(w.role ? { role: w.role } : {}),
+  created_at: w.createdAt.toISOString(),
+  updated_at: w.updatedAt.toISOString(),
+});
+
+const RoleName = z
+  .string()
+  .min(2)
+  .max(40)
+  .regex(/^[a-z][a-z0-9-]*$/, 'lower-case letters, digits and dashes, starting with a letter');
+export const MemberParams = z.object({
+  workspaceId: z.uuid(),
+  userId: storedText().min(1).max(128),
+});
+export const MemberBody = z.object({ role: RoleName });
+export const MemberResponse = z.object({
+  user_id: z.string(),
+  username: z.string(),
+  full_name: z.string(),
+  role: z.string(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const MemberList = pageOf(MemberResponse);
+export const toMemberResponse = (m: Member): z.infer<typeof MemberResponse> => ({
+  user_id: m.userId,
+  username: m.username,
+  full_name: m.fullName,
+  role: m.role,
+  created_at: m.createdAt.toISOString(),
+  updated_at: m.updatedAt.toISOString(),
+});
+
+export const RoleBody = z.object({
+  name: RoleName,
+  description: Description.default(''),
+  permissions: z.array(Permission).min(1),
+});
+export const RoleParams = z.object({ name: RoleName });
+export const RoleResponse = z.object({
+  name: z.string(),
+  description: z.string(),
+  permissions: z.array(Permission),
+  builtin: z.boolean(),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+});
+export const toRoleResponse = (r: WorkspaceRole): z.infer<typeof RoleResponse> => ({
+  name: r.name,
+  description: r.description,
+  permissions: r.permissions,
+  builtin: r.builtin,
+  created_at: r.createdAt.toISOString(),
+  updated_at: r.updatedAt.toISOString(),
+});
