@@ -24,6 +24,31 @@ import { createSignInRelay } from './auth/sign-in-relay';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
+import type { Area } from './area';
+import { accessRoutes } from './access/access-routes';
+import { appKeyRoutes } from './app-keys/routes';
+import { audioRoutes } from './audios/routes';
+import { signInRoutes } from './auth/sign-in-routes';
+import { chatRoutes } from './chats/chat-routes';
+import { reportRoutes } from './chats/report-routes';
+import { roomRoutes } from './chats/room-routes';
+import { dashboardRoutes } from './dashboard/routes';
+import { folderRoutes } from './documents/folder-routes';
+import { documentRoutes } from './documents/routes';
+import { embedRoutes } from './embed/routes';
+import { pageRoutes } from './embed/page-routes';
+import { openApiChatRoutes } from './open-api/chat-routes';
+import { openApiHistoryRoutes } from './open-api/history-routes';
+import { searchRoutes } from './retrieval/routes';
+import { sourceRoutes } from './sources/routes';
+import { topicRoutes } from './topics/routes';
+import { utilRoutes } from './users/utils-routes';
+import { integrationRoutes } from './workspace-config/integration-routes';
+import { workspaceConfigRoutes } from './workspace-config/routes';
+import { adminRoutes } from './workspaces/admin-routes';
+import { callerOf } from './workspaces/caller';
+import { workspaceRoleRoutes } from './workspaces/role-routes';
+import { workspaceRoutes } from './workspaces/routes';
 import {
   createAnswerPipeline,
   type ResolveModel,
@@ -280,6 +305,133 @@ export function createCoreBackend(
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
+  const caller = callerOf(users);
+  const workspaceRoles = createWorkspaceRoles(pool);
+  const resourceAccess = createResourceAccess(access, workspaces);
+  const appKeys = createAppKeys({
+    repository: createAppKeyRepository(pool),
+    workspaces,
+    access,
+    lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
+  });
+  const keySessions = createKeySessions({ chats, access });
+  const uploads = {
+    tempDir: settings.TEMP_DIR,
+    maxUploadBytes: settings.MAX_UPLOAD_BYTES,
+    defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
+  };
+  const iframes = createIframes(pool, workspaces);
+  const rooms = createRooms({ workspaces, access, chats });
+  const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
+  // Each area: its routes (in the order they are matched) and what runs beside them.
+  const areas: Area[] = [
+    {
+      routes: [
+        ...workspaceRoutes(workspaces, caller),
+        ...workspaceRoleRoutes(workspaceRoles),
+        ...adminRoutes(workspaces, caller),
+      ],
+    },
+    { routes: appKeyRoutes(appKeys, caller) },
+    {
+      routes: [
+        ...documentRoutes({
+          ...uploads,
+          documents,
+          results: createDocumentResults({ pool, documents, knowledge }),
+          logger,
+          callerOf: caller,
+        }),
+        ...folderRoutes({ folders: createFolders(pool, access, workspaces), callerOf: caller }),
+      ],
+    },
+    { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
+    { routes: topicRoutes({ topics, callerOf: caller }) },
+    { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
+    {
+      routes: [
+        ...workspaceConfigRoutes({
+          workspaceConfig: createWorkspaceConfig({
+            workspaces,
+            systemPrompts,
+            workspaceModels: workspaceModelStore,
+            models,
+          }),
+          callerOf: caller,
+        }),
+        ...integrationRoutes({
+          integrations: createIntegrations(
+            pool,
+            secrets,
+            createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
+            workspaces,
+          ),
+          iframes,
+          callerOf: caller,
+        }),
+      ],
+    },
+    {
+      routes: (['document', 'folder', 'topic', 'audio', 'database', 'api'] as const).flatMap(
+        (type) => accessRoutes(type, `${type}s`, { resourceAccess, callerOf: caller }),
+      ),
+    },
+    { routes: sourceRoutes({ databases, apis, callerOf: caller }) },
+    { routes: dashboardRoutes({ dashboard: createDashboard(pool, workspaces), callerOf: caller }) },
+    {
+      routes: [
+        ...roomRoutes({ rooms, callerOf: caller }),
+        ...chatRoutes({ chats, rooms, answers, workspaces, callerOf: caller }),
+        ...reportRoutes({
+          reports: createReports({
+            workspaces,
+            topics,
+            chats,
+            knowledge,
+            models,
+            resolveModel,
+            systemPrompt,
+            maxCharacters: settings.MAX_CHAR_GENERATE_REPORT,
+            temperature: 0.2,
+          }),
+          callerOf: caller,
+        }),
+      ],
+    },
+    {
+      routes: [
+        ...openApiHistoryRoutes({ appKeys, chats, keySessions }),
+        ...openApiChatRoutes({ appKeys, workspaces, chats, answers, models: workspaceModels }),
+      ],
+    },
+    { routes: utilRoutes(users, settings.SERVICE_TOKEN) },
+    {
+      routes: signInRoutes(
+        createSignInRelay({
+          userServiceUrl: settings.URL_USER,
+          timeoutMs: settings.USER_SERVICE_TIMEOUT_MS,
+        }),
+      ),
+    },
+    {
+      routes: [
+        ...pageRoutes(iframes),
+        ...embedRoutes({
+          appKeys,
+          iframes,
+          answers,
+          chats,
+          keySessions,
+          workspaces,
+          visitorLimit: createVisitorLimit(redis, {
+            limit: settings.EMBED_RATE_LIMIT,
+            windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
+          }),
+        }),
+      ],
+    },
+  ];
+
   const app = createApp({
     logger,
     activityLog: createActivityLog({
@@ -295,81 +447,13 @@ export function createCoreBackend(
     sessions: redis,
     opaUrl: settings.URL_OPA,
     ...(options.decide ? { decide: options.decide } : {}),
-    serviceToken: settings.SERVICE_TOKEN,
-    users,
-    workspaces,
-    access,
-    resourceAccess: createResourceAccess(access, workspaces),
-    workspaceRoles: createWorkspaceRoles(pool),
-    chats,
-    rooms: createRooms({ workspaces, access, chats }),
-    answers,
-    pool,
-    knowledge,
-    documents,
-    results: createDocumentResults({ pool, documents, knowledge }),
-    folders: createFolders(pool, access, workspaces),
-    topics,
-    audios,
-    documentRoutes: {
-      tempDir: settings.TEMP_DIR,
-      maxUploadBytes: settings.MAX_UPLOAD_BYTES,
-      defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
-    },
-    workspaceModels: (workspaceId) => workspaceModelStore.ids(workspaceId),
-    reports: createReports({
-      workspaces,
-      topics,
-      chats,
-      knowledge,
-      models,
-      resolveModel,
-      systemPrompt,
-      maxCharacters: settings.MAX_CHAR_GENERATE_REPORT,
-      temperature: 0.2,
-    }),
-    systemPrompts,
-    workspaceConfig: createWorkspaceConfig({
-      workspaces,
-      systemPrompts,
-      workspaceModels: workspaceModelStore,
-      models,
-    }),
-    integrations: createIntegrations(
-      pool,
-      secrets,
-      createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
-      workspaces,
-    ),
-    iframes: createIframes(pool, workspaces),
-    visitorLimit: createVisitorLimit(redis, {
-      limit: settings.EMBED_RATE_LIMIT,
-      windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
-    }),
-    signIn: createSignInRelay({
-      userServiceUrl: settings.URL_USER,
-      timeoutMs: settings.USER_SERVICE_TIMEOUT_MS,
-    }),
     trustProxy: settings.TRUST_PROXY,
-    workspaceModelStore,
-    dashboard: createDashboard(pool, workspaces),
-    models,
-    databases,
-    apis,
-    appKeys: createAppKeys({
-      repository: createAppKeyRepository(pool),
-      workspaces,
-      access,
-      lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
-    }),
-    keySessions: createKeySessions({ chats, access }),
-    retrieve,
-    search: createSearch({ workspaces, retrieve }),
     readiness: {
       postgres: () => pool.query('select 1'),
       redis: () => redis.ping(),
       opensearch: () => knowledge.ping(),
     },
+    areas,
   });
 
   return {

@@ -11,7 +11,7 @@ import { expectLayers } from '@pelita/kit/testing';
 
 // Lowest first. Within one layer, areas do not import each other.
 const LAYERS: string[][] = [
-  ['paging', 'config', 'db', 'crypto', 'http-schemas'],
+  ['paging', 'config', 'db', 'crypto', 'http-schemas', 'area'],
   ['users', 'auth'],
   ['workspaces'],
   ['access'],
