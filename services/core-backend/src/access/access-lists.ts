@@ -5,6 +5,7 @@
  */
 import { badRequest, HttpError, inTransaction } from '@pelita/kit';
 import type pg from 'pg';
+import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 
 export const RESOURCE_TYPES = ['document', 'folder', 'topic', 'audio', 'database', 'api'] as const;
@@ -24,6 +25,16 @@ const TABLES: Record<ResourceType, string> = {
 export type Visible = 'all' | string[];
 
 type Queryable = Pick<pg.Pool, 'query'> | pg.PoolClient;
+
+/** How one type is listed: its alias, columns, order, and the filters the caller chose. */
+export interface Listing {
+  alias: string;
+  /** The columns read, `<alias>.*` when omitted. */
+  columns?: string;
+  orderBy: string;
+  /** Conditions on a value (`(ref) => \`d.state = ${ref}\``); an undefined value is no filter. */
+  filters?: Array<[condition: (ref: string) => string, value: unknown]>;
+}
 
 /** What a key's scope lets through of a type: nothing but its documents and audios. */
 const scoped = (member: Membership, type: ResourceType): string[] | undefined =>
@@ -97,6 +108,54 @@ export function createAccessLists(pool: pg.Pool) {
     },
 
     canUse: usable,
+
+    /**
+     * One page of the workspace's resources of `type` the member may use, and how many there
+     * are: the one way every list reads them, so no listing can leave the access list out.
+     */
+    async page<Row extends pg.QueryResultRow>(
+      member: Membership,
+      type: ResourceType,
+      listing: Listing,
+      paging: Paging,
+    ): Promise<{ rows: Row[]; total: number }> {
+      const { alias } = listing;
+      const values: unknown[] = [member.workspaceId];
+      const conditions = [
+        `${alias}.workspace_id = $1`,
+        this.visibleSql(member, type, alias, values),
+      ];
+      for (const [condition, value] of listing.filters ?? []) {
+        if (value === undefined) continue;
+        values.push(value);
+        conditions.push(condition(`$${values.length}`));
+      }
+      const from = `from ${TABLES[type]} ${alias} where ${conditions.join(' and ')}`;
+      const { rows: count } = await pool.query<{ n: number }>(
+        `select count(*)::int as n ${from}`,
+        values,
+      );
+      values.push(paging.limit, (paging.page - 1) * paging.limit);
+      const { rows } = await pool.query<Row>(
+        `select ${listing.columns ?? `${alias}.*`} ${from} order by ${listing.orderBy}
+         limit $${values.length - 1} offset $${values.length}`,
+        values,
+      );
+      return { rows, total: count[0]?.n ?? 0 };
+    },
+
+    /** Creates a resource (`insert`) and puts its creator on its list, in one transaction. */
+    async createGranted(
+      member: Membership,
+      type: ResourceType,
+      id: string,
+      insert: (client: pg.PoolClient) => Promise<unknown>,
+    ): Promise<void> {
+      await inTransaction(pool, async (client) => {
+        await insert(client);
+        await this.grantCreator(member, type, id, client);
+      });
+    },
 
     /** 404 `<type>_not_found` unless the resource is in the workspace and the member may use it. */
     async requireVisible(member: Membership, type: ResourceType, id: string): Promise<void> {

@@ -3,7 +3,7 @@
  * use it; it only ever hands out the documents the user may use themselves (`documentsOf`).
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, HttpError, inTransaction } from '@pelita/kit';
+import { badRequest, conflict, HttpError } from '@pelita/kit';
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
@@ -27,8 +27,9 @@ const taken = (err: unknown) => {
 };
 
 export function createTopics(pool: pg.Pool, access: AccessLists, workspaces: MemberCheck) {
-  const select = `select t.*, (select count(*)::int from topic_documents td where td.topic_id = t.id)
-    as document_count from topics t`;
+  const columns = `t.*, (select count(*)::int from topic_documents td where td.topic_id = t.id)
+    as document_count`;
+  const select = `select ${columns} from topics t`;
 
   async function find(member: Membership, id: string): Promise<TopicRecord> {
     await access.requireVisible(member, 'topic', id);
@@ -44,33 +45,25 @@ export function createTopics(pool: pg.Pool, access: AccessLists, workspaces: Mem
   return {
     find: async (actor: Actor, id: string) => find(await reader(actor), id),
     async list(actor: Actor, paging: Paging) {
-      const member = await reader(actor);
-      const values: unknown[] = [member.workspaceId];
-      const where = `t.workspace_id = $1 and ${access.visibleSql(member, 'topic', 't', values)}`;
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from topics t where ${where}`,
-        values,
+      return access.page<TopicRecord>(
+        await reader(actor),
+        'topic',
+        { alias: 't', columns, orderBy: 't.name, t.id' },
+        paging,
       );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<TopicRecord>(
-        `${select} where ${where} order by t.name, t.id limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
     },
     async create(actor: Actor, input: { name: string; description: string }) {
       const member = await writer(actor);
       const id = randomUUID();
-      await inTransaction(pool, async (client) => {
-        await client
+      await access.createGranted(member, 'topic', id, (client) =>
+        client
           .query(
             `insert into topics (id, workspace_id, name, description, created_by)
              values ($1, $2, $3, $4, $5)`,
             [id, member.workspaceId, input.name, input.description, member.userId],
           )
-          .catch(taken);
-        await access.grantCreator(member, 'topic', id, client);
-      });
+          .catch(taken),
+      );
       return find(member, id);
     },
     async update(actor: Actor, id: string, changes: { name?: string; description?: string }) {
