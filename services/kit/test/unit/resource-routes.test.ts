@@ -1,0 +1,186 @@
+/**
+ * resourceRoutes over a small in-memory collection, served by the kit on loopback: the five
+ * routes answer with their statuses and shapes, pass the caller and parsed input to the domain,
+ * validate what comes in, and document what they answer.
+ */
+import { z } from 'zod';
+import {
+  conflict,
+  createLogger,
+  createService,
+  HttpError,
+  resourceRoutes,
+  serve,
+  type RunningServer,
+} from '../../src';
+
+interface Note {
+  id: number;
+  shelf: string;
+  text: string;
+  owner: string;
+}
+
+const ShelfParams = z.object({ shelf: z.string().min(1) });
+const NoteParams = ShelfParams.extend({ noteId: z.coerce.number().int() });
+const NoteBody = z.object({ text: z.string().min(1) });
+const NoteResponse = z.object({ id: z.number(), text: z.string(), owner: z.string() });
+const Paging = z.object({ page: z.coerce.number().int().min(1).default(1) });
+
+let server: RunningServer;
+let notes: Note[];
+/** Every call the domain received: the caller, and what it was asked. */
+let calls: unknown[][];
+/** The domain's answer as a promise, a throw as a rejection (as a real store's would be). */
+const after = <T>(answer: () => T): Promise<T> => new Promise((done) => done(answer()));
+
+beforeAll(async () => {
+  const logger = createLogger({ name: 'resource-routes', level: 'silent' });
+  const find = (shelf: string, id: number) => {
+    const note = notes.find((n) => n.shelf === shelf && n.id === id);
+    if (!note) throw new HttpError(404, 'note_not_found', `No note ${id}`);
+    return note;
+  };
+  const routes = resourceRoutes(
+    {
+      tags: ['notes'],
+      path: '/shelves/:shelf/notes',
+      item: '/:noteId',
+      params: { collection: ShelfParams, item: NoteParams },
+      // The caller is whoever the header names; the shelf comes with it, as a workspace would.
+      caller: (req, params) =>
+        after(() => ({ user: req.header('x-user') ?? 'nobody', shelf: params.shelf })),
+      one: {
+        description: 'The note',
+        schema: NoteResponse,
+        from: (note: Note) => ({ id: note.id, text: note.text, owner: note.owner }),
+      },
+      missing: 'No such note',
+    },
+    {
+      list: {
+        summary: 'Notes on a shelf',
+        page: { description: 'A page of notes', schema: z.unknown() },
+        query: Paging,
+        run: (caller, query) =>
+          after(() => {
+            calls.push(['list', caller, query]);
+            const rows = notes.filter((n) => n.shelf === caller.shelf);
+            return { rows, total: rows.length };
+          }),
+      },
+      create: {
+        summary: 'Write a note',
+        body: NoteBody,
+        run: (caller, body) =>
+          after(() => {
+            calls.push(['create', caller, body]);
+            if (notes.some((n) => n.text === body.text)) throw conflict('Taken');
+            const note = { id: notes.length + 1, shelf: caller.shelf, owner: caller.user, ...body };
+            notes.push(note);
+            return note;
+          }),
+        answers: { 409: 'A note with that text exists' },
+      },
+      show: {
+        summary: 'One note',
+        run: (caller, params) => after(() => find(caller.shelf, params.noteId)),
+      },
+      change: {
+        summary: 'Rewrite a note',
+        body: NoteBody.partial(),
+        run: (caller, params, body) =>
+          after(() => {
+            calls.push(['change', caller, params, body]);
+            return Object.assign(find(caller.shelf, params.noteId), body);
+          }),
+      },
+      remove: {
+        summary: 'Throw a note away',
+        run: (caller, params) =>
+          after(() => {
+            find(caller.shelf, params.noteId);
+            notes = notes.filter((n) => n.id !== params.noteId);
+          }),
+      },
+    },
+  );
+  const app = createService({ name: 'notes', logger, routes });
+  server = await serve(app, {
+    port: 0,
+    host: '127.0.0.1',
+    logger,
+    shutdownTimeoutMs: 1000,
+    handleSignals: false,
+  });
+});
+afterAll(() => server.stop());
+beforeEach(() => {
+  notes = [{ id: 1, shelf: 'a', text: 'first', owner: 'ann' }];
+  calls = [];
+});
+
+const call = async (method: string, path: string, body?: unknown) => {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { 'x-user': 'bob', ...(body ? { 'content-type': 'application/json' } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, any> };
+};
+
+describe('resourceRoutes', () => {
+  it('lists a page with its total and the query, from the rows the domain gives', async () => {
+    expect(await call('GET', '/shelves/a/notes?page=2')).toEqual({
+      status: 200,
+      body: { data: [{ id: 1, text: 'first', owner: 'ann' }], total: 1, page: 2 },
+    });
+    expect(calls).toEqual([['list', { user: 'bob', shelf: 'a' }, { page: 2 }]]);
+  });
+
+  it('creates with 201 and the new item, passing the caller and the parsed body', async () => {
+    const created = await call('POST', '/shelves/b/notes', { text: 'second' });
+    expect(created).toEqual({ status: 201, body: { id: 2, text: 'second', owner: 'bob' } });
+    expect(calls).toEqual([['create', { user: 'bob', shelf: 'b' }, { text: 'second' }]]);
+    expect((await call('POST', '/shelves/b/notes', { text: 'second' })).status).toBe(409);
+  });
+
+  it('refuses a body that does not validate before the domain is asked', async () => {
+    const refused = await call('POST', '/shelves/a/notes', { text: '' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.code).toBeDefined();
+    expect(calls).toEqual([]);
+  });
+
+  it('shows, changes and removes one item by its parsed path parameters', async () => {
+    expect(await call('GET', '/shelves/a/notes/1')).toEqual({
+      status: 200,
+      body: { id: 1, text: 'first', owner: 'ann' },
+    });
+    const changed = await call('PATCH', '/shelves/a/notes/1', { text: 'edited' });
+    expect(changed.body).toEqual({ id: 1, text: 'edited', owner: 'ann' });
+    expect(calls).toEqual([
+      ['change', { user: 'bob', shelf: 'a' }, { shelf: 'a', noteId: 1 }, { text: 'edited' }],
+    ]);
+    expect(await call('DELETE', '/shelves/a/notes/1')).toEqual({
+      status: 200,
+      body: { deleted: true },
+    });
+    expect((await call('GET', '/shelves/a/notes/1')).status).toBe(404);
+    expect((await call('GET', '/shelves/b/notes/1')).status).toBe(404);
+  });
+
+  it('documents every operation with its answers', async () => {
+    const doc = (await call('GET', '/api-docs.json')).body;
+    const collection = doc.paths['/shelves/{shelf}/notes'];
+    const item = doc.paths['/shelves/{shelf}/notes/{noteId}'];
+    expect(Object.keys(collection)).toEqual(['get', 'post']);
+    expect(Object.keys(item)).toEqual(['get', 'patch', 'delete']);
+    expect(Object.keys(collection.post.responses)).toEqual(
+      expect.arrayContaining(['201', '404', '409']),
+    );
+    expect(collection.post.responses['409'].description).toBe('A note with that text exists');
+    expect(item.delete.responses['200'].description).toBe('Deleted');
+    expect(item.get.responses['404'].description).toBe('No such note');
+  });
+});
