@@ -22,6 +22,21 @@ export function listQuery(query: Record<string, string>) {
   };
 }
 
+/** Previous and next links around "Page n of m". */
+export function pagerNav(options: {
+  label: string;
+  page: number;
+  pages: number;
+  link: (page: number) => string;
+}): Html {
+  const { page, pages, link } = options;
+  return html`<nav class="pager" aria-label="${options.label}">
+    ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous</a>` : ''}
+    <span>Page ${page} of ${pages}</span>
+    ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ''}
+  </nav>`;
+}
+
 export function listView(options: {
   base: string;
   caption: string;
@@ -81,9 +96,10 @@ export function listView(options: {
         }
       </tbody>
     </table>
-    <nav class="pager" aria-label="Pages of ${options.caption}">
-      ${result.page > 1 ? html`<a href="${link({ page: result.page - 1 })}" rel="prev">Previous</a>` : ''}
-      <span>Page ${result.page} of ${pages}</span>
-      ${result.page < pages ? html`<a href="${link({ page: result.page + 1 })}" rel="next">Next</a>` : ''}
-    </nav>`;
+    ${pagerNav({
+      label: `Pages of ${options.caption}`,
+      page: result.page,
+      pages,
+      link: (page) => link({ page }),
+    })}`;
 }
