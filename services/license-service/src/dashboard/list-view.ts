@@ -1,6 +1,6 @@
 /** A searched, sorted, paged table of records, driven by query parameters (no script). */
 import type { ListResult, Row } from '../store/table-repository';
-import { html, queryString, type Html } from './html';
+import { formatDate, formatTime, html, queryString, type Html } from './html';
 
 export interface Column {
   key: string;
@@ -10,6 +10,28 @@ export interface Column {
 }
 
 export const PAGE_SIZE = 10;
+
+export const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
+
+/** Sortable columns of a kind: a flag shown as Yes / No, a date, a time. */
+export const flagColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => yesNo(row[key]),
+});
+export const dateColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => formatDate(row[key]),
+});
+export const timeColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => formatTime(row[key]),
+});
 
 export function listQuery(query: Record<string, string>) {
   const page = Number.parseInt(query.page ?? '1', 10);

@@ -25,12 +25,11 @@ import {
   mappingTable,
   withoutSecrets,
 } from '../records/mappings';
-import { formatDate, formatTime, html } from './html';
+import { html } from './html';
 import { layout } from './layout';
+import { dateColumn, flagColumn, timeColumn, yesNo } from './list-view';
 import { pageRoute, type PageEnvironment } from './page-route';
 import { resourcePages } from './resource-pages';
-
-const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
 
 export function recordPages(
   env: PageEnvironment & { pool: Pool; sessions: SessionStore; seal: SecretSeal },
@@ -54,7 +53,7 @@ export function recordPages(
       },
       { key: 'company_name', label: 'Company', sortable: true },
       { key: 'email', label: 'E-mail', sortable: true },
-      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      flagColumn('is_active', 'Active'),
       { key: 'max_user', label: 'Max users', sortable: true },
     ],
     fields: () => [
@@ -80,19 +79,9 @@ export function recordPages(
       { key: 'license_name', label: 'License', sortable: true },
       { key: 'serial_number', label: 'Serial number', sortable: true },
       { key: 'qty', label: 'Qty', sortable: true },
-      { key: 'status', label: 'Active', sortable: true, render: (row) => yesNo(row.status) },
-      {
-        key: 'activated_date',
-        label: 'Activated',
-        sortable: true,
-        render: (row) => formatDate(row.activated_date),
-      },
-      {
-        key: 'expired_date',
-        label: 'Expires',
-        sortable: true,
-        render: (row) => formatDate(row.expired_date),
-      },
+      flagColumn('status', 'Active'),
+      dateColumn('activated_date', 'Activated'),
+      dateColumn('expired_date', 'Expires'),
       { key: 'module', label: 'Module' },
     ],
     fields: () => [
@@ -171,18 +160,13 @@ export function recordPages(
     columns: [
       { key: 'name', label: 'Name', sortable: true },
       { key: 'email', label: 'E-mail', sortable: true },
-      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      flagColumn('is_active', 'Active'),
       {
         key: 'totp_secret',
         label: 'Second factor',
         render: (row) => (row.totp_secret ? 'Enrolled' : 'Not yet'),
       },
-      {
-        key: 'last_login_at',
-        label: 'Last login',
-        sortable: true,
-        render: (row) => formatTime(row.last_login_at),
-      },
+      timeColumn('last_login_at', 'Last login'),
     ],
     fields: async (creating) => [
       { name: 'name', label: 'Name', required: true },
