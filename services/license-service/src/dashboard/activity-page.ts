@@ -4,7 +4,7 @@ import type { Pool } from 'pg';
 import { ENTITY_TYPES, searchActivity } from '../activity/activity-log';
 import { formatTime, html, queryString } from './html';
 import { layout } from './layout';
-import { PAGE_SIZE, pagerNav } from './list-view';
+import { PAGE_SIZE, pageNumber, pagerNav } from './list-view';
 import { pageRoute, type PageEnvironment } from './page-route';
 import { tableView } from './table-view';
 
@@ -22,7 +22,7 @@ export function activityPage(env: PageEnvironment & { pool: Pool }): RouteDefini
     summary: 'The activity log, filterable',
     access: 'activity.read',
     handler: async (ctx) => {
-      const page = Math.max(1, Math.min(100_000, Number.parseInt(ctx.query.page ?? '1', 10) || 1));
+      const page = pageNumber(ctx.query);
       const filters = {
         entity_type: ENTITY_TYPES.includes(ctx.query.entity_type as (typeof ENTITY_TYPES)[number])
           ? ctx.query.entity_type

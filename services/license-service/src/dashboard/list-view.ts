@@ -33,13 +33,18 @@ export const timeColumn = (key: string, label: string): Column => ({
   render: (row) => formatTime(row[key]),
 });
 
-export function listQuery(query: Record<string, string>) {
+/** The `page` query parameter: 1 when it is missing or not a page number. */
+export function pageNumber(query: Record<string, string>): number {
   const page = Number.parseInt(query.page ?? '1', 10);
+  return Number.isFinite(page) && page > 0 ? Math.min(page, 100_000) : 1;
+}
+
+export function listQuery(query: Record<string, string>) {
   return {
     q: (query.q ?? '').slice(0, 100) || undefined,
     sort: query.sort,
     dir: query.dir === 'desc' ? ('desc' as const) : ('asc' as const),
-    page: Number.isFinite(page) && page > 0 ? Math.min(page, 100_000) : 1,
+    page: pageNumber(query),
     pageSize: PAGE_SIZE,
   };
 }

@@ -10,6 +10,7 @@ import type { Enrolment, PasswordStep, SignIn, SignInClient } from '../auth/sign
 import { html, trusted } from './html';
 import { csrfInput, layout } from './layout';
 import { pageRoute, type PageContext, type PageEnvironment } from './page-route';
+import { recoveryCodesView } from './recovery-codes-view';
 
 export interface LoginDeps extends PageEnvironment {
   signIn: SignIn;
@@ -258,16 +259,12 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         return {
           html: layout({
             title: 'Your recovery codes',
-            body: html`<div class="card narrow">
-              <p>
-                Each code logs you in once if you lose your authenticator. Keep them somewhere safe:
-                they are not shown again.
-              </p>
-              <ul class="codes">
-                ${step.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}
-              </ul>
-              <p><a class="button" href="/">Continue to the dashboard</a></p>
-            </div>`,
+            body: recoveryCodesView({
+              intro:
+                'Each code logs you in once if you lose your authenticator. Keep them somewhere safe: they are not shown again.',
+              codes: step.recoveryCodes,
+              next: { href: '/', label: 'Continue to the dashboard' },
+            }),
           }),
         };
       },
