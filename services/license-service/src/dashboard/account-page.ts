@@ -11,6 +11,7 @@ import { formView } from './form-view';
 import { html } from './html';
 import { layout } from './layout';
 import { pageRoute, type PageContext, type PageEnvironment } from './page-route';
+import { recoveryCodesView } from './recovery-codes-view';
 
 export interface AccountPageDeps extends PageEnvironment {
   ownCredentials: OwnCredentials;
@@ -134,16 +135,12 @@ export function accountPages(deps: AccountPageDeps): RouteDefinition[] {
           html: layout({
             title: 'Your new recovery codes',
             viewer: ctx.viewer,
-            body: html`<div class="card narrow">
-              <p>
-                Your old recovery codes no longer work. Keep these somewhere safe: they are not
-                shown again.
-              </p>
-              <ul class="codes">
-                ${codes.map((c) => html`<li><code>${c}</code></li>`)}
-              </ul>
-              <p><a class="button" href="/account">Back to my account</a></p>
-            </div>`,
+            body: recoveryCodesView({
+              intro:
+                'Your old recovery codes no longer work. Keep these somewhere safe: they are not shown again.',
+              codes,
+              next: { href: '/account', label: 'Back to my account' },
+            }),
           }),
         };
       },

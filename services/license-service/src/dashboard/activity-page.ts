@@ -4,8 +4,9 @@ import type { Pool } from 'pg';
 import { ENTITY_TYPES, searchActivity } from '../activity/activity-log';
 import { formatTime, html, queryString } from './html';
 import { layout } from './layout';
-import { PAGE_SIZE } from './list-view';
+import { PAGE_SIZE, pageNumber, pagerNav } from './list-view';
 import { pageRoute, type PageEnvironment } from './page-route';
+import { tableView } from './table-view';
 
 const shownValue = (value: unknown) =>
   value === null || value === undefined
@@ -21,7 +22,7 @@ export function activityPage(env: PageEnvironment & { pool: Pool }): RouteDefini
     summary: 'The activity log, filterable',
     access: 'activity.read',
     handler: async (ctx) => {
-      const page = Math.max(1, Math.min(100_000, Number.parseInt(ctx.query.page ?? '1', 10) || 1));
+      const page = pageNumber(ctx.query);
       const filters = {
         entity_type: ENTITY_TYPES.includes(ctx.query.entity_type as (typeof ENTITY_TYPES)[number])
           ? ctx.query.entity_type
@@ -49,45 +50,24 @@ export function activityPage(env: PageEnvironment & { pool: Pool }): RouteDefini
           ${filters.entity_id ? html`<input type="hidden" name="entity_id" value="${filters.entity_id}" />` : ''}
           <button type="submit">Filter</button>
         </form>
-        <table class="activity">
-          <caption>
-            Activity (${total})
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Record</th>
-              <th scope="col">Changes</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows.map(
-              (r) =>
-                html`<tr>
-                  <td>${formatTime(r.at)}</td>
-                  <td>${r.actor_email ?? '—'}</td>
-                  <td><code>${r.action}</code></td>
-                  <td>${r.entity_type} <span class="id">${r.entity_id ?? ''}</span></td>
-                  <td>
-                    ${
-                      r.changes.length
-                        ? html`<ul class="changes">
-                            ${r.changes.map((c) => html`<li><strong>${c.field}</strong>: ${shownValue(c.before)} → ${shownValue(c.after)}</li>`)}
-                          </ul>`
-                        : ''
-                    }
-                  </td>
-                </tr>`,
-            )}
-          </tbody>
-        </table>
-        <nav class="pager" aria-label="Pages of the activity log">
-          ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous</a>` : ''}
-          <span>Page ${page} of ${pages}</span>
-          ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ''}
-        </nav>`;
+        ${tableView({
+          className: 'activity',
+          caption: `Activity (${total})`,
+          headers: ['When', 'Who', 'Action', 'Record', 'Changes'],
+          rows,
+          cells: (r) => [
+            formatTime(r.at),
+            r.actor_email ?? '—',
+            html`<code>${r.action}</code>`,
+            html`${r.entity_type} <span class="id">${r.entity_id ?? ''}</span>`,
+            r.changes.length
+              ? html`<ul class="changes">
+                  ${r.changes.map((c) => html`<li><strong>${c.field}</strong>: ${shownValue(c.before)} → ${shownValue(c.after)}</li>`)}
+                </ul>`
+              : '',
+          ],
+        })}
+        ${pagerNav({ label: 'Pages of the activity log', page, pages, link })}`;
       return {
         html: layout({ title: 'Activity', viewer: ctx.viewer, body, current: '/activity' }),
       };

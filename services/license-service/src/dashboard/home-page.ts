@@ -9,6 +9,7 @@ import { barChartSvg } from './bar-chart';
 import { formatDate, html, trusted } from './html';
 import { layout } from './layout';
 import { pageRoute, type PageEnvironment } from './page-route';
+import { tableView } from './table-view';
 
 export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition {
   const { pool } = env;
@@ -36,25 +37,16 @@ export function homePage(env: PageEnvironment & { pool: Pool }): RouteDefinition
             <h2 id="recent-title">Recently activated licenses</h2>
             ${
               recent.length
-                ? html`<table class="recent">
-                    <thead>
-                      <tr>
-                        <th scope="col">License</th>
-                        <th scope="col">Client</th>
-                        <th scope="col">Activated</th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      ${recent.map(
-                        (r) =>
-                          html`<tr>
-                            <td>${r.license_name}</td>
-                            <td><a href="/clients/${r.client_id}">${r.client_name}</a></td>
-                            <td>${formatDate(r.activated_date)}</td>
-                          </tr>`,
-                      )}
-                    </tbody>
-                  </table>`
+                ? tableView({
+                    className: 'recent',
+                    headers: ['License', 'Client', 'Activated'],
+                    rows: recent,
+                    cells: (r) => [
+                      r.license_name,
+                      html`<a href="/clients/${r.client_id}">${r.client_name}</a>`,
+                      formatDate(r.activated_date),
+                    ],
+                  })
                 : html`<p>No license has been activated yet.</p>`
             }
           </section>

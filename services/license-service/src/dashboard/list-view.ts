@@ -1,6 +1,6 @@
 /** A searched, sorted, paged table of records, driven by query parameters (no script). */
 import type { ListResult, Row } from '../store/table-repository';
-import { html, queryString, type Html } from './html';
+import { formatDate, formatTime, html, queryString, type Html } from './html';
 
 export interface Column {
   key: string;
@@ -11,15 +11,57 @@ export interface Column {
 
 export const PAGE_SIZE = 10;
 
-export function listQuery(query: Record<string, string>) {
+export const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
+
+/** Sortable columns of a kind: a flag shown as Yes / No, a date, a time. */
+export const flagColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => yesNo(row[key]),
+});
+export const dateColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => formatDate(row[key]),
+});
+export const timeColumn = (key: string, label: string): Column => ({
+  key,
+  label,
+  sortable: true,
+  render: (row) => formatTime(row[key]),
+});
+
+/** The `page` query parameter: 1 when it is missing or not a page number. */
+export function pageNumber(query: Record<string, string>): number {
   const page = Number.parseInt(query.page ?? '1', 10);
+  return Number.isFinite(page) && page > 0 ? Math.min(page, 100_000) : 1;
+}
+
+export function listQuery(query: Record<string, string>) {
   return {
     q: (query.q ?? '').slice(0, 100) || undefined,
     sort: query.sort,
     dir: query.dir === 'desc' ? ('desc' as const) : ('asc' as const),
-    page: Number.isFinite(page) && page > 0 ? Math.min(page, 100_000) : 1,
+    page: pageNumber(query),
     pageSize: PAGE_SIZE,
   };
+}
+
+/** Previous and next links around "Page n of m". */
+export function pagerNav(options: {
+  label: string;
+  page: number;
+  pages: number;
+  link: (page: number) => string;
+}): Html {
+  const { page, pages, link } = options;
+  return html`<nav class="pager" aria-label="${options.label}">
+    ${page > 1 ? html`<a href="${link(page - 1)}" rel="prev">Previous</a>` : ''}
+    <span>Page ${page} of ${pages}</span>
+    ${page < pages ? html`<a href="${link(page + 1)}" rel="next">Next</a>` : ''}
+  </nav>`;
 }
 
 export function listView(options: {
@@ -81,9 +123,10 @@ export function listView(options: {
         }
       </tbody>
     </table>
-    <nav class="pager" aria-label="Pages of ${options.caption}">
-      ${result.page > 1 ? html`<a href="${link({ page: result.page - 1 })}" rel="prev">Previous</a>` : ''}
-      <span>Page ${result.page} of ${pages}</span>
-      ${result.page < pages ? html`<a href="${link({ page: result.page + 1 })}" rel="next">Next</a>` : ''}
-    </nav>`;
+    ${pagerNav({
+      label: `Pages of ${options.caption}`,
+      page: result.page,
+      pages,
+      link: (page) => link({ page }),
+    })}`;
 }

@@ -6,10 +6,11 @@
 import type { RouteDefinition } from '@pelita/kit';
 import { clearCookie, setCookie, type CookieNames } from '../auth/cookies';
 import { newLoginCsrf } from '../auth/csrf';
-import type { Enrolment, SignIn, SignInClient } from '../auth/sign-in';
+import type { Enrolment, PasswordStep, SignIn, SignInClient } from '../auth/sign-in';
 import { html, trusted } from './html';
 import { csrfInput, layout } from './layout';
 import { pageRoute, type PageContext, type PageEnvironment } from './page-route';
+import { recoveryCodesView } from './recovery-codes-view';
 
 export interface LoginDeps extends PageEnvironment {
   signIn: SignIn;
@@ -19,12 +20,18 @@ export interface LoginDeps extends PageEnvironment {
 
 const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
 
+/** A form's error, announced, and the attribute that ties its field to it. */
+const formError = (id: string, error: string | undefined) => ({
+  alert: error ? html`<p class="error-text" role="alert" id="${id}">${error}</p>` : '',
+  describedBy: error ? html` aria-describedby="${id}"` : '',
+});
+
 function loginForm(csrf: string, email: string, error?: string) {
+  const { alert, describedBy } = formError('login-error', error);
   return layout({
     title: 'Log in',
     body: html`<form method="post" action="/login" class="card narrow">
-      ${csrfInput(csrf)}
-      ${error ? html`<p class="error-text" role="alert" id="login-error">${error}</p>` : ''}
+      ${csrfInput(csrf)} ${alert}
       <p>
         <label for="email">E-mail</label>
         <input
@@ -34,7 +41,7 @@ function loginForm(csrf: string, email: string, error?: string) {
           autocomplete="username"
           required
           value="${email}"
-          ${error ? html` aria-describedby="login-error"` : ''}
+          ${describedBy}
         />
       </p>
       <p>
@@ -52,25 +59,31 @@ function loginForm(csrf: string, email: string, error?: string) {
   });
 }
 
+/** The one-time code of the second-factor and enrolment forms, its error above it. */
+function codeField(options: { label: string; maxlength: number; errorId: string; error?: string }) {
+  const { alert, describedBy } = formError(options.errorId, options.error);
+  return html`${alert}
+    <p>
+      <label for="code">${options.label}</label>
+      <input
+        id="code"
+        name="code"
+        inputmode="numeric"
+        autocomplete="one-time-code"
+        required
+        maxlength="${options.maxlength}"
+        ${describedBy}
+      />
+    </p>`;
+}
+
 function codeForm(csrf: string, error?: string) {
   return layout({
     title: 'Second factor',
     body: html`<form method="post" action="/login/totp" class="card narrow">
       ${csrfInput(csrf)}
       <p>Enter the 6-digit code from your authenticator app, or one of your recovery codes.</p>
-      ${error ? html`<p class="error-text" role="alert" id="code-error">${error}</p>` : ''}
-      <p>
-        <label for="code">Code</label>
-        <input
-          id="code"
-          name="code"
-          inputmode="numeric"
-          autocomplete="one-time-code"
-          required
-          maxlength="20"
-          ${error ? html` aria-describedby="code-error"` : ''}
-        />
-      </p>
+      ${codeField({ label: 'Code', maxlength: 20, errorId: 'code-error', error })}
       <p><button type="submit">Verify</button></p>
     </form>`,
   });
@@ -90,29 +103,46 @@ function enrolForm(csrf: string, enrolment: Enrolment, error?: string) {
       <p>Key: <code class="totp-key">${enrolment.secret}</code></p>
       <form method="post" action="/login/enrol">
         ${csrfInput(csrf)}
-        ${error ? html`<p class="error-text" role="alert" id="enrol-error">${error}</p>` : ''}
-        <p>
-          <label for="code">Code from the app</label>
-          <input
-            id="code"
-            name="code"
-            inputmode="numeric"
-            autocomplete="one-time-code"
-            required
-            maxlength="6"
-            ${error ? html` aria-describedby="enrol-error"` : ''}
-          />
-        </p>
+        ${codeField({ label: 'Code from the app', maxlength: 6, errorId: 'enrol-error', error })}
         <p><button type="submit">Verify and finish</button></p>
       </form>
     </div>`,
   });
 }
 
+/** What the login form answers to a refused password step. */
+function refusal(step: Exclude<PasswordStep, { ok: true }>): { status: number; message: string } {
+  switch (step.reason) {
+    case 'throttled':
+      return {
+        status: 429,
+        message: `Too many failed attempts from this address: try again in ${step.retryAfterSeconds} s.`,
+      };
+    case 'busy':
+      return { status: 503, message: 'The dashboard is busy: try again in a moment.' };
+    case 'api-only':
+      return {
+        status: 403,
+        message: 'This account can only use the license API; it cannot sign in to the dashboard.',
+      };
+    case 'refused':
+      // One message for every refusal: it must not tell which accounts exist or are locked.
+      return {
+        status: 401,
+        message:
+          'Wrong e-mail or password, or the account is locked after too many failed attempts.',
+      };
+  }
+}
+
 const clientOf = (ctx: PageContext): SignInClient => ({
   ip: ctx.actor.ip ?? '',
   userAgent: ctx.req.headers['user-agent'] ?? '',
 });
+
+/** What both code steps (second factor, enrolment) take: who, and the code they typed. */
+const codeAttempt = (ctx: PageContext) =>
+  [ctx.session!, ctx.account!, text(ctx.form.code), clientOf(ctx)] as const;
 
 export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
   const { signIn, cookies, secureCookies } = deps;
@@ -123,17 +153,22 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
     return { redirect: '/login?ended=1' };
   };
 
+  /** The login form with a new anti-forgery token: every answer of /login but the success. */
+  const freshLoginForm = (ctx: PageContext, email: string, error?: string, status = 200) => {
+    const csrf = newLoginCsrf();
+    setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+    return { status, html: loginForm(csrf, email, error) };
+  };
+
   return [
     pageRoute(deps, {
       method: 'get',
       path: '/login',
       summary: 'The login form',
       access: 'anonymous',
-      handler: async (ctx) => {
-        const csrf = newLoginCsrf();
-        setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
+      handler: (ctx) => {
         const again = ctx.query.ended === '1' ? 'Too many wrong codes: log in again.' : undefined;
-        return Promise.resolve({ html: loginForm(csrf, '', again) });
+        return Promise.resolve(freshLoginForm(ctx, '', again));
       },
     }),
     pageRoute(deps, {
@@ -146,45 +181,12 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         const password =
           typeof ctx.form.password === 'string' ? ctx.form.password.slice(0, 500) : '';
         const step = await signIn.checkPassword(email, password, ctx.session, clientOf(ctx));
-        if (!step.ok && (step.reason === 'throttled' || step.reason === 'busy')) {
-          const csrf = newLoginCsrf();
-          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
-          ctx.res.set('retry-after', String(step.retryAfterSeconds));
-          return {
-            status: step.reason === 'throttled' ? 429 : 503,
-            html: loginForm(
-              csrf,
-              email,
-              step.reason === 'throttled'
-                ? `Too many failed attempts from this address: try again in ${step.retryAfterSeconds} s.`
-                : 'The dashboard is busy: try again in a moment.',
-            ),
-          };
-        }
-        if (!step.ok && step.reason === 'api-only') {
-          const csrf = newLoginCsrf();
-          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
-          return {
-            status: 403,
-            html: loginForm(
-              csrf,
-              email,
-              'This account can only use the license API; it cannot sign in to the dashboard.',
-            ),
-          };
-        }
         if (!step.ok) {
-          // One message for every refusal: it must not tell which accounts exist or are locked.
-          const csrf = newLoginCsrf();
-          setCookie(ctx.res, cookies.loginCsrf, csrf, secureCookies);
-          return {
-            status: 401,
-            html: loginForm(
-              csrf,
-              email,
-              'Wrong e-mail or password, or the account is locked after too many failed attempts.',
-            ),
-          };
+          if ('retryAfterSeconds' in step) {
+            ctx.res.set('retry-after', String(step.retryAfterSeconds));
+          }
+          const { status, message } = refusal(step);
+          return freshLoginForm(ctx, email, message, status);
         }
         clearCookie(ctx.res, cookies.loginCsrf, secureCookies);
         setCookie(ctx.res, cookies.session, step.sessionId, secureCookies);
@@ -209,12 +211,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'Checks a TOTP or recovery code (second factor)',
       access: 'second-factor',
       handler: async (ctx) => {
-        const step = await signIn.checkCode(
-          ctx.session!,
-          ctx.account!,
-          text(ctx.form.code),
-          clientOf(ctx),
-        );
+        const step = await signIn.checkCode(...codeAttempt(ctx));
         if (step.outcome === 'signed-in') {
           signedIn(ctx, step.sessionId);
           return { redirect: step.recovered ? '/?recovered=1' : '/' };
@@ -240,12 +237,7 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
       summary: 'TOTP enrolment: verifies the first code, shows the recovery codes once',
       access: 'second-factor',
       handler: async (ctx) => {
-        const step = await signIn.enrol(
-          ctx.session!,
-          ctx.account!,
-          text(ctx.form.code),
-          clientOf(ctx),
-        );
+        const step = await signIn.enrol(...codeAttempt(ctx));
         switch (step.outcome) {
           case 'not-enrolling':
             return { redirect: '/login/totp' };
@@ -267,16 +259,12 @@ export function loginRoutes(deps: LoginDeps): RouteDefinition[] {
         return {
           html: layout({
             title: 'Your recovery codes',
-            body: html`<div class="card narrow">
-              <p>
-                Each code logs you in once if you lose your authenticator. Keep them somewhere safe:
-                they are not shown again.
-              </p>
-              <ul class="codes">
-                ${step.recoveryCodes.map((c) => html`<li><code>${c}</code></li>`)}
-              </ul>
-              <p><a class="button" href="/">Continue to the dashboard</a></p>
-            </div>`,
+            body: recoveryCodesView({
+              intro:
+                'Each code logs you in once if you lose your authenticator. Keep them somewhere safe: they are not shown again.',
+              codes: step.recoveryCodes,
+              next: { href: '/', label: 'Continue to the dashboard' },
+            }),
           }),
         };
       },

@@ -15,7 +15,7 @@ import { PERMISSIONS } from '../admins/permissions';
 import type { SessionStore } from '../auth/session-store';
 import type { SecretSeal } from '../store/stored-secret';
 import { clientForm, clientRecordCounts, clientTable, unknownClientIds } from '../records/clients';
-import { parseForm, type FieldErrors } from '../records/form-input';
+import type { FieldErrors } from '../records/form-input';
 import { licenseForm, licenseTable } from '../records/licenses';
 import { createManagedRecords } from '../records/managed-records';
 import {
@@ -25,12 +25,11 @@ import {
   mappingTable,
   withoutSecrets,
 } from '../records/mappings';
-import { formatDate, formatTime, html } from './html';
+import { html } from './html';
 import { layout } from './layout';
+import { dateColumn, flagColumn, timeColumn, yesNo } from './list-view';
 import { pageRoute, type PageEnvironment } from './page-route';
 import { resourcePages } from './resource-pages';
-
-const yesNo = (value: unknown) => (value ? 'Yes' : 'No');
 
 export function recordPages(
   env: PageEnvironment & { pool: Pool; sessions: SessionStore; seal: SecretSeal },
@@ -54,20 +53,19 @@ export function recordPages(
       },
       { key: 'company_name', label: 'Company', sortable: true },
       { key: 'email', label: 'E-mail', sortable: true },
-      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      flagColumn('is_active', 'Active'),
       { key: 'max_user', label: 'Max users', sortable: true },
     ],
-    fields: () =>
-      Promise.resolve([
-        { name: 'name', label: 'Name', required: true },
-        { name: 'company_name', label: 'Company name' },
-        { name: 'email', label: 'E-mail', type: 'email' },
-        { name: 'phone', label: 'Phone' },
-        { name: 'address', label: 'Address', type: 'textarea' },
-        { name: 'max_user', label: 'Maximum users', type: 'number', hint: 'Empty: no limit' },
-        { name: 'is_active', label: 'Active', type: 'checkbox' },
-      ]),
-    parse: (form) => parseForm(clientForm, form),
+    fields: () => [
+      { name: 'name', label: 'Name', required: true },
+      { name: 'company_name', label: 'Company name' },
+      { name: 'email', label: 'E-mail', type: 'email' },
+      { name: 'phone', label: 'Phone' },
+      { name: 'address', label: 'Address', type: 'textarea' },
+      { name: 'max_user', label: 'Maximum users', type: 'number', hint: 'Empty: no limit' },
+      { name: 'is_active', label: 'Active', type: 'checkbox' },
+    ],
+    form: () => clientForm,
   });
 
   const licenses = resourcePages(pages, {
@@ -81,34 +79,23 @@ export function recordPages(
       { key: 'license_name', label: 'License', sortable: true },
       { key: 'serial_number', label: 'Serial number', sortable: true },
       { key: 'qty', label: 'Qty', sortable: true },
-      { key: 'status', label: 'Active', sortable: true, render: (row) => yesNo(row.status) },
-      {
-        key: 'activated_date',
-        label: 'Activated',
-        sortable: true,
-        render: (row) => formatDate(row.activated_date),
-      },
-      {
-        key: 'expired_date',
-        label: 'Expires',
-        sortable: true,
-        render: (row) => formatDate(row.expired_date),
-      },
+      flagColumn('status', 'Active'),
+      dateColumn('activated_date', 'Activated'),
+      dateColumn('expired_date', 'Expires'),
       { key: 'module', label: 'Module' },
     ],
-    fields: () =>
-      Promise.resolve([
-        { name: 'license_name', label: 'License name', required: true },
-        { name: 'serial_number', label: 'Serial number' },
-        { name: 'qty', label: 'Quantity', type: 'number', required: true },
-        { name: 'installed_in', label: 'Installed in' },
-        { name: 'binded_in', label: 'Bound to' },
-        { name: 'module', label: 'Module' },
-        { name: 'activated_date', label: 'Activated on', type: 'date' },
-        { name: 'expired_date', label: 'Expires on', type: 'date' },
-        { name: 'status', label: 'Active (unticked: suspended)', type: 'checkbox' },
-      ]),
-    parse: (form) => parseForm(licenseForm, form),
+    fields: () => [
+      { name: 'license_name', label: 'License name', required: true },
+      { name: 'serial_number', label: 'Serial number' },
+      { name: 'qty', label: 'Quantity', type: 'number', required: true },
+      { name: 'installed_in', label: 'Installed in' },
+      { name: 'binded_in', label: 'Bound to' },
+      { name: 'module', label: 'Module' },
+      { name: 'activated_date', label: 'Activated on', type: 'date' },
+      { name: 'expired_date', label: 'Expires on', type: 'date' },
+      { name: 'status', label: 'Active (unticked: suspended)', type: 'checkbox' },
+    ],
+    form: () => licenseForm,
   });
 
   const mappings = resourcePages(pages, {
@@ -129,35 +116,34 @@ export function recordPages(
       html` <a href="/infisical-env?id=${row.id}"
         >Secrets<span class="visually-hidden"> of ${String(row.project_id)}</span></a
       >`,
-    fields: (_ctx, creating) =>
-      Promise.resolve([
-        {
-          name: 'type',
-          label: 'Type',
-          type: 'select',
-          required: true,
-          options: MAPPING_TYPES.map((t) => ({ value: t, label: t })),
-          hint: 'frontend: saving its secrets runs the pipeline of its branch',
-        },
-        { name: 'project_id', label: 'Infisical project ID', required: true },
-        {
-          name: 'client_env',
-          label: 'Environment slug',
-          required: true,
-          hint: 'e.g. dev, staging, prod',
-        },
-        { name: 'path', label: 'Secret path', required: true },
-        { name: 'client_id', label: 'Machine identity client ID', required: true },
-        {
-          name: 'client_secret',
-          label: 'Machine identity client secret',
-          type: 'password',
-          required: creating,
-          ...(creating ? {} : { hint: 'Empty: keep the stored secret' }),
-        },
-        { name: 'branch_source', label: 'Branch (frontend)' },
-      ]),
-    parse: (form, creating) => parseForm(mappingForm(creating), form),
+    fields: (creating) => [
+      {
+        name: 'type',
+        label: 'Type',
+        type: 'select',
+        required: true,
+        options: MAPPING_TYPES.map((t) => ({ value: t, label: t })),
+        hint: 'frontend: saving its secrets runs the pipeline of its branch',
+      },
+      { name: 'project_id', label: 'Infisical project ID', required: true },
+      {
+        name: 'client_env',
+        label: 'Environment slug',
+        required: true,
+        hint: 'e.g. dev, staging, prod',
+      },
+      { name: 'path', label: 'Secret path', required: true },
+      { name: 'client_id', label: 'Machine identity client ID', required: true },
+      {
+        name: 'client_secret',
+        label: 'Machine identity client secret',
+        type: 'password',
+        required: creating,
+        ...(creating ? {} : { hint: 'Empty: keep the stored secret' }),
+      },
+      { name: 'branch_source', label: 'Branch (frontend)' },
+    ],
+    form: mappingForm,
     toRecord: (values) => Promise.resolve(mappingRecord(values, env.seal)),
     shown: withoutSecrets,
   });
@@ -174,20 +160,15 @@ export function recordPages(
     columns: [
       { key: 'name', label: 'Name', sortable: true },
       { key: 'email', label: 'E-mail', sortable: true },
-      { key: 'is_active', label: 'Active', sortable: true, render: (row) => yesNo(row.is_active) },
+      flagColumn('is_active', 'Active'),
       {
         key: 'totp_secret',
         label: 'Second factor',
         render: (row) => (row.totp_secret ? 'Enrolled' : 'Not yet'),
       },
-      {
-        key: 'last_login_at',
-        label: 'Last login',
-        sortable: true,
-        render: (row) => formatTime(row.last_login_at),
-      },
+      timeColumn('last_login_at', 'Last login'),
     ],
-    fields: async (_ctx, creating) => [
+    fields: async (creating) => [
       { name: 'name', label: 'Name', required: true },
       { name: 'email', label: 'E-mail', type: 'email', required: true },
       {
@@ -221,7 +202,7 @@ export function recordPages(
             },
           ]),
     ],
-    parse: (form, creating) => parseForm(accountForm(creating), form),
+    form: accountForm,
     toRecord: accountRecord,
     shown: (row) => publicAccount(row),
     afterChange: async (_ctx, before, after) => {
@@ -266,17 +247,16 @@ export function recordPages(
         render: (row) => (row.permissions as string[]).join(', '),
       },
     ],
-    fields: () =>
-      Promise.resolve([
-        { name: 'name', label: 'Name', required: true },
-        {
-          name: 'permissions',
-          label: 'Permissions',
-          type: 'checkboxes',
-          options: Object.entries(PERMISSIONS).map(([value, label]) => ({ value, label })),
-        },
-      ]),
-    parse: (form) => parseForm(roleForm, form),
+    fields: () => [
+      { name: 'name', label: 'Name', required: true },
+      {
+        name: 'permissions',
+        label: 'Permissions',
+        type: 'checkboxes',
+        options: Object.entries(PERMISSIONS).map(([value, label]) => ({ value, label })),
+      },
+    ],
+    form: () => roleForm,
     refuseDelete: async (_ctx, row) =>
       (await roleInUse(pool, row.id))
         ? 'Accounts still have this role: give them another one first.'

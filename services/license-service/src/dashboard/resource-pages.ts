@@ -5,7 +5,8 @@
  */
 import { HttpError, type RouteDefinition } from '@pelita/kit';
 import type { Permission } from '../admins/permissions';
-import type { FieldErrors, FormBody, FormResult } from '../records/form-input';
+import type { z } from 'zod';
+import { parseForm, type FieldErrors, type FormResult } from '../records/form-input';
 import type { ManagedRecords } from '../records/managed-records';
 import type { Row } from '../store/table-repository';
 import { deleteForm, formView, type FieldSpec, type FormValues } from './form-view';
@@ -25,8 +26,10 @@ export interface ResourceSpec {
   /** Belongs to a client: listed and created under /clients/:clientId/<plural>. */
   underClient?: boolean;
   columns: Column[];
-  fields: (ctx: PageContext, creating: boolean) => Promise<FieldSpec[]>;
-  parse: (form: FormBody, creating: boolean) => FormResult<Record<string, unknown>>;
+  /** The form's fields, as the new and the edit form show them. */
+  fields: (creating: boolean) => FieldSpec[] | Promise<FieldSpec[]>;
+  /** The schema the new and the edit form are parsed with. */
+  form: (creating: boolean) => z.ZodType<Record<string, unknown>>;
   /** Parsed form values → columns (hash a password, keep an unchanged secret). */
   toRecord?: (
     values: Record<string, unknown>,
@@ -98,7 +101,7 @@ export function resourcePages(
       ? listBase(options.client?.id)
       : listBase(options.row ? parentId(options.row) : undefined);
     const body = html`<p><a href="${back}">Back to the list</a></p>
-      ${formView({ action, csrf: ctx.viewer!.csrfToken, fields: await spec.fields(ctx, options.creating), values: options.values, errors: options.errors, submit: options.creating ? `Create ${spec.noun}` : 'Save changes' })}
+      ${formView({ action, csrf: ctx.viewer!.csrfToken, fields: await spec.fields(options.creating), values: options.values, errors: options.errors, submit: options.creating ? `Create ${spec.noun}` : 'Save changes' })}
       ${options.row ? deleteForm(`/${spec.plural}/${options.row.id}/delete`, ctx.viewer!.csrfToken, `Delete this ${spec.noun}`) : ''}`;
     return {
       status: options.status ?? 200,
@@ -186,7 +189,7 @@ export function resourcePages(
       access: spec.write,
       handler: async (ctx) => {
         const client = await clientOf(ctx);
-        const parsed = await checked(ctx, spec.parse(ctx.form, true), null);
+        const parsed = await checked(ctx, parseForm(spec.form(true), ctx.form), null);
         if (!parsed.ok)
           return formPage(ctx, {
             creating: true,
@@ -236,7 +239,7 @@ export function resourcePages(
       handler: async (ctx) => {
         const row = await rowOf(ctx);
         const client = spec.underClient ? await clients.get(parentId(row)!) : null;
-        const parsed = await checked(ctx, spec.parse(ctx.form, false), row);
+        const parsed = await checked(ctx, parseForm(spec.form(false), ctx.form), row);
         if (!parsed.ok)
           return formPage(ctx, {
             creating: false,

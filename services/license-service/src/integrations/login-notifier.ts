@@ -30,26 +30,24 @@ export function utcPlus7(at: Date): string {
   return `${shifted.toISOString().slice(0, 19).replace('T', ' ')} (UTC+7)`;
 }
 
+/** Who signed in (or tried to), from where and when: the lines both messages end with. */
+const eventLines = (event: LoginEvent): string[] => [
+  `Name: ${event.name}`,
+  `E-mail: ${event.email}`,
+  `IP: ${event.ip}`,
+  `Time: ${utcPlus7(event.at)}`,
+  `User agent: ${event.userAgent.slice(0, 300)}`,
+];
+
 export function loginMessage(event: LoginEvent): string {
-  return [
-    'Login to the Pelita license dashboard',
-    `Name: ${event.name}`,
-    `E-mail: ${event.email}`,
-    `IP: ${event.ip}`,
-    `Time: ${utcPlus7(event.at)}`,
-    `User agent: ${event.userAgent.slice(0, 300)}`,
-  ].join('\n');
+  return ['Login to the Pelita license dashboard', ...eventLines(event)].join('\n');
 }
 
 export function lockMessage(event: LoginEvent & { failures: number }): string {
   return [
     'Pelita license dashboard: account locked',
     `${event.failures} wrong second-factor codes since its last sign-in; the password is known to whoever typed them.`,
-    `Name: ${event.name}`,
-    `E-mail: ${event.email}`,
-    `IP: ${event.ip}`,
-    `Time: ${utcPlus7(event.at)}`,
-    `User agent: ${event.userAgent.slice(0, 300)}`,
+    ...eventLines(event),
   ].join('\n');
 }
 
