@@ -193,35 +193,20 @@ export class Reconciler {
 
     const { namespace, name } = install.metadata;
     const decided = plan({ desired, namespace, ownerUid: install.metadata.uid, view });
+    const scope = { install: `${namespace}/${name}` };
     for (const object of decided.apply) {
       const kind = kindOf(object);
       const objectName = object.metadata?.name ?? '';
-      try {
+      await recordFailure(problems, `${kind.kind} ${objectName}`, async () => {
         applied.set(refKey(kind, objectName), await client.apply(object));
-        logger.debug(
-          { install: `${namespace}/${name}`, kind: kind.kind, name: objectName },
-          'applied',
-        );
-      } catch (err) {
-        problems.push({
-          reason: 'ApplyFailed',
-          message: `${kind.kind} ${objectName}: ${describeApiError(err)}`,
-        });
-      }
+        logger.debug({ ...scope, kind: kind.kind, name: objectName }, 'applied');
+      });
     }
     for (const { kind, name: childName, uid } of decided.prune) {
-      try {
+      await recordFailure(problems, `deleting ${kind.kind} ${childName}`, async () => {
         await client.remove({ ...kind, name: childName, namespace, uid });
-        logger.info(
-          { install: `${namespace}/${name}`, kind: kind.kind, name: childName },
-          'deleted',
-        );
-      } catch (err) {
-        problems.push({
-          reason: 'ApplyFailed',
-          message: `deleting ${kind.kind} ${childName}: ${describeApiError(err)}`,
-        });
-      }
+        logger.info({ ...scope, kind: kind.kind, name: childName }, 'deleted');
+      });
     }
     return problems;
   }
@@ -285,6 +270,15 @@ export class Reconciler {
           logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
         );
     }
+  }
+}
+
+/** Runs one write to the API; its failure becomes an ApplyFailed problem and the rest go on. */
+async function recordFailure(problems: Problem[], what: string, write: () => Promise<void>) {
+  try {
+    await write();
+  } catch (err) {
+    problems.push({ reason: 'ApplyFailed', message: `${what}: ${describeApiError(err)}` });
   }
 }
 

@@ -52,13 +52,8 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
         TRUST_PROXY: String(isEnabled(install, 'core-backend') ? ingressHops(install) + 1 : 0),
       };
     },
-    secretSettings: (install) => {
-      const admin = install.spec.bootstrapAdmin?.secretRef.name;
-      return {
-        FIRST_ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
-        FIRST_ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
-      };
-    },
+    secretSettings: (install) =>
+      bootstrapAdmin(install, 'FIRST_ADMIN_EMAIL', 'FIRST_ADMIN_PASSWORD'),
   },
   'policy-sync': {
     settings: (install) => ({
@@ -70,13 +65,7 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
   },
   'license-service': {
     // The first dashboard account (it enrols its TOTP second factor at its first login).
-    secretSettings: (install) => {
-      const admin = install.spec.bootstrapAdmin?.secretRef.name;
-      return {
-        ADMIN_EMAIL: admin ? { name: admin, key: 'email' } : undefined,
-        ADMIN_PASSWORD: admin ? { name: admin, key: 'password' } : undefined,
-      };
-    },
+    secretSettings: (install) => bootstrapAdmin(install, 'ADMIN_EMAIL', 'ADMIN_PASSWORD'),
   },
   'core-backend': {
     settings: (install, { jwtPublicKey }) => ({
@@ -128,6 +117,19 @@ function ocrSettings(install: PlatformInstall, { url }: SettingsContext) {
     ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
     ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
     ...(s3?.publicUrl ? { S3_PUBLIC_URL: s3.publicUrl } : {}),
+  };
+}
+
+/** The bootstrap administrator's email and password, from `spec.bootstrapAdmin`'s Secret. */
+function bootstrapAdmin(
+  install: PlatformInstall,
+  emailSetting: string,
+  passwordSetting: string,
+): Record<string, SecretKeyRef | undefined> {
+  const admin = install.spec.bootstrapAdmin?.secretRef.name;
+  return {
+    [emailSetting]: admin ? { name: admin, key: 'email' } : undefined,
+    [passwordSetting]: admin ? { name: admin, key: 'password' } : undefined,
   };
 }
 

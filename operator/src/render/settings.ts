@@ -46,89 +46,102 @@ function smtpParts(url: string): { host: string; port: string; secure: string } 
   };
 }
 
+/** Values and Secret-backed settings, in this order; a Secret ref left unset sets nothing. */
+function settingsOut(
+  config: Record<string, string>,
+  secrets: Record<string, SecretKeyRef | undefined> = {},
+): ServiceSettingsOut {
+  return { config, env: Object.entries(secrets).flatMap(([name, ref]) => fromSecret(name, ref)) };
+}
+
+interface ServerRef {
+  url: string;
+  usernameSecretRef?: SecretKeyRef | undefined;
+  passwordSecretRef?: SecretKeyRef | undefined;
+}
+
+/** A server reached at its URL with credentials from Secrets, under the names a service reads. */
+function serverSettings(
+  server: ServerRef | undefined,
+  names: { url: string; username?: string; password: string },
+): ServiceSettingsOut {
+  if (!server) return empty();
+  return settingsOut(
+    { [names.url]: server.url },
+    {
+      ...(names.username ? { [names.username]: server.usernameSecretRef } : {}),
+      [names.password]: server.passwordSecretRef,
+    },
+  );
+}
+
 /** The settings of one dependency, under the same names in every service that uses it. */
 function dependencySettings(install: PlatformInstall, use: Dependency): ServiceSettingsOut {
   const deps = install.spec.dependencies;
   switch (use) {
     case 'postgres':
-      return deps.postgres
-        ? {
-            config: { DATABASE_URL: deps.postgres.url },
-            // node-postgres reads PGUSER/PGPASSWORD when the URL carries no credentials.
-            env: [
-              ...fromSecret('PGUSER', deps.postgres.usernameSecretRef),
-              ...fromSecret('PGPASSWORD', deps.postgres.passwordSecretRef),
-            ],
-          }
-        : empty();
+      // node-postgres reads PGUSER/PGPASSWORD when the URL carries no credentials.
+      return serverSettings(deps.postgres, {
+        url: 'DATABASE_URL',
+        username: 'PGUSER',
+        password: 'PGPASSWORD',
+      });
     case 'redis':
       // The password stays a setting of its own: spliced into the URL it would need encoding,
       // which Kubernetes' $(VAR) expansion cannot do.
-      return deps.redis
-        ? {
-            config: { REDIS_URL: deps.redis.url },
-            env: fromSecret('REDIS_PASSWORD', deps.redis.passwordSecretRef),
-          }
-        : empty();
+      return serverSettings(deps.redis, { url: 'REDIS_URL', password: 'REDIS_PASSWORD' });
     case 'opensearch':
-      return deps.opensearch
-        ? {
-            config: { OPENSEARCH_URL: deps.opensearch.url },
-            env: [
-              ...fromSecret('OPENSEARCH_USERNAME', deps.opensearch.usernameSecretRef),
-              ...fromSecret('OPENSEARCH_PASSWORD', deps.opensearch.passwordSecretRef),
-            ],
-          }
-        : empty();
+      return serverSettings(deps.opensearch, {
+        url: 'OPENSEARCH_URL',
+        username: 'OPENSEARCH_USERNAME',
+        password: 'OPENSEARCH_PASSWORD',
+      });
     case 's3':
       return deps.s3
-        ? {
-            config: {
+        ? settingsOut(
+            {
               S3_ENDPOINT: deps.s3.url,
               S3_REGION: deps.s3.region,
               S3_BUCKET: deps.s3.bucket,
               S3_FORCE_PATH_STYLE: String(deps.s3.forcePathStyle),
             },
-            env: [
-              ...fromSecret('S3_ACCESS_KEY', deps.s3.accessKeySecretRef),
-              ...fromSecret('S3_SECRET_KEY', deps.s3.secretKeySecretRef),
-            ],
-          }
+            {
+              S3_ACCESS_KEY: deps.s3.accessKeySecretRef,
+              S3_SECRET_KEY: deps.s3.secretKeySecretRef,
+            },
+          )
         : empty();
     case 'smtp': {
       if (!deps.smtp) return empty();
       const smtp = smtpParts(deps.smtp.url);
-      return {
-        config: {
+      return settingsOut(
+        {
           SMTP_HOST: smtp.host,
           SMTP_PORT: smtp.port,
           SMTP_SECURE: smtp.secure,
           MAIL_FROM: deps.smtp.from,
         },
-        env: [
-          ...fromSecret('SMTP_USER', deps.smtp.usernameSecretRef),
-          ...fromSecret('SMTP_PASSWORD', deps.smtp.passwordSecretRef),
-        ],
-      };
+        { SMTP_USER: deps.smtp.usernameSecretRef, SMTP_PASSWORD: deps.smtp.passwordSecretRef },
+      );
     }
     case 'license': {
       // The install's license binding is explicit and required: it is what the services use.
       const { license } = install.spec;
       const secret = license.credentialsSecretRef.name;
-      return {
-        config: { LICENSE_API_URL: license.apiUrl, LICENSE_CLIENT_ID: license.clientId },
-        env: [
-          ...fromSecret('LICENSE_API_USERNAME', { name: secret, key: 'username' }),
-          ...fromSecret('LICENSE_API_PASSWORD', { name: secret, key: 'password' }),
-        ],
-      };
+      return settingsOut(
+        { LICENSE_API_URL: license.apiUrl, LICENSE_CLIENT_ID: license.clientId },
+        {
+          LICENSE_API_USERNAME: { name: secret, key: 'username' },
+          LICENSE_API_PASSWORD: { name: secret, key: 'password' },
+        },
+      );
     }
     case 'llm':
       return deps.llm
-        ? {
-            config: { BASE_URL_LOCAL: deps.llm.url, MODEL_LOCAL: deps.llm.model },
-            env: fromSecret('API_KEY_LOCAL', deps.llm.apiKeySecretRef),
-          }
+        ? settingsOut(
+            { BASE_URL_LOCAL: deps.llm.url, MODEL_LOCAL: deps.llm.model },
+            { API_KEY_LOCAL: deps.llm.apiKeySecretRef },
+          )
         : empty();
   }
 }
@@ -164,11 +177,12 @@ export function serviceSettings(
     jwtPublicKey: install.platformKeys?.jwtPublicKey,
   };
   const own = OWN_SETTINGS[service];
-  Object.assign(config, own?.settings?.(install, context));
-  for (const [name, ref] of Object.entries(own?.secretSettings?.(install) ?? {})) {
-    env.push(...fromSecret(name, ref));
-  }
-  env.push(...platformSecretEnv(install, service));
+  const ownOut = settingsOut(
+    own?.settings?.(install, context) ?? {},
+    own?.secretSettings?.(install),
+  );
+  Object.assign(config, ownOut.config);
+  env.push(...ownOut.env, ...platformSecretEnv(install, service));
   const store = secretStoreSettings(install);
   Object.assign(config, store.config);
   env.push(...store.env);
@@ -180,19 +194,19 @@ function secretStoreSettings(install: PlatformInstall): ServiceSettingsOut {
   const store = install.spec.secretStore;
   if (!store) return empty();
   const credentials = store.credentialsSecretRef.name;
-  return {
-    config: {
+  return settingsOut(
+    {
       INFISICAL_URL: store.url,
       INFISICAL_PROJECT_ID: store.projectId,
       INFISICAL_ENVIRONMENT: store.environment,
       INFISICAL_SECRET_PATH: store.path,
       INFISICAL_REFRESH_SECONDS: String(store.refreshSeconds),
     },
-    env: [
-      ...fromSecret('INFISICAL_CLIENT_ID', { name: credentials, key: 'clientId' }),
-      ...fromSecret('INFISICAL_CLIENT_SECRET', { name: credentials, key: 'clientSecret' }),
-    ],
-  };
+    {
+      INFISICAL_CLIENT_ID: { name: credentials, key: 'clientId' },
+      INFISICAL_CLIENT_SECRET: { name: credentials, key: 'clientSecret' },
+    },
+  );
 }
 
 /**

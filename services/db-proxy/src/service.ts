@@ -9,8 +9,9 @@ import { hostPolicy } from './connection/host-allowlist';
 import { PoolRegistry } from './connection/pool-registry';
 import { DatabaseAccess } from './database-access';
 import type { Session } from './engines/engine';
-import { createMysqlEngine } from './engines/mysql/mysql-engine';
-import { createPostgresEngine } from './engines/postgres/postgres-engine';
+import { createEngine } from './engines/driver-session';
+import { openMysqlSession } from './engines/mysql/mysql-engine';
+import { openPostgresSession } from './engines/postgres/postgres-engine';
 import { registerMetrics } from './metrics';
 import { registerSessionResets } from './session-metrics';
 
@@ -23,8 +24,8 @@ export function createDbProxyService(settings: Settings, logger: Logger): Servic
   const pools = new PoolRegistry<Session>(settings.POOL_MAX_TARGETS);
   const databases = new DatabaseAccess({
     engines: {
-      postgresql: createPostgresEngine(limits, settings.SESSION_RESET),
-      mysql: createMysqlEngine(limits, settings.SESSION_RESET),
+      postgresql: createEngine(openPostgresSession, limits, settings.SESSION_RESET),
+      mysql: createEngine(openMysqlSession, limits, settings.SESSION_RESET),
     },
     pools,
     allowlist: hostPolicy(settings.ALLOWED_DB_HOSTS, settings.ALLOW_ANY_DB_HOST),

@@ -7,13 +7,8 @@
 import type { Logger } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE, chunkBySentences } from './chunker';
 import { emptyEntities, mergeEntities, type NamedEntities } from './entities';
-import {
-  describeModelError,
-  isAbort,
-  isModelFailure,
-  ModelOutputError,
-  toUpstreamHttpError,
-} from '@pelita/kit';
+import { describeModelError, ModelOutputError, toUpstreamHttpError } from '@pelita/kit';
+import { callPerChunk } from './chunk-calls';
 import type { ModelTasks } from './model-tasks';
 import type { EntitiesFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';
@@ -43,32 +38,21 @@ export async function extractEntitiesOf(
   signal?: AbortSignal,
 ): Promise<EntityExtraction> {
   const chunks = chunkBySentences(text, chunkSize);
-  const results = await Promise.all(
-    chunks.map(async (chunk, index) => {
-      try {
-        const answer = await deps.tasks.extractEntities(chunk.text, {
-          signal,
-          logger: deps.logger,
-        });
-        deps.metrics.chunksProcessed.inc({ stage: 'entities', outcome: 'ok' });
-        return {
-          ok: true as const,
-          entities: answer.entities,
-          tokens: answer.usage.promptTokens ?? estimateTokensOfWords(chunk.words),
-        };
-      } catch (err) {
-        if (isAbort(err, signal) || !isModelFailure(err)) throw err;
-        deps.metrics.chunksProcessed.inc({ stage: 'entities', outcome: 'failed' });
-        deps.logger.warn(
-          { chunk: index, chunks: chunks.length },
-          `entity extraction of a chunk failed: ${describeModelError(err)}`,
-        );
-        return { ok: false as const, error: err };
-      }
-    }),
+  const outcomes = await callPerChunk(
+    chunks,
+    { stage: 'entities', onFailure: 'entity extraction of a chunk failed' },
+    deps,
+    signal,
+    async (chunk) => {
+      const answer = await deps.tasks.extractEntities(chunk.text, { signal, logger: deps.logger });
+      return {
+        entities: answer.entities,
+        tokens: answer.usage.promptTokens ?? estimateTokensOfWords(chunk.words),
+      };
+    },
   );
-  const succeeded = results.filter((result) => result.ok);
-  const failures = results.filter((result) => !result.ok);
+  const succeeded = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.value] : []));
+  const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
   return {
     entities:
       succeeded.length > 0
@@ -77,8 +61,8 @@ export async function extractEntitiesOf(
     inputTokens: succeeded.reduce((sum, result) => sum + result.tokens, 0),
     chunks: chunks.length,
     failed: failures.length,
-    firstError: failures[0]?.error,
-    failures: failures.map((failure) => failure.error),
+    firstError: failures[0],
+    failures,
   };
 }
 

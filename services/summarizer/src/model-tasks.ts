@@ -111,13 +111,14 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
   const tokenCap = (messages: ChatCompletionMessageParam[]) =>
     answerTokenCap(messages, deps.contextLength(), deps.maxTokens);
 
+  /** Asks for `task`'s answer, three parse attempts; the task's kind names the operation. */
   async function ask<T>(
     task: ModelTask,
-    operation: CallOperation,
     text: string,
     shape: AnswerShape<T>,
     { signal, logger = deps.logger }: CallContext = {},
   ): Promise<{ value: T; usage: AnswerUsage }> {
+    const operation = task.kind;
     const messages = buildMessages(task, text);
     const maxTokens = tokenCap(messages);
     let lastProblem = '';
@@ -167,18 +168,18 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
     );
   }
 
+  /** A summary-shaped answer; what the shape does not ask for is empty. */
   const summaryTask = async (
     task: ModelTask,
-    operation: CallOperation,
     text: string,
-    shape: AnswerShape<SummaryValue>,
+    shape: AnswerShape<Pick<SummaryValue, 'summary'> & Partial<SummaryValue>>,
     context: CallContext | undefined,
   ): Promise<SummaryAnswer> => {
-    const { value, usage } = await ask(task, operation, text, shape, context);
+    const { value, usage } = await ask(task, text, shape, context);
     return {
       summary: value.summary,
-      keyPoints: value.key_points,
-      topics: value.topics,
+      keyPoints: value.key_points ?? [],
+      topics: value.topics ?? [],
       entities: value.named_entities ?? emptyEntities(),
       usage,
     };
@@ -186,45 +187,12 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
 
   return {
     summarizeChunk: (text, ner, context) =>
-      summaryTask(
-        { kind: 'chunk', ner },
-        'chunk',
-        text,
-        ner ? CHUNK_ANSWER : CHUNK_ANSWER_NO_NER,
-        context,
-      ),
-    reduce: async (text, context) => {
-      const { value, usage } = await ask(
-        { kind: 'reduce' },
-        'reduce',
-        text,
-        REDUCE_ANSWER,
-        context,
-      );
-      return {
-        summary: value.summary,
-        keyPoints: [],
-        topics: [],
-        entities: emptyEntities(),
-        usage,
-      };
-    },
+      summaryTask({ kind: 'chunk', ner }, text, ner ? CHUNK_ANSWER : CHUNK_ANSWER_NO_NER, context),
+    reduce: (text, context) => summaryTask({ kind: 'reduce' }, text, REDUCE_ANSWER, context),
     finalMerge: (text, ner, context) =>
-      summaryTask(
-        { kind: 'final', ner },
-        'final',
-        text,
-        ner ? FINAL_ANSWER : FINAL_ANSWER_NO_NER,
-        context,
-      ),
+      summaryTask({ kind: 'final', ner }, text, ner ? FINAL_ANSWER : FINAL_ANSWER_NO_NER, context),
     extractEntities: async (text, context) => {
-      const { value, usage } = await ask(
-        { kind: 'entities' },
-        'entities',
-        text,
-        ENTITIES_ANSWER,
-        context,
-      );
+      const { value, usage } = await ask({ kind: 'entities' }, text, ENTITIES_ANSWER, context);
       return { entities: value.named_entities, usage };
     },
     finalText: async (text, { signal } = {}) => {

@@ -15,6 +15,7 @@
 import type { Logger } from '@pelita/kit';
 import { chunkBySentences, countWords, type Chunk } from './chunker';
 import { emptyEntities, mergeEntities, dedupeStrings, type NamedEntities } from './entities';
+import { callPerChunk } from './chunk-calls';
 import { extractEntitiesOf } from './entity-extraction';
 import {
   describeModelError,
@@ -122,34 +123,22 @@ async function summariseChunks(
   deps: SummaryPipelineDeps,
   signal: AbortSignal | undefined,
 ): Promise<{ results: ChunkSummary[]; failed: number }> {
-  let firstError: unknown;
-  let failed = 0;
-  const results = await Promise.all(
-    chunks.map(async (chunk, index): Promise<ChunkSummary> => {
-      try {
-        const answer = await deps.tasks.summarizeChunk(chunk.text, ner, {
-          signal,
-          logger: deps.logger,
-        });
-        deps.metrics.chunksProcessed.inc({ stage: 'initial', outcome: 'ok' });
-        return chunkSummary(index, chunk, answer);
-      } catch (err) {
-        if (isAbort(err, signal) || !isModelFailure(err)) throw err;
-        deps.metrics.chunksProcessed.inc({ stage: 'initial', outcome: 'failed' });
-        failed += 1;
-        firstError ??= err;
-        deps.logger.warn(
-          { chunk: index, chunks: chunks.length },
-          `chunk replaced by an empty placeholder: ${describeModelError(err)}`,
-        );
-        return placeholder(index, chunk);
-      }
-    }),
+  const outcomes = await callPerChunk(
+    chunks,
+    { stage: 'initial', onFailure: 'chunk replaced by an empty placeholder' },
+    deps,
+    signal,
+    (chunk) => deps.tasks.summarizeChunk(chunk.text, ner, { signal, logger: deps.logger }),
   );
-  if (failed === chunks.length) {
-    throw toUpstreamHttpError(firstError, `all ${chunks.length} chunks failed`);
+  const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.error]));
+  if (failures.length === chunks.length) {
+    throw toUpstreamHttpError(failures[0], `all ${chunks.length} chunks failed`);
   }
-  return { results, failed };
+  const results = chunks.map((chunk, index) => {
+    const outcome = outcomes[index];
+    return outcome?.ok ? chunkSummary(index, chunk, outcome.value) : placeholder(index, chunk);
+  });
+  return { results, failed: failures.length };
 }
 
 function chunkSummary(index: number, chunk: Chunk, answer: SummaryAnswer): ChunkSummary {
@@ -208,23 +197,22 @@ async function reduceUntilWithin(
       { pass: pass + 1, words, chunks: chunks.length },
       'summarising: reduction pass',
     );
-    const summaries = await Promise.all(
-      chunks.map(async (chunk) => {
-        try {
-          const answer = await deps.tasks.reduce(chunk.text, { signal, logger: deps.logger });
-          deps.metrics.chunksProcessed.inc({ stage: 'reduction', outcome: 'ok' });
-          return answer.summary;
-        } catch (err) {
-          if (isAbort(err, signal) || !isModelFailure(err)) throw err;
-          deps.metrics.chunksProcessed.inc({ stage: 'reduction', outcome: 'failed' });
-          deps.logger.warn(
-            { pass: pass + 1 },
-            `reduction of a chunk failed, its text is kept: ${describeModelError(err)}`,
-          );
-          return chunk.text;
-        }
-      }),
+    const outcomes = await callPerChunk(
+      chunks,
+      {
+        stage: 'reduction',
+        onFailure: 'reduction of a chunk failed, its text is kept',
+        bindings: { pass: pass + 1 },
+      },
+      deps,
+      signal,
+      async (chunk) =>
+        (await deps.tasks.reduce(chunk.text, { signal, logger: deps.logger })).summary,
     );
+    const summaries = chunks.map((chunk, index) => {
+      const outcome = outcomes[index];
+      return outcome?.ok ? outcome.value : chunk.text;
+    });
     const next = summaries.filter((summary) => summary !== '').join(SEPARATOR);
     const nextWords = countWords(next);
     if (nextWords >= words) {

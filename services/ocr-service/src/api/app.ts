@@ -15,20 +15,13 @@ export interface AppDeps {
   readiness: Record<string, ReadinessCheck>;
 }
 
-export function createApp(deps: AppDeps): Express {
+export function createApp({ tasks, documents, health, ...service }: AppDeps): Express {
   return createService({
     name: 'ocr-service',
     description:
       'OCR orchestration (seed 002 A): documents in as tasks on a durable queue, run by the OCR ' +
       'workers; status from any replica; OCR results read back from the search index.',
-    logger: deps.logger,
-    metrics: deps.metrics,
-    bodyLimit: deps.bodyLimit,
-    readiness: deps.readiness,
-    routes: [
-      ...taskRoutes(deps.tasks),
-      ...documentRoutes(deps.documents),
-      healthRoute(deps.health),
-    ],
+    ...service,
+    routes: [...taskRoutes(tasks), ...documentRoutes(documents), healthRoute(health)],
   });
 }

@@ -15,9 +15,7 @@ export function createWorkerApp(deps: WorkerAppDeps): Express {
   return createService({
     name: 'ocr-worker',
     description: 'OCR worker: takes tasks from the queue and runs the document pipeline',
-    logger: deps.logger,
+    ...deps,
     routes: [],
-    metrics: deps.metrics,
-    readiness: deps.readiness,
   });
 }

@@ -15,34 +15,33 @@ export class UserServiceStatusError extends HttpError {
   }
 }
 
-export class UserServiceUnavailableError extends HttpError {
+/**
+ * Everything the seed answers `Internal Server Error`. Each subclass says only its code; the
+ * class's own name goes into logs.
+ */
+abstract class InternalSyncError extends HttpError {
+  static readonly code: string;
+
   constructor(message: string, cause?: unknown) {
-    super(500, 'user_service_unavailable', message, { cause });
-    this.name = 'UserServiceUnavailableError';
+    super(500, new.target.code, message, { cause });
+    this.name = new.target.name;
   }
 }
 
-export class OpaUnavailableError extends HttpError {
-  constructor(message: string, cause?: unknown) {
-    super(500, 'opa_unavailable', message, { cause });
-    this.name = 'OpaUnavailableError';
-  }
+export class UserServiceUnavailableError extends InternalSyncError {
+  static override readonly code = 'user_service_unavailable';
 }
 
-export class DataFileError extends HttpError {
-  constructor(message: string, cause?: unknown) {
-    super(500, 'data_file_error', message, { cause });
-    this.name = 'DataFileError';
-  }
+export class OpaUnavailableError extends InternalSyncError {
+  static override readonly code = 'opa_unavailable';
+}
+
+export class DataFileError extends InternalSyncError {
+  static override readonly code = 'data_file_error';
 }
 
 /** The file exists but does not hold a JSON object (written by something else than this service). */
-export class CorruptDataFileError extends DataFileError {
-  constructor(message: string, cause?: unknown) {
-    super(message, cause);
-    this.name = 'CorruptDataFileError';
-  }
-}
+export class CorruptDataFileError extends DataFileError {}
 
 /** The message of any error, with the message of its cause when it has one (fetch hides the reason there). */
 export function describeError(err: unknown): string {

@@ -7,21 +7,11 @@
  * session-state change reported by the server), when the two round trips are skipped.
  */
 import mysql from 'mysql2';
-import type { Target } from '../../connection/params';
 import type { Row } from '../../normalise';
 import { statementHead } from '../../sql/leading-keyword';
 import { isSessionNeutral, readsPreviousStatement } from '../../sql/session-neutral';
-import type {
-  Engine,
-  EngineLimits,
-  ResetKind,
-  ResetPolicy,
-  Session,
-  StatementOptions,
-  StatementOutcome,
-  TableColumnRow,
-} from '../engine';
-import { SessionLifecycle } from '../session-lifecycle';
+import { DriverSession, driverLogin, type SessionSpec } from '../driver-session';
+import type { StatementOptions, StatementOutcome, TableColumnRow } from '../engine';
 import { mysqlFailure } from './failures';
 import { VALUE_OPTIONS } from './types';
 
@@ -65,21 +55,9 @@ function readOnlySettings(flavour: Flavour): string {
   return `SET SESSION ${variable} = 1, SESSION autocommit = 0`;
 }
 
-export function createMysqlEngine(
-  limits: EngineLimits,
-  resetPolicy: ResetPolicy = 'when-changed',
-): Engine {
-  return { connect: (target) => MysqlSession.open(target, limits, resetPolicy) };
-}
-
-function connectionOptions(target: Target, limits: EngineLimits): mysql.ConnectionOptions {
-  const { params, address } = target;
+function connectionOptions({ target, limits }: SessionSpec): mysql.ConnectionOptions {
   return {
-    host: address,
-    port: params.port,
-    user: params.user,
-    password: params.password,
-    database: params.database,
+    ...driverLogin(target),
     // Our own deadline answers first; the driver's closes the socket just after, as a backstop.
     connectTimeout: limits.connectTimeoutMs + 1000,
     multipleStatements: false,
@@ -112,11 +90,8 @@ interface MysqlPacket {
   eofWarningCount(): number;
 }
 
-class MysqlSession implements Session {
-  private readonly life: SessionLifecycle;
+class MysqlSession extends DriverSession {
   private flavour: Flavour = 'mysql';
-  /** Something since the last reset may have changed the session: the next reset must run. */
-  private changed = false;
   /** A request ran since the last reset (its FOUND_ROWS and the like are still readable). */
   private used = false;
   /** Status and warning count of the last EOF packet (the end of a result set). */
@@ -126,18 +101,16 @@ class MysqlSession implements Session {
 
   private constructor(
     private readonly connection: mysql.Connection,
-    private readonly target: Target,
-    private readonly limits: EngineLimits,
-    private readonly resetPolicy: ResetPolicy,
+    spec: SessionSpec,
   ) {
-    this.life = new SessionLifecycle(
+    super(
       {
         events: connection,
         destroy: () => connection.destroy(),
         end: () => new Promise<void>((resolve) => connection.end(() => resolve())),
       },
-      target,
       mysqlFailure,
+      spec,
     );
     // mysql2 reads the EOF packet's status and warning count but keeps neither.
     const internals = connection as unknown as { handlePacket(packet: MysqlPacket | null): void };
@@ -150,18 +123,14 @@ class MysqlSession implements Session {
     };
   }
 
-  static async open(
-    target: Target,
-    limits: EngineLimits,
-    resetPolicy: ResetPolicy,
-  ): Promise<MysqlSession> {
-    const connection = mysql.createConnection(connectionOptions(target, limits));
-    const session = new MysqlSession(connection, target, limits, resetPolicy);
+  static async open(spec: SessionSpec): Promise<MysqlSession> {
+    const connection = mysql.createConnection(connectionOptions(spec));
+    const session = new MysqlSession(connection, spec);
     const connect = () =>
       new Promise<void>((resolve, reject) =>
         connection.connect((err) => (err ? reject(err) : resolve())),
       );
-    await session.life.open(connect, limits.connectTimeoutMs, async () => {
+    await session.life.open(connect, spec.limits.connectTimeoutMs, async () => {
       const [version] = await session.query<Array<{ version: string }>>(
         'SELECT VERSION() AS version',
       );
@@ -176,15 +145,13 @@ class MysqlSession implements Session {
     return session;
   }
 
-  get reusable(): boolean {
-    return this.life.reusable;
-  }
-
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
     // COM_RESET_CONNECTION keeps the default database: a session that changed it is not reused.
     if (statementHead(sql, 'mysql').keyword === 'USE') this.life.markBroken();
     const neutral =
-      this.resetPolicy === 'when-changed' && !options.readOnly && isSessionNeutral(sql, 'mysql');
+      this.spec.resetPolicy === 'when-changed' &&
+      !options.readOnly &&
+      isSessionNeutral(sql, 'mysql');
     return this.life.run(async () => {
       // What describes the statement before (its row count, warnings) must not be read: a
       // reset first, and an empty SELECT, as COM_RESET_CONNECTION keeps FOUND_ROWS().
@@ -204,7 +171,7 @@ class MysqlSession implements Session {
 
   private applySettings(): Promise<unknown> {
     return this.query(
-      sessionSettings(this.flavour, this.limits.statementTimeoutMs, this.tracksState),
+      sessionSettings(this.flavour, this.spec.limits.statementTimeoutMs, this.tracksState),
     );
   }
 
@@ -222,23 +189,15 @@ class MysqlSession implements Session {
     this.used = true;
     this.changed = true;
     return this.life.run(() =>
-      this.query<TableColumnRow[]>(LIST_TABLES, [this.target.params.database]),
+      this.query<TableColumnRow[]>(LIST_TABLES, [this.spec.target.params.database]),
     );
   }
 
   /**
    * COM_RESET_CONNECTION rolls back, drops temporary tables, releases locks (GET_LOCK, LOCK
    * TABLES), clears user variables and prepared statements, and resets session variables.
-   * Skipped when nothing since the last one can have changed the session.
    */
-  async reset(): Promise<ResetKind> {
-    if (!this.life.reusable) throw new Error('connection is broken');
-    if (!this.changed) return 'skipped';
-    await this.resetSession();
-    return 'full';
-  }
-
-  private async resetSession(): Promise<void> {
+  protected async resetSession(): Promise<void> {
     // Until both steps succeed the session counts as changed: a reset that failed halfway
     // (settings not applied again) must not be skipped later.
     this.changed = true;
@@ -250,13 +209,8 @@ class MysqlSession implements Session {
     this.used = false;
   }
 
-  abort(): void {
-    void killQuery(this.target, this.limits, this.connection.threadId);
-    this.life.drop();
-  }
-
-  close(): Promise<void> {
-    return this.life.close();
+  protected stopStatement(): Promise<void> {
+    return killQuery(this.spec, this.connection.threadId);
   }
 
   private query<T>(sql: string, values?: unknown[]): Promise<T> {
@@ -323,14 +277,16 @@ class MysqlSession implements Session {
   }
 }
 
+export const openMysqlSession = (spec: SessionSpec) => MysqlSession.open(spec);
+
 /**
  * Stops a statement that outlived the client-side deadline, from a second connection (a user
  * may kill its own threads); needed because dropping the socket does not stop MySQL's work.
  */
-async function killQuery(target: Target, limits: EngineLimits, threadId: number) {
+async function killQuery(spec: SessionSpec, threadId: number) {
   const connection = mysql.createConnection({
-    ...connectionOptions(target, limits),
-    connectTimeout: limits.connectTimeoutMs,
+    ...connectionOptions(spec),
+    connectTimeout: spec.limits.connectTimeoutMs,
   });
   connection.on('error', () => undefined);
   await new Promise<void>((resolve) =>

@@ -6,19 +6,9 @@
  * left no transaction open), when the round trip is skipped (read-only mode: only its ROLLBACK).
  */
 import pg from 'pg';
-import type { Target } from '../../connection/params';
-import type {
-  Engine,
-  EngineLimits,
-  ResetKind,
-  ResetPolicy,
-  Session,
-  StatementOptions,
-  StatementOutcome,
-  TableColumnRow,
-} from '../engine';
-import { SessionLifecycle } from '../session-lifecycle';
 import { isSessionNeutral } from '../../sql/session-neutral';
+import { DriverSession, driverLogin, type SessionSpec } from '../driver-session';
+import type { StatementOptions, StatementOutcome, TableColumnRow } from '../engine';
 import { CappedStatement } from './capped-statement';
 import { postgresFailure } from './failures';
 
@@ -37,21 +27,9 @@ const LIST_TABLES = `
   WHERE t.table_schema = 'public'
   ORDER BY t.table_name, c.ordinal_position`;
 
-export function createPostgresEngine(
-  limits: EngineLimits,
-  resetPolicy: ResetPolicy = 'when-changed',
-): Engine {
-  return { connect: (target) => PostgresSession.open(target, limits, resetPolicy) };
-}
-
-function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
-  const { params, address } = target;
+function clientConfig({ target, limits }: SessionSpec): pg.ClientConfig {
   return {
-    host: address,
-    port: params.port,
-    user: params.user,
-    password: params.password,
-    database: params.database,
+    ...driverLogin(target),
     // Our own deadline answers first; the driver's closes the socket just after, as a backstop.
     connectionTimeoutMillis: limits.connectTimeoutMs + 1000,
     // A startup parameter, so it is the session default DISCARD ALL returns to.
@@ -64,18 +42,12 @@ function clientConfig(target: Target, limits: EngineLimits): pg.ClientConfig {
   };
 }
 
-class PostgresSession implements Session {
-  private readonly life: SessionLifecycle;
-  /** Something since the last reset may have changed the session: DISCARD ALL must run. */
-  private changed = false;
-
+class PostgresSession extends DriverSession {
   private constructor(
     private readonly client: pg.Client,
-    private readonly target: Target,
-    private readonly limits: EngineLimits,
-    private readonly resetPolicy: ResetPolicy,
+    spec: SessionSpec,
   ) {
-    this.life = new SessionLifecycle(
+    super(
       {
         events: client,
         // Ending the client as well settles its state (and a connect still under way).
@@ -85,28 +57,21 @@ class PostgresSession implements Session {
         },
         end: () => client.end().catch(() => undefined),
       },
-      target,
       postgresFailure,
+      spec,
     );
   }
 
-  static async open(
-    target: Target,
-    limits: EngineLimits,
-    resetPolicy: ResetPolicy,
-  ): Promise<PostgresSession> {
-    const client = new pg.Client(clientConfig(target, limits));
-    const session = new PostgresSession(client, target, limits, resetPolicy);
-    await session.life.open(() => client.connect().then(() => undefined), limits.connectTimeoutMs);
+  static async open(spec: SessionSpec): Promise<PostgresSession> {
+    const client = new pg.Client(clientConfig(spec));
+    const session = new PostgresSession(client, spec);
+    const connect = () => client.connect().then(() => undefined);
+    await session.life.open(connect, spec.limits.connectTimeoutMs);
     return session;
   }
 
-  get reusable(): boolean {
-    return this.life.reusable;
-  }
-
   async execute(sql: string, options: StatementOptions): Promise<StatementOutcome> {
-    const neutral = this.resetPolicy === 'when-changed' && isSessionNeutral(sql, 'postgresql');
+    const neutral = this.spec.resetPolicy === 'when-changed' && isSessionNeutral(sql, 'postgresql');
     this.changed = true;
     return this.life.run(async () => {
       if (options.readOnly) await this.client.query(BEGIN_READ_ONLY);
@@ -126,29 +91,26 @@ class PostgresSession implements Session {
   }
 
   /**
-   * DISCARD ALL drops temp tables, prepared statements, cursors, LISTENs and advisory locks, and
-   * resets every setting (search_path, role, statement_timeout...) to the session default. It
-   * cannot run inside a transaction, so an open one (read-only mode, or a caller's BEGIN) is
-   * rolled back first: nothing a request started outlives it, as when the seed closed the
-   * connection. After a request that provably changed nothing only the ROLLBACK runs, if any.
+   * An open transaction (read-only mode, or a caller's BEGIN) is rolled back at every reset, also
+   * after a request that provably changed nothing: nothing a request started outlives it, as
+   * when the seed closed the connection. DISCARD ALL, which follows, cannot run inside one.
    */
-  async reset(): Promise<ResetKind> {
-    if (!this.life.reusable) throw new Error('connection is broken');
+  protected override async settle(): Promise<void> {
     if (this.transactionStatus() !== 'I') await this.client.query('ROLLBACK');
-    if (!this.changed) return 'skipped';
+  }
+
+  /**
+   * DISCARD ALL drops temp tables, prepared statements, cursors, LISTENs and advisory locks, and
+   * resets every setting (search_path, role, statement_timeout...) to the session default.
+   */
+  protected async resetSession(): Promise<void> {
     await this.client.query('DISCARD ALL');
     this.changed = false;
-    return 'full';
   }
 
-  abort(): void {
+  protected async stopStatement(): Promise<void> {
     const backend = (this.client as unknown as { processID?: number }).processID;
-    if (backend !== undefined) void cancelBackend(this.target, this.limits, backend);
-    this.life.drop();
-  }
-
-  close(): Promise<void> {
-    return this.life.close();
+    if (backend !== undefined) await cancelBackend(this.spec, backend);
   }
 
   /** 'I' idle, 'T' in a transaction, 'E' in a failed transaction (ReadyForQuery status). */
@@ -158,15 +120,17 @@ class PostgresSession implements Session {
   }
 }
 
+export const openPostgresSession = (spec: SessionSpec) => PostgresSession.open(spec);
+
 /**
  * Cancels a statement that outlived the client-side deadline, from a second connection (a role
  * may cancel its own backends). Best effort: the server's statement_timeout is the first limit,
  * this only matters when the server stopped answering or the setting was bypassed.
  */
-async function cancelBackend(target: Target, limits: EngineLimits, backend: number) {
+async function cancelBackend(spec: SessionSpec, backend: number) {
   const client = new pg.Client({
-    ...clientConfig(target, limits),
-    connectionTimeoutMillis: limits.connectTimeoutMs,
+    ...clientConfig(spec),
+    connectionTimeoutMillis: spec.limits.connectTimeoutMs,
   });
   client.on('error', () => undefined);
   try {

@@ -7,6 +7,7 @@ import {
   defineRoute,
   ErrorBodySchema,
   HttpError,
+  type Logger,
   type RouteDefinition,
   type UploadedFile,
 } from '@pelita/kit';
@@ -28,7 +29,12 @@ import {
   TaskStatus,
   TaskStatusParams,
 } from '../task-schemas';
-import { RETRY_AFTER_SECONDS, type TaskOptions, type TaskSubmission } from '../task-submission';
+import {
+  RETRY_AFTER_SECONDS,
+  type TaskOptions,
+  type TaskRequest,
+  type TaskSubmission,
+} from '../task-submission';
 import { using } from '../unavailable';
 
 export interface TaskRoutesDeps {
@@ -43,9 +49,11 @@ export interface TaskRoutesDeps {
 
 const TAGS = ['tasks'];
 
-const conflictError = {
-  description: 'The custom `task_id` is taken (`task_exists`)',
-  schema: ErrorBodySchema,
+/** What the routes that queue one task answer. */
+const ONE_TASK_ANSWERS = {
+  200: { description: 'Queued', schema: TaskAccepted },
+  409: { description: 'The custom `task_id` is taken (`task_exists`)', schema: ErrorBodySchema },
+  ...queueingErrors,
 };
 
 function optionsOf(
@@ -78,6 +86,24 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
   const { submission, statuses, workspace, maxUploadBytes, maxInputs } = deps;
   const checkUploads = (files: UploadedFile[]) => Promise.all(files.map(uploadInput));
 
+  /** Queues `request`; a full queue is answered with Retry-After. */
+  const submitOne = (res: Response, log: Logger, request: TaskRequest) =>
+    retryAfterWhenFull(res, () => submission.submit(request, log));
+
+  /** Queues one task per input, each named after its input (the bulk endpoints). */
+  const submitEachInput = (
+    res: Response,
+    log: Logger,
+    inputs: SubmittedInput[],
+    options: TaskOptions,
+  ) =>
+    retryAfterWhenFull(res, () =>
+      submission.submitEach(
+        inputs.map((input) => ({ inputs: [input], pdfName: nameOf(input), options })),
+        log,
+      ),
+    );
+
   return [
     defineRoute({
       method: 'post',
@@ -101,11 +127,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
         }),
       ],
       request: { query: PdfQuery, body: PdfForm, bodyContentType: 'multipart/form-data' },
-      responses: {
-        200: { description: 'Queued', schema: TaskAccepted },
-        409: conflictError,
-        ...queueingErrors,
-      },
+      responses: ONE_TASK_ANSWERS,
       handler: async ({ query, body }, req, res) => {
         submission.checkEngine(query.processing);
         let input: SubmittedInput;
@@ -126,17 +148,12 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
               : 'Send a file in the multipart field `file` or a PDF URL in the query parameter `url_file`',
           );
         }
-        return retryAfterWhenFull(res, () =>
-          submission.submit(
-            {
-              taskId: query.task_id,
-              inputs: [input],
-              pdfName: nameOf(input),
-              options: optionsOf(query, body.metadata_document),
-            },
-            req.log,
-          ),
-        );
+        return submitOne(res, req.log, {
+          taskId: query.task_id,
+          inputs: [input],
+          pdfName: nameOf(input),
+          options: optionsOf(query, body.metadata_document),
+        });
       },
     }),
 
@@ -184,11 +201,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
         body: filesForm(0, maxInputs).default({ files: [] }),
         bodyContentType: 'multipart/form-data',
       },
-      responses: {
-        200: { description: 'Queued', schema: TaskAccepted },
-        409: conflictError,
-        ...queueingErrors,
-      },
+      responses: ONE_TASK_ANSWERS,
       handler: async ({ query, body }, req, res) => {
         submission.checkEngine(query.processing);
         const count = body.files.length + query.url_file.length;
@@ -203,17 +216,12 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
           );
         }
         const inputs = [...(await checkUploads(body.files)), ...query.url_file.map(urlInput)];
-        return retryAfterWhenFull(res, () =>
-          submission.submit(
-            {
-              taskId: query.task_id,
-              inputs,
-              pdfName: query.pdf_name,
-              options: optionsOf(query, body.metadata_document),
-            },
-            req.log,
-          ),
-        );
+        return submitOne(res, req.log, {
+          taskId: query.task_id,
+          inputs,
+          pdfName: query.pdf_name,
+          options: optionsOf(query, body.metadata_document),
+        });
       },
     }),
 
@@ -233,18 +241,11 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
       },
       handler: async ({ body }, req, res) => {
         submission.checkEngine(body.processing);
-        const outcomes = await retryAfterWhenFull(res, () =>
-          submission.submitEach(
-            body.url_files.map((url) => {
-              const input = urlInput(url);
-              return {
-                inputs: [input],
-                pdfName: nameOf(input),
-                options: optionsOf(body, body.metadata_document),
-              };
-            }),
-            req.log,
-          ),
+        const outcomes = await submitEachInput(
+          res,
+          req.log,
+          body.url_files.map(urlInput),
+          optionsOf(body, body.metadata_document),
         );
         return {
           tasks: outcomes.map((outcome, i) => ({ url_file: body.url_files[i] ?? '', ...outcome })),
@@ -276,15 +277,11 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
       handler: async ({ query, body }, req, res) => {
         submission.checkEngine(query.processing);
         const inputs = await checkUploads(body.files);
-        const outcomes = await retryAfterWhenFull(res, () =>
-          submission.submitEach(
-            inputs.map((input) => ({
-              inputs: [input],
-              pdfName: nameOf(input),
-              options: optionsOf(query, body.metadata_document),
-            })),
-            req.log,
-          ),
+        const outcomes = await submitEachInput(
+          res,
+          req.log,
+          inputs,
+          optionsOf(query, body.metadata_document),
         );
         return {
           tasks: outcomes.map((outcome, i) => ({
