@@ -19,8 +19,10 @@ import { createIntegrationRepository } from './integration-repository';
 import { createIntegrations } from './integrations';
 import { createMessagingBridge } from './messaging-bridge';
 import { workspaceConfigRoutes } from './routes';
+import { createSystemPromptRepository } from './system-prompt-repository';
 import { createSystemPrompts } from './system-prompts';
 import { createWorkspaceConfig } from './workspace-config';
+import { createWorkspaceModelRepository } from './workspace-model-repository';
 import { createWorkspaceModels, type InstallModel } from './workspace-models';
 
 export function workspaceConfigArea(deps: {
@@ -35,8 +37,12 @@ export function workspaceConfigArea(deps: {
   callerOf: CallerOf;
 }) {
   const { pool, box, workspaces, callerOf } = deps;
-  const systemPrompts = createSystemPrompts(pool);
-  const workspaceModels = createWorkspaceModels(pool, box, deps.installModel);
+  const systemPrompts = createSystemPrompts(createSystemPromptRepository(pool));
+  const workspaceModels = createWorkspaceModels(
+    createWorkspaceModelRepository(pool),
+    box,
+    deps.installModel,
+  );
   const iframes = createIframes(createIframeRepository(pool), workspaces);
   const integrations = createIntegrations(
     createIntegrationRepository(pool),

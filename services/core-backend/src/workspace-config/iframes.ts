@@ -5,9 +5,8 @@
  * anyone's). `publicConfig` is what the widget loads, for an allowed origin only.
  */
 import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, HttpError } from '@pelita/kit';
+import { badRequest } from '@pelita/kit';
 import type { Actor, MemberCheck } from '../workspaces/actor';
-import { isUniqueViolation } from '../db/database';
 import type { IframeInput, IframeRepository, IframeTheme } from './iframe-repository';
 import { managedRows } from './managed-rows';
 
@@ -26,15 +25,9 @@ export interface Widget {
   showPassages: boolean;
 }
 
-const notFound = (id: string) =>
-  new HttpError(404, 'iframe_not_found', `The iframe ${id} does not exist`);
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('The workspace has an iframe of that name') : err;
-};
-
 export function createIframes(repository: IframeRepository, workspaces: MemberCheck) {
-  const rows = managedRows(workspaces, repository, notFound);
-  const { find, manager } = rows;
+  const rows = managedRows(workspaces, repository, 'iframe');
+  const { find, manager, notFound, taken } = rows;
 
   /** The key must be a live key of this workspace: never another workspace's. */
   async function requireOwnKey(workspaceId: string, appKeyId: string): Promise<void> {

@@ -4,11 +4,10 @@
  * the bridge about the phone number and records what it said.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, errorMessage, HttpError } from '@pelita/kit';
+import { errorMessage } from '@pelita/kit';
 import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
-import { isUniqueViolation } from '../db/database';
 import type { Integration, IntegrationRepository } from './integration-repository';
 import { managedRows } from './managed-rows';
 import type { MessagingBridge } from './messaging-bridge';
@@ -24,12 +23,6 @@ export interface IntegrationInput {
   enabled: boolean;
 }
 
-const notFound = (id: string) =>
-  new HttpError(404, 'integration_not_found', `The integration ${id} does not exist`);
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('The workspace has an integration of that name') : err;
-};
-
 export function createIntegrations(
   repository: IntegrationRepository,
   box: SecretBox,
@@ -37,8 +30,8 @@ export function createIntegrations(
   workspaces: MemberCheck,
 ) {
   // Every member-facing function takes workspace.manage.
-  const rows = managedRows(workspaces, repository, notFound);
-  const { find, manager } = rows;
+  const rows = managedRows(workspaces, repository, 'integration');
+  const { find, manager, taken } = rows;
 
   return {
     find: rows.show,
