@@ -3,6 +3,7 @@
  * (the calls a model may make). Endpoints are read through their API, after its access list.
  */
 import type pg from 'pg';
+import type { AccessLists } from '../access/access-lists';
 import type { Paging } from '../paging';
 import { sourceTable } from './source-repository';
 
@@ -62,9 +63,9 @@ const endpointValues = (e: EndpointColumns) => [
   e.allow_write,
 ];
 
-export function createApiRepository(pool: pg.Pool) {
+export function createApiRepository(pool: pg.Pool, access: Pick<AccessLists, 'visibleSql'>) {
   return {
-    ...sourceTable<ApiRecord, ApiColumns>(pool, 'apis', [
+    ...sourceTable<ApiRecord, ApiColumns>(pool, access, { table: 'apis', type: 'api' }, [
       'name',
       'description',
       'base_url',

@@ -35,7 +35,7 @@ export function sourcesArea(deps: {
 }) {
   const { pool, access, workspaces, box, settings } = deps;
   const databases = createDatabases({
-    repository: createDatabaseRepository(pool),
+    repository: createDatabaseRepository(pool, access),
     access,
     workspaces,
     box,
@@ -48,7 +48,7 @@ export function sourcesArea(deps: {
       : undefined,
   });
   const apis = createApis({
-    repository: createApiRepository(pool),
+    repository: createApiRepository(pool, access),
     access,
     workspaces,
     box,

@@ -1,5 +1,6 @@
 /** The `databases` table: connection settings of text-to-SQL sources, the password sealed. */
 import type pg from 'pg';
+import type { AccessLists } from '../access/access-lists';
 import { sourceTable } from './source-repository';
 
 /** What a database's owner sets: everything but its identity and times. */
@@ -22,16 +23,21 @@ export interface DatabaseRecord extends DatabaseColumns {
   updated_at: Date;
 }
 
-export const createDatabaseRepository = (pool: pg.Pool) =>
-  sourceTable<DatabaseRecord, DatabaseColumns>(pool, 'databases', [
-    'name',
-    'description',
-    'engine',
-    'host',
-    'port',
-    'database_name',
-    'username',
-    'password_sealed',
-  ]);
+export const createDatabaseRepository = (pool: pg.Pool, access: Pick<AccessLists, 'visibleSql'>) =>
+  sourceTable<DatabaseRecord, DatabaseColumns>(
+    pool,
+    access,
+    { table: 'databases', type: 'database' },
+    [
+      'name',
+      'description',
+      'engine',
+      'host',
+      'port',
+      'database_name',
+      'username',
+      'password_sealed',
+    ],
+  );
 
 export type DatabaseRepository = ReturnType<typeof createDatabaseRepository>;

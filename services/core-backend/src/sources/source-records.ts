@@ -1,8 +1,8 @@
 /**
  * What databases and APIs decide alike. Reading one takes `knowledge.read`, changing one
- * `knowledge.write`; every read of a row asks its access list first (a source the member may not
- * use is answered 404, like one that does not exist), listings go through `access.page`, and a
- * new source is created with its creator on its list.
+ * `knowledge.write`; a row is read only through its access list (the repository takes the
+ * member: a source the member may not use is answered 404, like one that does not exist),
+ * listings go through `access.page`, and a new source is created with its creator on its list.
  */
 import { randomUUID } from 'node:crypto';
 import { conflict, HttpError } from '@pelita/kit';
@@ -33,9 +33,11 @@ export function sourceRecords<Row extends pg.QueryResultRow, Columns extends obj
   const { access, type, table } = deps;
   const nameTaken = taken(`${deps.article} ${deps.noun}`);
 
+  /** The source, when the member may use it; 404 otherwise, as for one that does not exist. */
   async function find(member: Membership, id: string): Promise<Row> {
+    // The access lists' answer (404 `<type>_not_found`) first; the read itself filters again.
     await access.requireVisible(member, type, id);
-    const row = await table.row(id);
+    const row = await table.row(member, id);
     if (!row)
       throw new HttpError(404, `${type}_not_found`, `The ${deps.noun} ${id} does not exist`);
     return row;

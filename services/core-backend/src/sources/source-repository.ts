@@ -1,9 +1,11 @@
 /**
  * The SQL databases and APIs share: a table whose rows have `id`, `workspace_id`, `created_by`,
  * `created_at`, `updated_at` and the source's own columns, written from one list of them.
- * Nothing here asks the access lists: `source-records.ts` does before it reads a row.
+ * A row is only read for a member, through its access list (there is no read without one).
  */
 import type pg from 'pg';
+import type { AccessLists } from '../access/access-lists';
+import type { Membership } from '../workspaces/workspaces';
 
 /** Who creates a row: the workspace it belongs to and its creator. */
 export interface Creator {
@@ -13,13 +15,21 @@ export interface Creator {
 
 export function sourceTable<Row extends pg.QueryResultRow, Columns extends object>(
   pool: pg.Pool,
-  table: 'apis' | 'databases',
+  access: Pick<AccessLists, 'visibleSql'>,
+  source: { table: 'apis'; type: 'api' } | { table: 'databases'; type: 'database' },
   columns: ReadonlyArray<keyof Columns & string>,
 ) {
+  const { table } = source;
   const values = (given: Columns) => columns.map((column) => given[column]);
   return {
-    async row(id: string): Promise<Row | undefined> {
-      const { rows } = await pool.query<Row>(`select * from ${table} where id = $1`, [id]);
+    /** The row, when it is in the member's workspace and on their access list. */
+    async row(member: Membership, id: string): Promise<Row | undefined> {
+      const params: unknown[] = [id, member.workspaceId];
+      const visible = access.visibleSql(member, source.type, 's', params);
+      const { rows } = await pool.query<Row>(
+        `select s.* from ${table} s where s.id = $1 and s.workspace_id = $2 and ${visible}`,
+        params,
+      );
       return rows[0];
     },
     /** Inserts in the creating transaction (`client`), where the creator is put on the list. */

@@ -30,12 +30,12 @@ function setup() {
     data,
     databases: createDatabases({
       ...common,
-      repository: createDatabaseRepository(data.pool),
+      repository: createDatabaseRepository(data.pool, data.access),
       dbProxy: proxy as never,
     }),
     apis: createApis({
       ...common,
-      repository: createApiRepository(data.pool),
+      repository: createApiRepository(data.pool, data.access),
       httpProxy: proxy as never,
     }),
   };

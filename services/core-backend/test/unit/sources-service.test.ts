@@ -3,10 +3,12 @@
  * through `access.createGranted` (its creator on its list), a page through `access.page`, a
  * deleted one forgets its list, a taken name is 409, and stored secrets stay unless replaced.
  */
+import type pg from 'pg';
 import type { AccessLists } from '../../src/access/access-lists';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import type { ApiRepository } from '../../src/sources/api-repository';
 import { createApis } from '../../src/sources/apis';
+import { createDatabaseRepository } from '../../src/sources/database-repository';
 import type { DatabaseRepository } from '../../src/sources/database-repository';
 import { createDatabases } from '../../src/sources/databases';
 import type { MemberCheck } from '../../src/workspaces/actor';
@@ -29,7 +31,7 @@ function fakes() {
   const rows = new Map<string, Record<string, unknown>>();
   const calls: string[] = [];
   const table = {
-    row: (id: string) => Promise.resolve(rows.get(id)),
+    row: (_member: unknown, id: string) => Promise.resolve(rows.get(id)),
     insert: (_client: unknown, id: string, creator: { userId: string }, given: object) => {
       if ([...rows.values()].some((row) => row.name === (given as { name: string }).name)) {
         return Promise.reject(Object.assign(new Error('duplicate'), { code: '23505' }));
@@ -153,5 +155,31 @@ describe('apis service', () => {
     await expect(
       apis.update(editor, id, { ...input, auth: { type: 'basic', user: 'u' } }),
     ).rejects.toEqual(refused(400));
+  });
+});
+
+describe('source repository', () => {
+  it("reads a row only in the member's workspace and through their access list", async () => {
+    const asked: unknown[][] = [];
+    const pool = {
+      query: (sql: string, values: unknown[]) => {
+        asked.push([sql.replace(/\s+/g, ' '), values]);
+        return Promise.resolve({ rows: [] });
+      },
+    } as unknown as pg.Pool;
+    const access = {
+      visibleSql: (_member: unknown, type: string, alias: string, values: unknown[]) => {
+        values.push(type);
+        return `visible(${alias}, $${values.length})`;
+      },
+    };
+    const member = { ...editor, role: 'editor', permissions: [] };
+    await expect(createDatabaseRepository(pool, access).row(member, 'd1')).resolves.toBeUndefined();
+    expect(asked).toEqual([
+      [
+        'select s.* from databases s where s.id = $1 and s.workspace_id = $2 and visible(s, $3)',
+        ['d1', WORKSPACE, 'database'],
+      ],
+    ]);
   });
 });
