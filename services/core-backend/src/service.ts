@@ -32,7 +32,6 @@ import { signInRoutes } from './auth/sign-in-routes';
 import { chatRoutes } from './chats/chat-routes';
 import { reportRoutes } from './chats/report-routes';
 import { roomRoutes } from './chats/room-routes';
-import { dashboardRoutes } from './dashboard/routes';
 import { folderRoutes } from './documents/folder-routes';
 import { documentRoutes } from './documents/routes';
 import { embedRoutes } from './embed/routes';
@@ -40,11 +39,8 @@ import { pageRoutes } from './embed/page-routes';
 import { openApiChatRoutes } from './open-api/chat-routes';
 import { openApiHistoryRoutes } from './open-api/history-routes';
 import { searchRoutes } from './retrieval/routes';
-import { sourceRoutes } from './sources/routes';
 import { topicRoutes } from './topics/routes';
 import { utilRoutes } from './users/utils-routes';
-import { integrationRoutes } from './workspace-config/integration-routes';
-import { workspaceConfigRoutes } from './workspace-config/routes';
 import { adminRoutes } from './workspaces/admin-routes';
 import { callerOf } from './workspaces/caller';
 import { workspaceRoleRoutes } from './workspaces/role-routes';
@@ -78,19 +74,12 @@ import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
-import { createDashboard } from './dashboard/dashboard';
+import { dashboardArea } from './dashboard/area';
 import { createDeletions } from './deletion/deletions';
-import { createApis } from './sources/apis';
-import { createDatabases } from './sources/databases';
-import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
+import { sourcesArea } from './sources/area';
+import { workspaceConfigArea } from './workspace-config/area';
 import { createSecretBox } from './crypto/secret-box';
-import { createIframes } from './workspace-config/iframes';
 import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
-import { createIntegrations } from './workspace-config/integrations';
-import { createMessagingBridge } from './workspace-config/messaging-bridge';
-import { createSystemPrompts } from './workspace-config/system-prompts';
-import { createWorkspaceConfig } from './workspace-config/workspace-config';
-import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
@@ -144,12 +133,6 @@ export function createCoreBackend(
   const access = createAccessLists(pool);
   const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
-  const systemPrompts = createSystemPrompts(pool);
-  const workspaceModelStore = createWorkspaceModels(pool, secrets, installModel(settings));
-  const resolveModel: ResolveModel = (workspaceId, model) =>
-    workspaceModelStore.resolve(workspaceId, model);
-  const systemPrompt: SystemPrompt = (workspaceId, type) =>
-    systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report');
   const targetPolicy = createTargetPolicy(settings.ALLOWED_TARGETS);
   const models = createModelClient({
     timeoutMs: settings.LLM_TIMEOUT_MS,
@@ -263,32 +246,30 @@ export function createCoreBackend(
       leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
       summaryWaitMs: settings.SUMMARY_WAIT_MS,
     });
-  const databases = createDatabases({
+  const sources = sourcesArea({
     pool,
     access,
     workspaces,
     box: secrets,
-    dbProxy: settings.URL_DB_PROXY
-      ? createDbProxyClient(
-          settings.URL_DB_PROXY,
-          settings.DB_PROXY_TOKEN,
-          settings.DATABASE_CONNECT_TIMEOUT,
-        )
-      : undefined,
+    callerOf: callerOf(users),
+    settings,
   });
-  const apis = createApis({
+  const { databases, apis } = sources;
+  const workspaceConfig = workspaceConfigArea({
     pool,
-    access,
-    workspaces,
     box: secrets,
-    httpProxy: settings.URL_HTTP_PROXY
-      ? createHttpProxyClient(
-          settings.URL_HTTP_PROXY,
-          settings.HTTP_PROXY_TOKEN,
-          settings.HTTP_PROXY_TIMEOUT_MS,
-        )
-      : undefined,
+    workspaces,
+    models,
+    targetPolicy,
+    installModel: installModel(settings),
+    settings,
+    callerOf: callerOf(users),
   });
+  const { systemPrompts, workspaceModels: workspaceModelStore, iframes } = workspaceConfig;
+  const resolveModel: ResolveModel = (workspaceId, model) =>
+    workspaceModelStore.resolve(workspaceId, model);
+  const systemPrompt: SystemPrompt = (workspaceId, type) =>
+    systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report');
   const retrieve = createRetriever({
     knowledge,
     access,
@@ -320,7 +301,6 @@ export function createCoreBackend(
     maxUploadBytes: settings.MAX_UPLOAD_BYTES,
     defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
   };
-  const iframes = createIframes(pool, workspaces);
   const rooms = createRooms({ workspaces, access, chats });
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
@@ -348,36 +328,14 @@ export function createCoreBackend(
     { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
     { routes: topicRoutes({ topics, callerOf: caller }) },
     { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
-    {
-      routes: [
-        ...workspaceConfigRoutes({
-          workspaceConfig: createWorkspaceConfig({
-            workspaces,
-            systemPrompts,
-            workspaceModels: workspaceModelStore,
-            models,
-          }),
-          callerOf: caller,
-        }),
-        ...integrationRoutes({
-          integrations: createIntegrations(
-            pool,
-            secrets,
-            createMessagingBridge({ timeoutMs: settings.WHATSAPP_TIMEOUT, targetPolicy }),
-            workspaces,
-          ),
-          iframes,
-          callerOf: caller,
-        }),
-      ],
-    },
+    workspaceConfig.area,
     {
       routes: (['document', 'folder', 'topic', 'audio', 'database', 'api'] as const).flatMap(
         (type) => accessRoutes(type, `${type}s`, { resourceAccess, callerOf: caller }),
       ),
     },
-    { routes: sourceRoutes({ databases, apis, callerOf: caller }) },
-    { routes: dashboardRoutes({ dashboard: createDashboard(pool, workspaces), callerOf: caller }) },
+    sources.area,
+    dashboardArea({ pool, workspaces, callerOf: caller }),
     {
       routes: [
         ...roomRoutes({ rooms, callerOf: caller }),

@@ -4,34 +4,24 @@
  * list.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError, inTransaction } from '@pelita/kit';
-import type pg from 'pg';
+import { HttpError } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
+import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
-import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
+import type {
+  ApiColumns,
+  ApiRecord,
+  ApiRepository,
+  EndpointColumns,
+  EndpointRecord,
+} from './api-repository';
 import type { ApiConnection, HttpProxyClient } from './proxy-clients';
+import { sourceRecords, taken } from './source-records';
 
-export type AuthType = 'none' | 'basic' | 'bearer' | 'jwt';
-
-export interface ApiRecord {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  base_url: string;
-  auth_type: AuthType;
-  auth_user: string | null;
-  login_path: string | null;
-  auth_secret_sealed: string | null;
-  headers_sealed: string | null;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { ApiRecord, EndpointRecord } from './api-repository';
 
 export interface ApiInput {
   name: string;
@@ -46,32 +36,7 @@ export interface ApiInput {
   headers?: Record<string, string>;
 }
 
-export interface EndpointParam {
-  name: string;
-  in: 'query' | 'body';
-  type: 'string' | 'number' | 'boolean';
-  required: boolean;
-  description: string;
-}
-
-export interface EndpointRecord {
-  id: string;
-  api_id: string;
-  name: string;
-  description: string;
-  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
-  path: string;
-  params: EndpointParam[];
-  /** The API's editors allow calling it although its method may change data (not GET). */
-  allow_write: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-export type EndpointInput = Omit<
-  EndpointRecord,
-  'id' | 'api_id' | 'allow_write' | 'created_at' | 'updated_at'
-> & { allow_write?: boolean };
+export type EndpointInput = Omit<EndpointColumns, 'allow_write'> & { allow_write?: boolean };
 
 /**
  * Whether `member` may have the endpoint called (tried, or chosen by a model for a chat): a GET
@@ -83,37 +48,36 @@ export function mayCall(member: Membership, endpoint: EndpointRecord): boolean {
   return endpoint.allow_write && member.permissions.includes('knowledge.write');
 }
 
-const taken = (what: string) => (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict(`${what} of that name exists`) : err;
-};
+const endpointTaken = taken('An endpoint');
 
 export function createApis(deps: {
-  pool: pg.Pool;
+  repository: ApiRepository;
   access: AccessLists;
   workspaces: MemberCheck;
   box: SecretBox;
   httpProxy: HttpProxyClient | undefined;
 }) {
-  const { pool, access, box } = deps;
-  async function find(member: Membership, id: string): Promise<ApiRecord> {
-    await access.requireVisible(member, 'api', id);
-    const { rows } = await pool.query<ApiRecord>('select * from apis where id = $1', [id]);
-    if (!rows[0]) throw new HttpError(404, 'api_not_found', `The API ${id} does not exist`);
-    return rows[0];
-  }
+  const { repository, box } = deps;
+  const records = sourceRecords({
+    ...deps,
+    type: 'api',
+    noun: 'API',
+    article: 'An',
+    table: repository,
+    orderBy: 's.name',
+  });
+  const { find, reader, writer } = records;
+  /** The endpoint, after its API's access list. */
   async function findEndpoint(
     member: Membership,
     apiId: string,
     id: string,
   ): Promise<EndpointRecord> {
     await find(member, apiId);
-    const { rows } = await pool.query<EndpointRecord>(
-      'select * from api_endpoints where id = $1 and api_id = $2',
-      [id, apiId],
-    );
-    if (!rows[0])
+    const endpoint = await repository.endpoint(apiId, id);
+    if (!endpoint)
       throw new HttpError(404, 'endpoint_not_found', `The endpoint ${id} does not exist`);
-    return rows[0];
+    return endpoint;
   }
 
   /** The stored secret for the new auth: a new one when given, the old one when the type stays. */
@@ -130,9 +94,12 @@ export function createApis(deps: {
     );
   }
 
-  function authColumns(input: ApiInput, before?: ApiRecord) {
+  function columnsOf(input: ApiInput, before?: ApiRecord): ApiColumns {
     const auth = input.auth;
     return {
+      name: input.name,
+      description: input.description,
+      base_url: input.base_url,
       auth_type: auth.type,
       auth_user: auth.type === 'basic' || auth.type === 'jwt' ? auth.user : null,
       login_path: auth.type === 'jwt' ? auth.login_path : null,
@@ -151,15 +118,7 @@ export function createApis(deps: {
     find,
     async endpoints(member: Membership, apiId: string, paging: Paging) {
       await find(member, apiId);
-      const { rows: count } = await pool.query<{ n: number }>(
-        'select count(*)::int as n from api_endpoints where api_id = $1',
-        [apiId],
-      );
-      const { rows } = await pool.query<EndpointRecord>(
-        'select * from api_endpoints where api_id = $1 order by name limit $2 offset $3',
-        [apiId, paging.limit, (paging.page - 1) * paging.limit],
-      );
-      return { rows, total: count[0]?.n ?? 0 };
+      return repository.endpoints(apiId, paging);
     },
     /** Calls the endpoint through http-proxy with the API's credentials and the given values. */
     async tryEndpoint(
@@ -230,10 +189,6 @@ export function createApis(deps: {
     },
   };
 
-  // Reading an API asks `knowledge.read`, changing one `knowledge.write`.
-  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
-  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
-
   return {
     forMember,
     find: async (actor: Actor, id: string) => find(await reader(actor), id),
@@ -248,49 +203,9 @@ export function createApis(deps: {
       id: string,
       values: Record<string, string | number | boolean>,
     ) => forMember.tryEndpoint(await reader(actor), apiId, id, values),
-    async list(actor: Actor, paging: Paging) {
-      const member = await reader(actor);
-      const values: unknown[] = [member.workspaceId];
-      const where = `a.workspace_id = $1 and ${access.visibleSql(member, 'api', 'a', values)}`;
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from apis a where ${where}`,
-        values,
-      );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<ApiRecord>(
-        `select a.* from apis a where ${where} order by a.name limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
-    },
+    list: (actor: Actor, paging: Paging) => records.page(actor, paging),
     async create(actor: Actor, input: ApiInput) {
-      const member = await writer(actor);
-      const id = randomUUID();
-      const columns = authColumns(input);
-      await inTransaction(pool, async (client) => {
-        await client
-          .query(
-            `insert into apis (id, workspace_id, name, description, base_url, auth_type, auth_user,
-                 login_path, auth_secret_sealed, headers_sealed, created_by)
-               values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            [
-              id,
-              member.workspaceId,
-              input.name,
-              input.description,
-              input.base_url,
-              columns.auth_type,
-              columns.auth_user,
-              columns.login_path,
-              columns.auth_secret_sealed,
-              columns.headers_sealed,
-              member.userId,
-            ],
-          )
-          .catch(taken('An API'));
-        await access.grantCreator(member, 'api', id, client);
-      });
-      return find(member, id);
+      return records.create(await writer(actor), columnsOf(input));
     },
     async update(actor: Actor, id: string, input: ApiInput) {
       const member = await writer(actor);
@@ -315,80 +230,38 @@ export function createApis(deps: {
           },
         ],
       );
-      const columns = authColumns(input, before);
-      await pool
-        .query(
-          `update apis set name = $2, description = $3, base_url = $4, auth_type = $5, auth_user = $6,
-             login_path = $7, auth_secret_sealed = $8, headers_sealed = $9, updated_at = now() where id = $1`,
-          [
-            id,
-            input.name,
-            input.description,
-            input.base_url,
-            columns.auth_type,
-            columns.auth_user,
-            columns.login_path,
-            columns.auth_secret_sealed,
-            columns.headers_sealed,
-          ],
-        )
-        .catch(taken('An API'));
-      return find(member, id);
+      return records.update(member, id, columnsOf(input, before));
     },
-    async remove(actor: Actor, id: string) {
-      const member = await writer(actor);
-      await find(member, id);
-      await pool.query('delete from apis where id = $1', [id]);
-      await access.forget('api', id);
-    },
+    remove: (actor: Actor, id: string) => records.remove(actor, id),
     async createEndpoint(actor: Actor, apiId: string, input: EndpointInput) {
       const member = await writer(actor);
       await find(member, apiId);
       const id = randomUUID();
-      await pool
-        .query(
-          `insert into api_endpoints (id, api_id, name, description, method, path, params,
-             allow_write)
-           values ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [
-            id,
-            apiId,
-            input.name,
-            input.description,
-            input.method,
-            input.path,
-            JSON.stringify(input.params),
-            input.allow_write ?? false,
-          ],
-        )
-        .catch(taken('An endpoint'));
+      await repository
+        .insertEndpoint(apiId, id, { ...input, allow_write: input.allow_write ?? false })
+        .catch(endpointTaken);
       return findEndpoint(member, apiId, id);
     },
     async updateEndpoint(actor: Actor, apiId: string, id: string, changes: Partial<EndpointInput>) {
       const member = await writer(actor);
       const before = await findEndpoint(member, apiId, id);
       const merged = { ...before, ...changes };
-      await pool
-        .query(
-          `update api_endpoints set name = $2, description = $3, method = $4, path = $5, params = $6,
-             allow_write = $7, updated_at = now() where id = $1`,
-          [
-            id,
-            merged.name,
-            merged.description,
-            merged.method,
-            merged.path,
-            JSON.stringify(merged.params),
-            changes.allow_write ?? before.allow_write,
-          ],
-        )
-        .catch(taken('An endpoint'));
+      await repository
+        .updateEndpoint(id, {
+          name: merged.name,
+          description: merged.description,
+          method: merged.method,
+          path: merged.path,
+          params: merged.params,
+          allow_write: changes.allow_write ?? before.allow_write,
+        })
+        .catch(endpointTaken);
       return findEndpoint(member, apiId, id);
     },
     async removeEndpoint(actor: Actor, apiId: string, id: string) {
       const member = await writer(actor);
       await findEndpoint(member, apiId, id);
-      await pool.query('delete from api_endpoints where id = $1', [id]);
+      await repository.deleteEndpoint(id);
     },
   };
 }

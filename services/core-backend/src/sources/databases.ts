@@ -3,68 +3,42 @@
  * "test connection" and the schema go through db-proxy. Every read goes through the access lists.
  * A chat's statement reads only the listed tables: on PostgreSQL its plan is checked first.
  */
-import { randomUUID } from 'node:crypto';
-import { conflict, HttpError, inTransaction } from '@pelita/kit';
-import type pg from 'pg';
+import { HttpError } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
+import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { requireSecretsForNewDestination } from '../crypto/secret-destination';
-import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
+import type { DatabaseColumns, DatabaseRecord, DatabaseRepository } from './database-repository';
 import { explainStatement, plannedRelations } from './planned-relations';
 import type { DatabaseTarget, DbProxyClient } from './proxy-clients';
+import { sourceRecords } from './source-records';
 
-export interface DatabaseRecord {
-  id: string;
-  workspace_id: string;
-  name: string;
-  description: string;
-  engine: DatabaseTarget['engine'];
-  host: string;
-  port: number;
-  database_name: string;
-  username: string;
-  password_sealed: string | null;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { DatabaseRecord } from './database-repository';
 
-export interface DatabaseInput {
-  name: string;
-  description: string;
-  engine: DatabaseTarget['engine'];
-  host: string;
-  port: number;
-  database_name: string;
-  username: string;
+export interface DatabaseInput extends Omit<DatabaseColumns, 'password_sealed'> {
   /** A string sets it, null removes it, undefined keeps it. */
   password?: string | null;
 }
 
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('A database of that name exists') : err;
-};
-
 export function createDatabases(deps: {
-  pool: pg.Pool;
+  repository: DatabaseRepository;
   access: AccessLists;
   workspaces: MemberCheck;
   box: SecretBox;
   dbProxy: DbProxyClient | undefined;
 }) {
-  const { pool, access, box } = deps;
-  async function find(member: Membership, id: string): Promise<DatabaseRecord> {
-    await access.requireVisible(member, 'database', id);
-    const { rows } = await pool.query<DatabaseRecord>('select * from databases where id = $1', [
-      id,
-    ]);
-    if (!rows[0])
-      throw new HttpError(404, 'database_not_found', `The database ${id} does not exist`);
-    return rows[0];
-  }
+  const { box } = deps;
+  const records = sourceRecords({
+    ...deps,
+    type: 'database',
+    noun: 'database',
+    article: 'A',
+    table: deps.repository,
+    orderBy: 's.name',
+  });
+  const { find, reader, writer } = records;
   const proxy = () => {
     if (!deps.dbProxy)
       throw new HttpError(
@@ -82,55 +56,25 @@ export function createDatabases(deps: {
     username: row.username,
     password: row.password_sealed ? box.open(row.password_sealed) : '',
   });
-
-  // Reading a database asks `knowledge.read`, changing one `knowledge.write`.
-  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
-  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+  /** The stored columns: the input without its password, which is sealed (or kept). */
+  const columnsOf = (
+    { password, ...input }: DatabaseInput,
+    before?: DatabaseRecord,
+  ): DatabaseColumns => ({
+    ...input,
+    password_sealed:
+      password === undefined
+        ? (before?.password_sealed ?? null)
+        : password === null
+          ? null
+          : box.seal(password),
+  });
 
   return {
     find: async (actor: Actor, id: string) => find(await reader(actor), id),
-    async list(actor: Actor, paging: Paging) {
-      const member = await reader(actor);
-      const values: unknown[] = [member.workspaceId];
-      const where = `d.workspace_id = $1 and ${access.visibleSql(member, 'database', 'd', values)}`;
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from databases d where ${where}`,
-        values,
-      );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<DatabaseRecord>(
-        `select d.* from databases d where ${where} order by d.name limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
-    },
+    list: (actor: Actor, paging: Paging) => records.page(actor, paging),
     async create(actor: Actor, input: DatabaseInput) {
-      const member = await writer(actor);
-      const id = randomUUID();
-      await inTransaction(pool, async (client) => {
-        await client
-          .query(
-            `insert into databases (id, workspace_id, name, description, engine, host, port,
-               database_name, username, password_sealed, created_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-            [
-              id,
-              member.workspaceId,
-              input.name,
-              input.description,
-              input.engine,
-              input.host,
-              input.port,
-              input.database_name,
-              input.username,
-              input.password ? box.seal(input.password) : null,
-              member.userId,
-            ],
-          )
-          .catch(taken);
-        await access.grantCreator(member, 'database', id, client);
-      });
-      return find(member, id);
+      return records.create(await writer(actor), columnsOf(input));
     },
     async update(actor: Actor, id: string, changes: Partial<DatabaseInput>) {
       const member = await writer(actor);
@@ -148,37 +92,25 @@ export function createDatabases(deps: {
           },
         ],
       );
-      const sealed =
-        changes.password === undefined
-          ? before.password_sealed
-          : changes.password === null
-            ? null
-            : box.seal(changes.password);
-      await pool
-        .query(
-          `update databases set name = $2, description = $3, engine = $4, host = $5, port = $6,
-             database_name = $7, username = $8, password_sealed = $9, updated_at = now() where id = $1`,
-          [
-            id,
-            merged.name,
-            merged.description,
-            merged.engine,
-            merged.host,
-            merged.port,
-            merged.database_name,
-            merged.username,
-            sealed,
-          ],
-        )
-        .catch(taken);
-      return find(member, id);
+      return records.update(
+        member,
+        id,
+        columnsOf(
+          {
+            name: merged.name,
+            description: merged.description,
+            engine: merged.engine,
+            host: merged.host,
+            port: merged.port,
+            database_name: merged.database_name,
+            username: merged.username,
+            password: changes.password,
+          },
+          before,
+        ),
+      );
     },
-    async remove(actor: Actor, id: string) {
-      const member = await writer(actor);
-      await find(member, id);
-      await pool.query('delete from databases where id = $1', [id]);
-      await access.forget('database', id);
-    },
+    remove: (actor: Actor, id: string) => records.remove(actor, id),
     async test(actor: Actor, id: string) {
       const member = await reader(actor);
       return proxy().check(targetOf(await find(member, id)));

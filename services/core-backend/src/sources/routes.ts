@@ -3,9 +3,9 @@
  * and text-to-API. Reading needs `knowledge.read` and the access list; changing needs
  * `knowledge.write`.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   ApiBody,
   ApiList,
@@ -41,7 +41,6 @@ export function sourceRoutes(deps: {
   const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
     actorOf(deps.callerOf, req, workspaceId);
   const missing = { description: 'No such workspace or source (or not shared with the caller)' };
-  const taken = { description: 'Name taken' };
   const upstream = {
     403: { description: 'The database host is not allowed by db-proxy' },
     422: { description: 'The database refused the credentials, or has no such database' },
@@ -49,75 +48,49 @@ export function sourceRoutes(deps: {
     503: { description: 'db-proxy is not configured or unreachable' },
     504: { description: 'No answer in time' },
   };
-  const db = { description: 'The database', schema: DatabaseResponse };
-  const api = { description: 'The API', schema: ApiResponse };
-  const endpoint = { description: 'The endpoint', schema: EndpointResponse };
   const dbs = '/api/workspaces/:workspaceId/databases';
   const apisPath = '/api/workspaces/:workspaceId/apis';
   const endpoints = `${apisPath}/:apiId/endpoints`;
+  const nameTaken = { 409: 'Name taken' };
+  const caller = (req: Parameters<CallerOf>[0], params: { workspaceId: string }) =>
+    actor(req, params.workspaceId);
   return [
-    defineRoute({
-      method: 'get',
-      path: dbs,
-      summary: 'Databases the caller may use',
-      tags: ['databases'],
-      request: { params: WorkspaceParams, query: Paging },
-      responses: {
-        200: { description: 'A page of databases', schema: DatabaseList },
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags: ['databases'],
+        path: dbs,
+        item: '/:databaseId',
+        params: { collection: WorkspaceParams, item: DatabaseParams },
+        caller,
+        one: { description: 'The database', schema: DatabaseResponse, from: toDatabaseResponse },
+        missing: missing.description,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await databases.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toDatabaseResponse), total, ...query };
+      {
+        list: {
+          summary: 'Databases the caller may use',
+          page: { description: 'A page of databases', schema: DatabaseList },
+          query: Paging,
+          run: (who, query) => databases.list(who, query),
+        },
+        create: {
+          summary: 'Add a database (its password is sealed at rest, never returned)',
+          body: DatabaseBody,
+          run: (who, body) => databases.create(who, body),
+          answers: nameTaken,
+        },
+        show: { summary: 'One database', run: (who, p) => databases.find(who, p.databaseId) },
+        change: {
+          summary: 'Change a database (a password left out stays)',
+          body: DatabasePatch,
+          run: (who, p, body) => databases.update(who, p.databaseId, body),
+          answers: nameTaken,
+        },
+        remove: {
+          summary: 'Delete a database',
+          run: (who, p) => databases.remove(who, p.databaseId),
+        },
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: dbs,
-      summary: 'Add a database (its password is sealed at rest, never returned)',
-      tags: ['databases'],
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: DatabaseBody },
-      responses: { 201: db, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toDatabaseResponse(await databases.create(await actor(req, params.workspaceId), body)),
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${dbs}/:databaseId`,
-      summary: 'One database',
-      tags: ['databases'],
-      request: { params: DatabaseParams },
-      responses: { 200: db, 404: missing },
-      handler: async ({ params }, req) =>
-        toDatabaseResponse(
-          await databases.find(await actor(req, params.workspaceId), params.databaseId),
-        ),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${dbs}/:databaseId`,
-      summary: 'Change a database (a password left out stays)',
-      tags: ['databases'],
-      request: { params: DatabaseParams, body: DatabasePatch },
-      responses: { 200: db, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toDatabaseResponse(
-          await databases.update(await actor(req, params.workspaceId), params.databaseId, body),
-        ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${dbs}/:databaseId`,
-      summary: 'Delete a database',
-      tags: ['databases'],
-      request: { params: DatabaseParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await databases.remove(await actor(req, params.workspaceId), params.databaseId);
-        return { deleted: true };
-      },
-    }),
+    ),
     defineRoute({
       method: 'post',
       path: `${dbs}/:databaseId/test`,
@@ -146,142 +119,82 @@ export function sourceRoutes(deps: {
       handler: async ({ params }, req) =>
         databases.tables(await actor(req, params.workspaceId), params.databaseId),
     }),
-    defineRoute({
-      method: 'get',
-      path: apisPath,
-      summary: 'APIs the caller may use',
-      tags: ['apis'],
-      request: { params: WorkspaceParams, query: Paging },
-      responses: { 200: { description: 'A page of APIs', schema: ApiList }, 404: missing },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await apis.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toApiResponse), total, ...query };
+    ...resourceRoutes(
+      {
+        tags: ['apis'],
+        path: apisPath,
+        item: '/:apiId',
+        params: { collection: WorkspaceParams, item: ApiParams },
+        caller,
+        one: { description: 'The API', schema: ApiResponse, from: toApiResponse },
+        missing: missing.description,
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: apisPath,
-      summary: 'Add an API (credentials and headers sealed at rest, never returned)',
-      tags: ['apis'],
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: ApiBody },
-      responses: { 201: api, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toApiResponse(await apis.create(await actor(req, params.workspaceId), body)),
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${apisPath}/:apiId`,
-      summary: 'One API',
-      tags: ['apis'],
-      request: { params: ApiParams },
-      responses: { 200: api, 404: missing },
-      handler: async ({ params }, req) =>
-        toApiResponse(await apis.find(await actor(req, params.workspaceId), params.apiId)),
-    }),
-    defineRoute({
-      method: 'put',
-      path: `${apisPath}/:apiId`,
-      summary: 'Replace an API (secrets left out stay when the auth type stays)',
-      tags: ['apis'],
-      request: { params: ApiParams, body: ApiBody },
-      responses: { 200: api, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toApiResponse(await apis.update(await actor(req, params.workspaceId), params.apiId, body)),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${apisPath}/:apiId`,
-      summary: 'Delete an API with its endpoints',
-      tags: ['apis'],
-      request: { params: ApiParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await apis.remove(await actor(req, params.workspaceId), params.apiId);
-        return { deleted: true };
+      {
+        list: {
+          summary: 'APIs the caller may use',
+          page: { description: 'A page of APIs', schema: ApiList },
+          query: Paging,
+          run: (who, query) => apis.list(who, query),
+        },
+        create: {
+          summary: 'Add an API (credentials and headers sealed at rest, never returned)',
+          body: ApiBody,
+          run: (who, body) => apis.create(who, body),
+          answers: nameTaken,
+        },
+        show: { summary: 'One API', run: (who, p) => apis.find(who, p.apiId) },
+        change: {
+          summary: 'Replace an API (secrets left out stay when the auth type stays)',
+          method: 'put',
+          body: ApiBody,
+          run: (who, p, body) => apis.update(who, p.apiId, body),
+          answers: nameTaken,
+        },
+        remove: {
+          summary: 'Delete an API with its endpoints',
+          run: (who, p) => apis.remove(who, p.apiId),
+        },
       },
-    }),
-    defineRoute({
-      method: 'get',
-      path: endpoints,
-      summary: "The API's endpoints",
-      tags: ['apis'],
-      request: { params: ApiParams, query: Paging },
-      responses: {
-        200: { description: 'A page of endpoints', schema: EndpointList },
-        404: missing,
+    ),
+    ...resourceRoutes(
+      {
+        tags: ['apis'],
+        path: endpoints,
+        item: '/:endpointId',
+        params: { collection: ApiParams, item: EndpointParams },
+        caller,
+        one: { description: 'The endpoint', schema: EndpointResponse, from: toEndpointResponse },
+        missing: missing.description,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await apis.endpoints(
-          await actor(req, params.workspaceId),
-          params.apiId,
-          query,
-        );
-        return { data: rows.map(toEndpointResponse), total, ...query };
+      {
+        list: {
+          summary: "The API's endpoints",
+          page: { description: 'A page of endpoints', schema: EndpointList },
+          query: Paging,
+          run: (who, query, p) => apis.endpoints(who, p.apiId, query),
+        },
+        create: {
+          summary: 'Describe an endpoint: method, path, the parameters a model may fill in',
+          body: EndpointBody,
+          run: (who, body, p) => apis.createEndpoint(who, p.apiId, body),
+          answers: nameTaken,
+        },
+        show: {
+          summary: 'One endpoint',
+          run: (who, p) => apis.findEndpoint(who, p.apiId, p.endpointId),
+        },
+        change: {
+          summary: 'Change an endpoint',
+          body: EndpointPatch,
+          run: (who, p, body) => apis.updateEndpoint(who, p.apiId, p.endpointId, body),
+          answers: nameTaken,
+        },
+        remove: {
+          summary: 'Delete an endpoint',
+          run: (who, p) => apis.removeEndpoint(who, p.apiId, p.endpointId),
+        },
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: endpoints,
-      summary: 'Describe an endpoint: method, path, the parameters a model may fill in',
-      tags: ['apis'],
-      successStatus: 201,
-      request: { params: ApiParams, body: EndpointBody },
-      responses: { 201: endpoint, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toEndpointResponse(
-          await apis.createEndpoint(await actor(req, params.workspaceId), params.apiId, body),
-        ),
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${endpoints}/:endpointId`,
-      summary: 'One endpoint',
-      tags: ['apis'],
-      request: { params: EndpointParams },
-      responses: { 200: endpoint, 404: missing },
-      handler: async ({ params }, req) =>
-        toEndpointResponse(
-          await apis.findEndpoint(
-            await actor(req, params.workspaceId),
-            params.apiId,
-            params.endpointId,
-          ),
-        ),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${endpoints}/:endpointId`,
-      summary: 'Change an endpoint',
-      tags: ['apis'],
-      request: { params: EndpointParams, body: EndpointPatch },
-      responses: { 200: endpoint, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) =>
-        toEndpointResponse(
-          await apis.updateEndpoint(
-            await actor(req, params.workspaceId),
-            params.apiId,
-            params.endpointId,
-            body,
-          ),
-        ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${endpoints}/:endpointId`,
-      summary: 'Delete an endpoint',
-      tags: ['apis'],
-      request: { params: EndpointParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await apis.removeEndpoint(
-          await actor(req, params.workspaceId),
-          params.apiId,
-          params.endpointId,
-        );
-        return { deleted: true };
-      },
-    }),
+    ),
     defineRoute({
       method: 'post',
       path: `${endpoints}/:endpointId/try`,

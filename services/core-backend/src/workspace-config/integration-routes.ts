@@ -3,9 +3,9 @@
  * `workspace.manage`; and the widget's public `GET /embed/:iframeId/config`, answered to pages
  * on the iframe's allowed origins only.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   EmbedConfig,
   EmbedParams,
@@ -31,93 +31,69 @@ export function integrationRoutes(deps: {
   callerOf: CallerOf;
 }): RouteDefinition[] {
   const { integrations, iframes } = deps;
-  const missing = { description: 'No such workspace or item (or not a member)' };
-  const manage = { description: 'Needs workspace.manage' };
-  const taken = { description: 'Name taken' };
+  const missing = 'No such workspace or item (or not a member)';
+  const manage = 'Needs workspace.manage';
   const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
     actorOf(deps.callerOf, req, workspaceId);
-  const integration = { description: 'The integration', schema: IntegrationResponse };
-  const iframe = { description: 'The iframe', schema: IframeResponse };
   const integrationsPath = '/api/workspaces/:workspaceId/integrations';
   const iframesPath = '/api/workspaces/:workspaceId/iframes';
   const tags = ['integrations'];
+  const caller = (req: Parameters<CallerOf>[0], params: { workspaceId: string }) =>
+    actor(req, params.workspaceId);
+  const managed = { 403: manage };
+  const written = { 403: manage, 409: 'Name taken' };
+  const keyed = {
+    400: 'Invalid body, or not an active app key of this workspace',
+    ...written,
+  };
 
   return [
-    defineRoute({
-      method: 'get',
-      path: integrationsPath,
-      summary: "The workspace's messaging integrations",
-      tags,
-      request: { params: WorkspaceParams, query: Paging },
-      responses: {
-        200: { description: 'A page of integrations', schema: IntegrationList },
-        403: manage,
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags,
+        path: integrationsPath,
+        item: '/:integrationId',
+        params: { collection: WorkspaceParams, item: IntegrationParams },
+        caller,
+        one: {
+          description: 'The integration',
+          schema: IntegrationResponse,
+          from: toIntegrationResponse,
+        },
+        missing,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await integrations.list(
-          await actor(req, params.workspaceId),
-          query,
-        );
-        return { data: rows.map(toIntegrationResponse), total, ...query };
+      {
+        list: {
+          summary: "The workspace's messaging integrations",
+          page: { description: 'A page of integrations', schema: IntegrationList },
+          query: Paging,
+          run: (who, query) => integrations.list(who, query),
+          answers: managed,
+        },
+        create: {
+          summary: 'Connect a WhatsApp Business Cloud API number (the access token is sealed)',
+          body: IntegrationBody,
+          run: (who, body) => integrations.create(who, body),
+          answers: written,
+        },
+        show: {
+          summary: 'One integration with its last check',
+          run: (who, p) => integrations.find(who, p.integrationId),
+          answers: managed,
+        },
+        change: {
+          summary: 'Change an integration (a new bridge, number or token forgets the last check)',
+          body: IntegrationPatch,
+          run: (who, p, body) => integrations.update(who, p.integrationId, body),
+          answers: written,
+        },
+        remove: {
+          summary: 'Remove an integration',
+          run: (who, p) => integrations.remove(who, p.integrationId),
+          answers: managed,
+        },
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: integrationsPath,
-      summary: 'Connect a WhatsApp Business Cloud API number (the access token is sealed)',
-      tags,
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: IntegrationBody },
-      responses: { 201: integration, 403: manage, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) => {
-        return toIntegrationResponse(
-          await integrations.create(await actor(req, params.workspaceId), body),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${integrationsPath}/:integrationId`,
-      summary: 'One integration with its last check',
-      tags,
-      request: { params: IntegrationParams },
-      responses: { 200: integration, 403: manage, 404: missing },
-      handler: async ({ params }, req) => {
-        return toIntegrationResponse(
-          await integrations.find(await actor(req, params.workspaceId), params.integrationId),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${integrationsPath}/:integrationId`,
-      summary: 'Change an integration (a new bridge, number or token forgets the last check)',
-      tags,
-      request: { params: IntegrationParams, body: IntegrationPatch },
-      responses: { 200: integration, 403: manage, 404: missing, 409: taken },
-      handler: async ({ params, body }, req) => {
-        return toIntegrationResponse(
-          await integrations.update(
-            await actor(req, params.workspaceId),
-            params.integrationId,
-            body,
-          ),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${integrationsPath}/:integrationId`,
-      summary: 'Remove an integration',
-      tags,
-      request: { params: IntegrationParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
-      handler: async ({ params }, req) => {
-        await integrations.remove(await actor(req, params.workspaceId), params.integrationId);
-        return { deleted: true };
-      },
-    }),
+    ),
     defineRoute({
       method: 'post',
       path: `${integrationsPath}/:integrationId/check`,
@@ -127,7 +103,7 @@ export function integrationRoutes(deps: {
       responses: {
         200: { description: 'The bridge knows the number', schema: IntegrationResponse },
         403: { description: 'Needs workspace.manage, or the bridge is at a forbidden address' },
-        404: missing,
+        404: { description: missing },
         502: { description: 'The bridge refused (bad token, unknown number) or answered nonsense' },
         503: { description: 'The bridge is unreachable' },
         504: { description: 'The bridge did not answer within WHATSAPP_TIMEOUT' },
@@ -138,84 +114,48 @@ export function integrationRoutes(deps: {
         );
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: iframesPath,
-      summary: "The workspace's embeddable chat widgets",
-      tags,
-      request: { params: WorkspaceParams, query: Paging },
-      responses: {
-        200: { description: 'A page of iframes', schema: IframeList },
-        403: manage,
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags,
+        path: iframesPath,
+        item: '/:iframeId',
+        params: { collection: WorkspaceParams, item: IframeParams },
+        caller,
+        one: { description: 'The iframe', schema: IframeResponse, from: toIframeResponse },
+        missing,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await iframes.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toIframeResponse), total, ...query };
+      {
+        list: {
+          summary: "The workspace's embeddable chat widgets",
+          page: { description: 'A page of iframes', schema: IframeList },
+          query: Paging,
+          run: (who, query) => iframes.list(who, query),
+          answers: managed,
+        },
+        create: {
+          summary: 'Make a chat widget: allowed origins, an app key of the workspace, a theme',
+          body: IframeBody,
+          run: (who, body) => iframes.create(who, body),
+          answers: keyed,
+        },
+        show: {
+          summary: 'One iframe',
+          run: (who, p) => iframes.find(who, p.iframeId),
+          answers: managed,
+        },
+        change: {
+          summary: 'Change an iframe (theme fields merge into the current theme)',
+          body: IframePatch,
+          run: (who, p, body) => iframes.update(who, p.iframeId, body),
+          answers: keyed,
+        },
+        remove: {
+          summary: 'Remove an iframe (pages embedding it stop loading it)',
+          run: (who, p) => iframes.remove(who, p.iframeId),
+          answers: managed,
+        },
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: iframesPath,
-      summary: 'Make a chat widget: allowed origins, an app key of the workspace, a theme',
-      tags,
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: IframeBody },
-      responses: {
-        201: iframe,
-        400: { description: 'Invalid body, or not an active app key of this workspace' },
-        403: manage,
-        404: missing,
-        409: taken,
-      },
-      handler: async ({ params, body }, req) => {
-        return toIframeResponse(await iframes.create(await actor(req, params.workspaceId), body));
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${iframesPath}/:iframeId`,
-      summary: 'One iframe',
-      tags,
-      request: { params: IframeParams },
-      responses: { 200: iframe, 403: manage, 404: missing },
-      handler: async ({ params }, req) => {
-        return toIframeResponse(
-          await iframes.find(await actor(req, params.workspaceId), params.iframeId),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${iframesPath}/:iframeId`,
-      summary: 'Change an iframe (theme fields merge into the current theme)',
-      tags,
-      request: { params: IframeParams, body: IframePatch },
-      responses: {
-        200: iframe,
-        400: { description: 'Invalid body, or not an active app key of this workspace' },
-        403: manage,
-        404: missing,
-        409: taken,
-      },
-      handler: async ({ params, body }, req) => {
-        return toIframeResponse(
-          await iframes.update(await actor(req, params.workspaceId), params.iframeId, body),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${iframesPath}/:iframeId`,
-      summary: 'Remove an iframe (pages embedding it stop loading it)',
-      tags,
-      request: { params: IframeParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: manage, 404: missing },
-      handler: async ({ params }, req) => {
-        await iframes.remove(await actor(req, params.workspaceId), params.iframeId);
-        return { deleted: true };
-      },
-    }),
+    ),
     defineRoute({
       method: 'get',
       path: '/embed/:iframeId/config',

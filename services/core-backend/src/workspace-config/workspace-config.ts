@@ -6,8 +6,17 @@
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { ModelClient } from '../chats/model-client';
 import type { Paging } from '../paging';
-import type { PromptInput, PromptType, SystemPrompts } from './system-prompts';
-import type { ModelInput, WorkspaceModels } from './workspace-models';
+import type { PromptInput, PromptType, SystemPrompt, SystemPrompts } from './system-prompts';
+import type { ModelInput, WorkspaceModel, WorkspaceModels } from './workspace-models';
+
+/** What a workspace's prompts and models both offer, for a workspace already decided. */
+interface WorkspaceStore<Row, Input, Filter> {
+  list(workspaceId: string, filter: Filter): Promise<{ rows: Row[]; total: number }>;
+  find(workspaceId: string, id: string): Promise<Row>;
+  create(workspaceId: string, userId: string, input: Input): Promise<Row>;
+  update(workspaceId: string, id: string, changes: Partial<Input>): Promise<Row>;
+  remove(workspaceId: string, id: string): Promise<void>;
+}
 
 export function createWorkspaceConfig(deps: {
   workspaces: MemberCheck;
@@ -15,53 +24,36 @@ export function createWorkspaceConfig(deps: {
   workspaceModels: WorkspaceModels;
   models: Pick<ModelClient, 'listModels'>;
 }) {
-  const { systemPrompts: prompts, workspaceModels: store } = deps;
+  const { workspaceModels: store } = deps;
   const member = (actor: Actor) => memberOf(deps.workspaces, actor);
   const manager = (actor: Actor) => memberOf(deps.workspaces, actor, 'workspace.manage');
-  return {
-    prompts: {
-      async list(actor: Actor, filter: Paging & { type?: PromptType }) {
-        await member(actor);
-        return prompts.list(actor.workspaceId, filter);
-      },
-      async find(actor: Actor, id: string) {
-        await member(actor);
-        return prompts.find(actor.workspaceId, id);
-      },
-      async create(actor: Actor, input: PromptInput) {
-        await manager(actor);
-        return prompts.create(actor.workspaceId, actor.userId, input);
-      },
-      async update(actor: Actor, id: string, changes: Partial<PromptInput>) {
-        await manager(actor);
-        return prompts.update(actor.workspaceId, id, changes);
-      },
-      async remove(actor: Actor, id: string): Promise<void> {
-        await manager(actor);
-        await prompts.remove(actor.workspaceId, id);
-      },
+  /** The store in the actor's workspace: any member reads, a manager changes. */
+  const asked = <Row, Input, Filter>(items: WorkspaceStore<Row, Input, Filter>) => ({
+    async list(actor: Actor, filter: Filter) {
+      await member(actor);
+      return items.list(actor.workspaceId, filter);
     },
+    async find(actor: Actor, id: string) {
+      await member(actor);
+      return items.find(actor.workspaceId, id);
+    },
+    async create(actor: Actor, input: Input) {
+      await manager(actor);
+      return items.create(actor.workspaceId, actor.userId, input);
+    },
+    async update(actor: Actor, id: string, changes: Partial<Input>) {
+      await manager(actor);
+      return items.update(actor.workspaceId, id, changes);
+    },
+    async remove(actor: Actor, id: string): Promise<void> {
+      await manager(actor);
+      await items.remove(actor.workspaceId, id);
+    },
+  });
+  return {
+    prompts: asked<SystemPrompt, PromptInput, Paging & { type?: PromptType }>(deps.systemPrompts),
     models: {
-      async list(actor: Actor, paging: Paging) {
-        await member(actor);
-        return store.list(actor.workspaceId, paging);
-      },
-      async find(actor: Actor, id: string) {
-        await member(actor);
-        return store.find(actor.workspaceId, id);
-      },
-      async create(actor: Actor, input: ModelInput) {
-        await manager(actor);
-        return store.create(actor.workspaceId, actor.userId, input);
-      },
-      async update(actor: Actor, id: string, changes: Partial<ModelInput>) {
-        await manager(actor);
-        return store.update(actor.workspaceId, id, changes);
-      },
-      async remove(actor: Actor, id: string): Promise<void> {
-        await manager(actor);
-        await store.remove(actor.workspaceId, id);
-      },
+      ...asked<WorkspaceModel, ModelInput, Paging>(store),
       /** Whether the model's server lists the model (its answer, and what it lists). */
       async check(actor: Actor, id: string) {
         await manager(actor);

@@ -7,27 +7,15 @@
  * sealed at rest and never returned.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError, inTransaction } from '@pelita/kit';
-import type pg from 'pg';
+import { conflict, HttpError } from '@pelita/kit';
 import type { ModelChoice } from '../chats/model-client';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
 import { isUniqueViolation } from '../db/database';
 import type { Paging } from '../paging';
+import type { WorkspaceModel, WorkspaceModelRepository } from './workspace-model-repository';
 
-export interface WorkspaceModel {
-  id: string;
-  workspace_id: string;
-  name: string;
-  model: string;
-  base_url: string | null;
-  api_key_sealed: string | null;
-  context_window: number | null;
-  is_default: boolean;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { WorkspaceModel } from './workspace-model-repository';
 
 export interface ModelInput {
   name: string;
@@ -52,25 +40,14 @@ const taken = (err: unknown) => {
 };
 
 export function createWorkspaceModels(
-  pool: pg.Pool,
+  repository: WorkspaceModelRepository,
   box: SecretBox,
   install: InstallModel | undefined,
 ) {
   async function find(workspaceId: string, id: string): Promise<WorkspaceModel> {
-    const { rows } = await pool.query<WorkspaceModel>(
-      'select * from workspace_models where id = $1 and workspace_id = $2',
-      [id, workspaceId],
-    );
-    if (!rows[0]) throw notFound(id);
-    return rows[0];
-  }
-
-  /** A change of the workspace's models, one at a time per workspace: the default stays single. */
-  async function locked<T>(workspaceId: string, work: (client: pg.PoolClient) => Promise<T>) {
-    return inTransaction(pool, async (client) => {
-      await client.query('select 1 from workspaces where id = $1 for update', [workspaceId]);
-      return work(client);
-    });
+    const row = await repository.row(workspaceId, id);
+    if (!row) throw notFound(id);
+    return row;
   }
 
   const choiceOf = (row: WorkspaceModel): ModelChoice => ({
@@ -86,51 +63,24 @@ export function createWorkspaceModels(
 
   return {
     find,
-    async list(workspaceId: string, paging: Paging) {
-      const { rows: count } = await pool.query<{ n: number }>(
-        'select count(*)::int as n from workspace_models where workspace_id = $1',
-        [workspaceId],
-      );
-      const { rows } = await pool.query<WorkspaceModel>(
-        `select * from workspace_models where workspace_id = $1 order by is_default desc, name
-         limit $2 offset $3`,
-        [workspaceId, paging.limit, (paging.page - 1) * paging.limit],
-      );
-      return { rows, total: count[0]?.n ?? 0 };
-    },
+    list: (workspaceId: string, paging: Paging) => repository.page(workspaceId, paging),
     async create(workspaceId: string, userId: string, input: ModelInput) {
       const id = randomUUID();
-      await locked(workspaceId, async (client) => {
-        const { rows } = await client.query<{ n: number }>(
-          'select count(*)::int as n from workspace_models where workspace_id = $1 and is_default',
-          [workspaceId],
-        );
-        const makeDefault = input.is_default || (rows[0]?.n ?? 0) === 0;
-        if (makeDefault) {
-          await client.query(
-            'update workspace_models set is_default = false where workspace_id = $1',
-            [workspaceId],
-          );
-        }
-        await client
-          .query(
-            `insert into workspace_models (id, workspace_id, name, model, base_url, api_key_sealed,
-               context_window, is_default, created_by)
-             values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-            [
-              id,
-              workspaceId,
-              input.name,
-              input.model,
-              input.base_url,
-              input.api_key ? box.seal(input.api_key) : null,
-              input.context_window,
-              makeDefault,
-              userId,
-            ],
-          )
-          .catch(taken);
-      });
+      await repository
+        .insert(
+          id,
+          workspaceId,
+          userId,
+          {
+            name: input.name,
+            model: input.model,
+            base_url: input.base_url,
+            api_key_sealed: input.api_key ? box.seal(input.api_key) : null,
+            context_window: input.context_window,
+          },
+          input.is_default,
+        )
+        .catch(taken);
       return find(workspaceId, id);
     },
     async update(workspaceId: string, id: string, changes: Partial<ModelInput>) {
@@ -148,64 +98,37 @@ export function createWorkspaceModels(
           },
         ],
       );
-      await locked(workspaceId, async (client) => {
-        if (changes.is_default === true) {
-          await client.query(
-            'update workspace_models set is_default = false where workspace_id = $1',
-            [workspaceId],
-          );
-        }
-        const key =
-          changes.api_key === undefined
-            ? before.api_key_sealed
-            : changes.api_key === null
-              ? null
-              : box.seal(changes.api_key);
-        await client
-          .query(
-            `update workspace_models set name = $3, model = $4, base_url = $5, api_key_sealed = $6,
-               context_window = $7, is_default = $8, updated_at = now()
-             where id = $1 and workspace_id = $2`,
-            [
-              id,
-              workspaceId,
-              changes.name ?? before.name,
-              changes.model ?? before.model,
-              baseUrl,
-              key,
+      const key =
+        changes.api_key === undefined
+          ? before.api_key_sealed
+          : changes.api_key === null
+            ? null
+            : box.seal(changes.api_key);
+      await repository
+        .update(
+          id,
+          workspaceId,
+          {
+            name: changes.name ?? before.name,
+            model: changes.model ?? before.model,
+            base_url: baseUrl,
+            api_key_sealed: key,
+            context_window:
               changes.context_window === undefined ? before.context_window : changes.context_window,
-              // The default moves by making another model the default, not by unsetting it.
-              changes.is_default === true ? true : before.is_default,
-            ],
-          )
-          .catch(taken);
-      });
+          },
+          // The default moves by making another model the default, not by unsetting it.
+          changes.is_default === true || before.is_default,
+        )
+        .catch(taken);
       return find(workspaceId, id);
     },
     async remove(workspaceId: string, id: string): Promise<void> {
-      await locked(workspaceId, async (client) => {
-        const { rows } = await client.query<{ is_default: boolean }>(
-          'delete from workspace_models where id = $1 and workspace_id = $2 returning is_default',
-          [id, workspaceId],
-        );
-        if (!rows[0]) throw notFound(id);
-        if (rows[0].is_default) {
-          await client.query(
-            `update workspace_models set is_default = true where id = (
-               select id from workspace_models where workspace_id = $1 order by created_at, id limit 1)`,
-            [workspaceId],
-          );
-        }
-      });
+      if (!(await repository.delete(workspaceId, id))) throw notFound(id);
     },
     /** The choice of a room: its model id when the workspace has it, else the default, else the install's. */
     async resolve(workspaceId: string, model: string | null): Promise<ModelChoice> {
-      const { rows } = await pool.query<WorkspaceModel>(
-        `select * from workspace_models where workspace_id = $1 and (model = $2 or is_default)
-         order by (model = $2) desc limit 1`,
-        [workspaceId, model],
-      );
-      if (rows[0]) return choiceOf(rows[0]);
+      const row = await repository.chosen(workspaceId, model);
+      if (row) return choiceOf(row);
       if (!install) {
         throw new HttpError(
           503,
@@ -224,11 +147,8 @@ export function createWorkspaceModels(
     },
     /** The model ids the workspace offers (the open API's /models). */
     async ids(workspaceId: string): Promise<string[]> {
-      const { rows } = await pool.query<{ model: string }>(
-        'select model from workspace_models where workspace_id = $1 order by is_default desc, name',
-        [workspaceId],
-      );
-      if (rows.length > 0) return rows.map((row) => row.model);
+      const ids = await repository.ids(workspaceId);
+      if (ids.length > 0) return ids;
       return install ? [install.model] : [];
     },
     choiceOf,

@@ -3,7 +3,9 @@
  * workspace.manage, refused before any query or bridge call.
  */
 import type { SecretBox } from '../../src/crypto/secret-box';
+import { createIframeRepository } from '../../src/workspace-config/iframe-repository';
 import { createIframes } from '../../src/workspace-config/iframes';
+import { createIntegrationRepository } from '../../src/workspace-config/integration-repository';
 import { createIntegrations } from '../../src/workspace-config/integrations';
 import type { MessagingBridge } from '../../src/workspace-config/messaging-bridge';
 import { fakeWorkspaces, outsider, refused, untouched, viewer } from './access-fakes';
@@ -23,8 +25,13 @@ function setup() {
   return {
     workspaces,
     data,
-    integrations: createIntegrations(data.pool, {} as SecretBox, bridge, workspaces),
-    iframes: createIframes(data.pool, workspaces),
+    integrations: createIntegrations(
+      createIntegrationRepository(data.pool),
+      {} as SecretBox,
+      bridge,
+      workspaces,
+    ),
+    iframes: createIframes(createIframeRepository(data.pool), workspaces),
   };
 }
 type Setup = ReturnType<typeof setup>;

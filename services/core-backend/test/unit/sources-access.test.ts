@@ -2,7 +2,9 @@
  * Databases and APIs decide access themselves: a viewer reads, never adds, changes or deletes a
  * source or an endpoint; an outsider sees nothing. Refusals come before any query or proxy call.
  */
+import { createApiRepository } from '../../src/sources/api-repository';
 import { createApis } from '../../src/sources/apis';
+import { createDatabaseRepository } from '../../src/sources/database-repository';
 import { createDatabases } from '../../src/sources/databases';
 import type { SecretBox } from '../../src/crypto/secret-box';
 import { fakeWorkspaces, outsider, refused, untouched, viewer } from './access-fakes';
@@ -22,12 +24,20 @@ function setup() {
       },
     },
   );
-  const common = { pool: data.pool, access: data.access, workspaces, box: {} as SecretBox };
+  const common = { access: data.access, workspaces, box: {} as SecretBox };
   return {
     workspaces,
     data,
-    databases: createDatabases({ ...common, dbProxy: proxy as never }),
-    apis: createApis({ ...common, httpProxy: proxy as never }),
+    databases: createDatabases({
+      ...common,
+      repository: createDatabaseRepository(data.pool, data.access),
+      dbProxy: proxy as never,
+    }),
+    apis: createApis({
+      ...common,
+      repository: createApiRepository(data.pool, data.access),
+      httpProxy: proxy as never,
+    }),
   };
 }
 type Setup = ReturnType<typeof setup>;

@@ -1,0 +1,98 @@
+/** The `workspace_iframes` table (chat widgets), read with its app key's prefix and liveness. */
+import type pg from 'pg';
+import { workspaceRows } from './workspace-rows-repository';
+
+export interface IframeTheme {
+  title: string;
+  greeting: string;
+  primary_color: string;
+  position: 'bottom-right' | 'bottom-left';
+  dark_mode: boolean;
+}
+
+export interface Iframe {
+  id: string;
+  workspace_id: string;
+  name: string;
+  allowed_origins: string[];
+  app_key_id: string;
+  /** The app key's prefix, to recognise it in the list of keys. */
+  app_key_prefix: string;
+  /** False once its app key is revoked: the widget then refuses to load. */
+  app_key_active: boolean;
+  theme: IframeTheme;
+  enabled: boolean;
+  show_passages: boolean;
+  created_by: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface IframeInput {
+  name: string;
+  allowed_origins: string[];
+  app_key_id: string;
+  theme: IframeTheme;
+  enabled: boolean;
+  show_passages: boolean;
+}
+
+const fields = (input: IframeInput) => [
+  input.name,
+  input.allowed_origins,
+  input.app_key_id,
+  JSON.stringify(input.theme),
+  input.enabled,
+  input.show_passages,
+];
+
+export function createIframeRepository(pool: pg.Pool) {
+  return {
+    ...workspaceRows<Iframe>(pool, {
+      table: 'workspace_iframes',
+      select: `select t.*, k.prefix as app_key_prefix, k.revoked_at is null as app_key_active
+        from workspace_iframes t join app_keys k on k.id = t.app_key_id`,
+      orderBy: 't.name',
+    }),
+    /** Whether the key is a live key of this workspace. */
+    async liveKey(workspaceId: string, appKeyId: string): Promise<boolean> {
+      const { rows } = await pool.query(
+        'select 1 from app_keys where id = $1 and workspace_id = $2 and revoked_at is null',
+        [appKeyId, workspaceId],
+      );
+      return rows.length > 0;
+    },
+    /** An enabled iframe whose app key is live, with its workspace's name and the key's maker. */
+    async live(id: string) {
+      const { rows } = await pool.query<
+        Iframe & { workspace_name: string; app_key_created_by: string }
+      >(
+        `select f.*, w.name as workspace_name, k.created_by as app_key_created_by
+         from workspace_iframes f
+         join app_keys k on k.id = f.app_key_id and k.revoked_at is null
+         join workspaces w on w.id = f.workspace_id
+         where f.id = $1 and f.enabled`,
+        [id],
+      );
+      return rows[0];
+    },
+    async insert(id: string, workspaceId: string, userId: string, input: IframeInput) {
+      await pool.query(
+        `insert into workspace_iframes (id, workspace_id, created_by, name, allowed_origins,
+           app_key_id, theme, enabled, show_passages)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [id, workspaceId, userId, ...fields(input)],
+      );
+    },
+    async update(id: string, workspaceId: string, input: IframeInput) {
+      await pool.query(
+        `update workspace_iframes set name = $3, allowed_origins = $4, app_key_id = $5,
+           theme = $6, enabled = $7, show_passages = $8, updated_at = now()
+         where id = $1 and workspace_id = $2`,
+        [id, workspaceId, ...fields(input)],
+      );
+    },
+  };
+}
+
+export type IframeRepository = ReturnType<typeof createIframeRepository>;
