@@ -45,10 +45,6 @@ import { topicRoutes } from './topics/routes';
 import { utilRoutes } from './users/utils-routes';
 import { integrationRoutes } from './workspace-config/integration-routes';
 import { workspaceConfigRoutes } from './workspace-config/routes';
-import { adminRoutes } from './workspaces/admin-routes';
-import { callerOf } from './workspaces/caller';
-import { workspaceRoleRoutes } from './workspaces/role-routes';
-import { workspaceRoutes } from './workspaces/routes';
 import {
   createAnswerPipeline,
   type ResolveModel,
@@ -97,8 +93,7 @@ import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge
 import { createRetriever } from './retrieval/retriever';
 import { createSearch } from './retrieval/search';
 import { createUserDirectory } from './users/user-directory';
-import { createWorkspaceRoles } from './workspaces/workspace-roles';
-import { createWorkspaces } from './workspaces/workspaces';
+import { workspacesArea } from './workspaces/area';
 
 /** The kit's {@link Service}, plus what the integration tests reach into. */
 export interface CoreBackend extends Service {
@@ -186,7 +181,11 @@ export function createCoreBackend(
     logger,
     registry: metrics.registry,
   });
-  const workspaces = createWorkspaces(pool, users, deletions);
+  const {
+    area: workspaceArea,
+    workspaces,
+    callerOf: caller,
+  } = workspacesArea({ pool, users, deletions });
   const stt = sttSettings(settings);
   const speechToText = stt && createSpeechToText(stt);
   const audioOriginals = objects && createOriginals(objects, 'core-audios');
@@ -305,8 +304,6 @@ export function createCoreBackend(
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
-  const caller = callerOf(users);
-  const workspaceRoles = createWorkspaceRoles(pool);
   const resourceAccess = createResourceAccess(access, workspaces);
   const appKeys = createAppKeys({
     repository: createAppKeyRepository(pool),
@@ -325,13 +322,7 @@ export function createCoreBackend(
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
   const areas: Area[] = [
-    {
-      routes: [
-        ...workspaceRoutes(workspaces, caller),
-        ...workspaceRoleRoutes(workspaceRoles),
-        ...adminRoutes(workspaces, caller),
-      ],
-    },
+    workspaceArea,
     { routes: appKeyRoutes(appKeys, caller) },
     {
       routes: [
