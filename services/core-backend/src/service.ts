@@ -17,15 +17,13 @@ import {
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
 import { createRedisClient } from '@pelita/kit/redis-client';
-import { createAccessLists } from './access/access-lists';
-import { createResourceAccess } from './access/resource-access';
+import { accessArea, accessListsOf } from './access/area';
 import { publicKeySource } from './auth/public-key';
 import { createSignInRelay } from './auth/sign-in-relay';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import type { Area } from './area';
-import { accessRoutes } from './access/access-routes';
 import { appKeyRoutes } from './app-keys/routes';
 import { audioRoutes } from './audios/routes';
 import { signInRoutes } from './auth/sign-in-routes';
@@ -136,7 +134,7 @@ export function createCoreBackend(
     logger,
   });
   const users = createUserDirectory(pool);
-  const access = createAccessLists(pool);
+  const access = accessListsOf(pool);
   const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
   const systemPrompts = createSystemPrompts(pool);
@@ -304,7 +302,6 @@ export function createCoreBackend(
   });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
-  const resourceAccess = createResourceAccess(access, workspaces);
   const appKeys = createAppKeys({
     repository: createAppKeyRepository(pool),
     workspaces,
@@ -362,11 +359,7 @@ export function createCoreBackend(
         }),
       ],
     },
-    {
-      routes: (['document', 'folder', 'topic', 'audio', 'database', 'api'] as const).flatMap(
-        (type) => accessRoutes(type, `${type}s`, { resourceAccess, callerOf: caller }),
-      ),
-    },
+    accessArea({ access, workspaces, callerOf: caller }),
     { routes: sourceRoutes({ databases, apis, callerOf: caller }) },
     { routes: dashboardRoutes({ dashboard: createDashboard(pool, workspaces), callerOf: caller }) },
     {
