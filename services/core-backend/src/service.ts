@@ -18,15 +18,13 @@ import {
 import { createObjectStore } from '@pelita/kit/object-store';
 import { createRedisClient } from '@pelita/kit/redis-client';
 import { accessArea, accessListsOf } from './access/area';
-import { publicKeySource } from './auth/public-key';
-import { createSignInRelay } from './auth/sign-in-relay';
+import { authArea } from './auth/area';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import type { Area } from './area';
 import { appKeyRoutes } from './app-keys/routes';
 import { audioRoutes } from './audios/routes';
-import { signInRoutes } from './auth/sign-in-routes';
 import { chatRoutes } from './chats/chat-routes';
 import { reportRoutes } from './chats/report-routes';
 import { roomRoutes } from './chats/room-routes';
@@ -40,7 +38,6 @@ import { openApiHistoryRoutes } from './open-api/history-routes';
 import { searchRoutes } from './retrieval/routes';
 import { sourceRoutes } from './sources/routes';
 import { topicRoutes } from './topics/routes';
-import { utilRoutes } from './users/utils-routes';
 import { integrationRoutes } from './workspace-config/integration-routes';
 import { workspaceConfigRoutes } from './workspace-config/routes';
 import {
@@ -90,7 +87,7 @@ import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
 import { createRetriever } from './retrieval/retriever';
 import { createSearch } from './retrieval/search';
-import { createUserDirectory } from './users/user-directory';
+import { usersArea } from './users/area';
 import { workspacesArea } from './workspaces/area';
 
 /** The kit's {@link Service}, plus what the integration tests reach into. */
@@ -128,12 +125,12 @@ export function createCoreBackend(
     index: settings.KNOWLEDGE_INDEX,
     embedder: embeddings && createEmbedder(embeddings),
   });
-  const publicKey = publicKeySource({
-    pem: settings.JWT_PUBLIC_KEY,
-    userServiceUrl: settings.URL_USER,
+  const { area: signInArea, publicKey } = authArea(settings, logger);
+  const { area: utilsArea, users } = usersArea({
+    pool,
+    serviceToken: settings.SERVICE_TOKEN,
     logger,
   });
-  const users = createUserDirectory(pool);
   const access = accessListsOf(pool);
   const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
@@ -300,7 +297,6 @@ export function createCoreBackend(
     lookups: createSourceLookups({ databases, apis, models, logger }),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
-  if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
   const appKeys = createAppKeys({
     repository: createAppKeyRepository(pool),
@@ -388,15 +384,8 @@ export function createCoreBackend(
         ...openApiChatRoutes({ appKeys, workspaces, chats, answers, models: workspaceModels }),
       ],
     },
-    { routes: utilRoutes(users, settings.SERVICE_TOKEN) },
-    {
-      routes: signInRoutes(
-        createSignInRelay({
-          userServiceUrl: settings.URL_USER,
-          timeoutMs: settings.USER_SERVICE_TIMEOUT_MS,
-        }),
-      ),
-    },
+    utilsArea,
+    signInArea,
     {
       routes: [
         ...pageRoutes(iframes),

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createUserDirectory } from '../../src/users/user-directory';
+import { createUserRepository } from '../../src/users/user-repository';
 import { createWorkspaceRepository } from '../../src/workspaces/workspace-repository';
 import { createWorkspaces, type Workspaces } from '../../src/workspaces/workspaces';
 import { expectJson, startCoreStack, type CoreStack, type TestUser } from './support/core-stack';
@@ -58,7 +58,7 @@ describe('who may give which workspace role', () => {
     });
     workspaces = createWorkspaces({
       repository: createWorkspaceRepository(pool),
-      users: createUserDirectory(pool),
+      users: createUserRepository(pool),
       deletions: { workspace: () => Promise.reject(new Error('not deleted here')) },
     });
   });
