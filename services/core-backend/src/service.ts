@@ -70,7 +70,7 @@ import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
 import { createDashboard } from './dashboard/dashboard';
-import { createDeletions } from './deletion/deletions';
+import { deletionArea } from './deletion/area';
 import { createApis } from './sources/apis';
 import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
@@ -165,7 +165,7 @@ export function createCoreBackend(
     },
     objects,
   });
-  const deletions = createDeletions({
+  const { deletions } = deletionArea({
     pool,
     access,
     knowledge,
