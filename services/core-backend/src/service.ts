@@ -1,14 +1,10 @@
 /**
- * Puts the core backend together from its settings: pool, Redis, domain modules, app. `start`
+ * Puts the core backend together from its settings: the platform (`platform.ts`: pool, Redis,
+ * OpenSearch, activity log, metrics), the areas built on it, the app listing them. `start`
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
 import {
-  createActivityLog,
-  createActivityRepository,
-  createMetrics,
-  createOpenSearchClient,
   createSummarizerClient,
-  observePgPool,
   createTargetPolicy,
   type ActivityRepository,
   type DecideAccess,
@@ -16,7 +12,6 @@ import {
   type Service,
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
-import { createRedisClient } from '@pelita/kit/redis-client';
 import { accessArea, accessListsOf } from './access/area';
 import { authArea } from './auth/area';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
@@ -82,7 +77,7 @@ import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
 import { createWorkspaceConfig } from './workspace-config/workspace-config';
 import { createWorkspaceModels } from './workspace-config/workspace-models';
-import { createPool, migrateDatabase } from './db/database';
+import { createPlatform } from './platform';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
 import { createRetriever } from './retrieval/retriever';
@@ -106,18 +101,8 @@ export function createCoreBackend(
   logger: Logger,
   options: { decide?: DecideAccess } = {},
 ): CoreBackend {
-  const metrics = createMetrics();
-  const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
-  observePgPool(metrics.registry, pool);
-  const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
-  const search = createOpenSearchClient(settings);
-  const activity = createActivityRepository(
-    settings.OPENSEARCH_URL,
-    settings.INDEX_USER_ACTIVITY_LOG,
-    settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
-      ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
-      : undefined,
-  );
+  const platform = createPlatform(settings, logger);
+  const { metrics, pool, redis, search, activity } = platform;
   const embeddings = embeddingsSettings(settings);
   if (!embeddings) logger.warn('EMBEDDINGS_MODEL is not set: retrieval is BM25 only');
   const knowledge = createKnowledgeIndex({
@@ -407,25 +392,14 @@ export function createCoreBackend(
 
   const app = createApp({
     logger,
-    activityLog: createActivityLog({
-      repository: activity,
-      logger,
-      registry: metrics.registry,
-      // Calls with an app key or the service token are a program's, not a user's action.
-      // The relayed logins are the user service's to record; widget visitors are not users.
-      ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils|auth|embed)\//.test(route.path),
-    }),
+    activityLog: platform.activityLog,
     metrics,
     publicKey: () => publicKey.key(),
     sessions: redis,
     opaUrl: settings.URL_OPA,
     ...(options.decide ? { decide: options.decide } : {}),
     trustProxy: settings.TRUST_PROXY,
-    readiness: {
-      postgres: () => pool.query('select 1'),
-      redis: () => redis.ping(),
-      opensearch: () => knowledge.ping(),
-    },
+    readiness: { ...platform.readiness, opensearch: () => knowledge.ping() },
     areas,
   });
 
@@ -436,11 +410,9 @@ export function createCoreBackend(
     follower,
     audioWorker,
     async start() {
-      const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
-      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+      await platform.start();
       const indexProblem = await knowledge.ensureIndex();
       if (indexProblem) logger.error(indexProblem);
-      await activity.ensureIndex();
       await originals?.ensureBucket();
       await audioOriginals?.ensureBucket();
       await publicKey.load();
@@ -450,11 +422,8 @@ export function createCoreBackend(
     },
     async stop() {
       await Promise.all([follower?.stop(), audioWorker?.stop(), deletions.stop()]);
-      await pool.end();
-      redis.disconnect();
-      await search.close();
-      await activity.close();
       objects?.close();
+      await platform.stop();
     },
   };
 }
