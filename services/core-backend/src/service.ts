@@ -1,14 +1,10 @@
 /**
- * Puts the core backend together from its settings: pool, Redis, domain modules, app. `start`
+ * Puts the core backend together from its settings: the platform (`platform.ts`: pool, Redis,
+ * OpenSearch, activity log, metrics), the areas built on it, the app listing them. `start`
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
 import {
-  createActivityLog,
-  createActivityRepository,
-  createMetrics,
-  createOpenSearchClient,
   createSummarizerClient,
-  observePgPool,
   createTargetPolicy,
   type ActivityRepository,
   type DecideAccess,
@@ -16,19 +12,14 @@ import {
   type Service,
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
-import { createRedisClient } from '@pelita/kit/redis-client';
-import { createAccessLists } from './access/access-lists';
-import { createResourceAccess } from './access/resource-access';
-import { publicKeySource } from './auth/public-key';
-import { createSignInRelay } from './auth/sign-in-relay';
+import { accessArea, accessListsOf } from './access/area';
+import { authArea } from './auth/area';
 import { createAppKeyRepository } from './app-keys/app-key-repository';
 import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import type { Area } from './area';
-import { accessRoutes } from './access/access-routes';
 import { appKeyRoutes } from './app-keys/routes';
 import { audioRoutes } from './audios/routes';
-import { signInRoutes } from './auth/sign-in-routes';
 import { chatRoutes } from './chats/chat-routes';
 import { reportRoutes } from './chats/report-routes';
 import { roomRoutes } from './chats/room-routes';
@@ -40,11 +31,6 @@ import { openApiChatRoutes } from './open-api/chat-routes';
 import { openApiHistoryRoutes } from './open-api/history-routes';
 import { searchRoutes } from './retrieval/routes';
 import { topicRoutes } from './topics/routes';
-import { utilRoutes } from './users/utils-routes';
-import { adminRoutes } from './workspaces/admin-routes';
-import { callerOf } from './workspaces/caller';
-import { workspaceRoleRoutes } from './workspaces/role-routes';
-import { workspaceRoutes } from './workspaces/routes';
 import {
   createAnswerPipeline,
   type ResolveModel,
@@ -75,19 +61,18 @@ import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
 import { createTopics } from './topics/topics';
 import { dashboardArea } from './dashboard/area';
-import { createDeletions } from './deletion/deletions';
+import { deletionArea } from './deletion/area';
 import { sourcesArea } from './sources/area';
 import { workspaceConfigArea } from './workspace-config/area';
 import { createSecretBox } from './crypto/secret-box';
 import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
-import { createPool, migrateDatabase } from './db/database';
+import { createPlatform } from './platform';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
 import { createRetriever } from './retrieval/retriever';
 import { createSearch } from './retrieval/search';
-import { createUserDirectory } from './users/user-directory';
-import { createWorkspaceRoles } from './workspaces/workspace-roles';
-import { createWorkspaces } from './workspaces/workspaces';
+import { usersArea } from './users/area';
+import { workspacesArea } from './workspaces/area';
 
 /** The kit's {@link Service}, plus what the integration tests reach into. */
 export interface CoreBackend extends Service {
@@ -105,18 +90,8 @@ export function createCoreBackend(
   logger: Logger,
   options: { decide?: DecideAccess } = {},
 ): CoreBackend {
-  const metrics = createMetrics();
-  const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
-  observePgPool(metrics.registry, pool);
-  const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
-  const search = createOpenSearchClient(settings);
-  const activity = createActivityRepository(
-    settings.OPENSEARCH_URL,
-    settings.INDEX_USER_ACTIVITY_LOG,
-    settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
-      ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
-      : undefined,
-  );
+  const platform = createPlatform(settings, logger);
+  const { metrics, pool, redis, search, activity } = platform;
   const embeddings = embeddingsSettings(settings);
   if (!embeddings) logger.warn('EMBEDDINGS_MODEL is not set: retrieval is BM25 only');
   const knowledge = createKnowledgeIndex({
@@ -124,13 +99,13 @@ export function createCoreBackend(
     index: settings.KNOWLEDGE_INDEX,
     embedder: embeddings && createEmbedder(embeddings),
   });
-  const publicKey = publicKeySource({
-    pem: settings.JWT_PUBLIC_KEY,
-    userServiceUrl: settings.URL_USER,
+  const { area: signInArea, publicKey } = authArea(settings, logger);
+  const { area: utilsArea, users } = usersArea({
+    pool,
+    serviceToken: settings.SERVICE_TOKEN,
     logger,
   });
-  const users = createUserDirectory(pool);
-  const access = createAccessLists(pool);
+  const access = accessListsOf(pool);
   const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
   const targetPolicy = createTargetPolicy(settings.ALLOWED_TARGETS);
@@ -158,7 +133,7 @@ export function createCoreBackend(
     },
     objects,
   });
-  const deletions = createDeletions({
+  const { deletions } = deletionArea({
     pool,
     access,
     knowledge,
@@ -169,7 +144,11 @@ export function createCoreBackend(
     logger,
     registry: metrics.registry,
   });
-  const workspaces = createWorkspaces(pool, users, deletions);
+  const {
+    area: workspaceArea,
+    workspaces,
+    callerOf: caller,
+  } = workspacesArea({ pool, users, deletions });
   const stt = sttSettings(settings);
   const speechToText = stt && createSpeechToText(stt);
   const audioOriginals = objects && createOriginals(objects, 'core-audios');
@@ -251,7 +230,7 @@ export function createCoreBackend(
     access,
     workspaces,
     box: secrets,
-    callerOf: callerOf(users),
+    callerOf: caller,
     settings,
   });
   const { databases, apis } = sources;
@@ -263,7 +242,7 @@ export function createCoreBackend(
     targetPolicy,
     installModel: installModel(settings),
     settings,
-    callerOf: callerOf(users),
+    callerOf: caller,
   });
   const { systemPrompts, workspaceModels: workspaceModelStore, iframes } = workspaceConfig;
   const resolveModel: ResolveModel = (workspaceId, model) =>
@@ -284,11 +263,7 @@ export function createCoreBackend(
     lookups: createSourceLookups({ databases, apis, models, logger }),
     maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
   });
-  if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
-  const caller = callerOf(users);
-  const workspaceRoles = createWorkspaceRoles(pool);
-  const resourceAccess = createResourceAccess(access, workspaces);
   const appKeys = createAppKeys({
     repository: createAppKeyRepository(pool),
     workspaces,
@@ -305,13 +280,7 @@ export function createCoreBackend(
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
   const areas: Area[] = [
-    {
-      routes: [
-        ...workspaceRoutes(workspaces, caller),
-        ...workspaceRoleRoutes(workspaceRoles),
-        ...adminRoutes(workspaces, caller),
-      ],
-    },
+    workspaceArea,
     { routes: appKeyRoutes(appKeys, caller) },
     {
       routes: [
@@ -329,11 +298,7 @@ export function createCoreBackend(
     { routes: topicRoutes({ topics, callerOf: caller }) },
     { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
     workspaceConfig.area,
-    {
-      routes: (['document', 'folder', 'topic', 'audio', 'database', 'api'] as const).flatMap(
-        (type) => accessRoutes(type, `${type}s`, { resourceAccess, callerOf: caller }),
-      ),
-    },
+    accessArea({ access, workspaces, callerOf: caller }),
     sources.area,
     dashboardArea({ pool, workspaces, callerOf: caller }),
     {
@@ -362,15 +327,8 @@ export function createCoreBackend(
         ...openApiChatRoutes({ appKeys, workspaces, chats, answers, models: workspaceModels }),
       ],
     },
-    { routes: utilRoutes(users, settings.SERVICE_TOKEN) },
-    {
-      routes: signInRoutes(
-        createSignInRelay({
-          userServiceUrl: settings.URL_USER,
-          timeoutMs: settings.USER_SERVICE_TIMEOUT_MS,
-        }),
-      ),
-    },
+    utilsArea,
+    signInArea,
     {
       routes: [
         ...pageRoutes(iframes),
@@ -392,25 +350,14 @@ export function createCoreBackend(
 
   const app = createApp({
     logger,
-    activityLog: createActivityLog({
-      repository: activity,
-      logger,
-      registry: metrics.registry,
-      // Calls with an app key or the service token are a program's, not a user's action.
-      // The relayed logins are the user service's to record; widget visitors are not users.
-      ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils|auth|embed)\//.test(route.path),
-    }),
+    activityLog: platform.activityLog,
     metrics,
     publicKey: () => publicKey.key(),
     sessions: redis,
     opaUrl: settings.URL_OPA,
     ...(options.decide ? { decide: options.decide } : {}),
     trustProxy: settings.TRUST_PROXY,
-    readiness: {
-      postgres: () => pool.query('select 1'),
-      redis: () => redis.ping(),
-      opensearch: () => knowledge.ping(),
-    },
+    readiness: { ...platform.readiness, opensearch: () => knowledge.ping() },
     areas,
   });
 
@@ -421,11 +368,9 @@ export function createCoreBackend(
     follower,
     audioWorker,
     async start() {
-      const applied = await migrateDatabase(pool, settings.DATABASE_SCHEMA);
-      if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+      await platform.start();
       const indexProblem = await knowledge.ensureIndex();
       if (indexProblem) logger.error(indexProblem);
-      await activity.ensureIndex();
       await originals?.ensureBucket();
       await audioOriginals?.ensureBucket();
       await publicKey.load();
@@ -435,11 +380,8 @@ export function createCoreBackend(
     },
     async stop() {
       await Promise.all([follower?.stop(), audioWorker?.stop(), deletions.stop()]);
-      await pool.end();
-      redis.disconnect();
-      await search.close();
-      await activity.close();
       objects?.close();
+      await platform.stop();
     },
   };
 }

@@ -36,27 +36,28 @@ export function signInRoutes(signIn: SignInRelay): RouteDefinition[] {
     else res.status(answer.status).json(answer.json);
   }
 
+  // The two calls that send a body and answer a token pair.
+  const withBody = [
+    ['/auth/login', LoginBody, "Log in (the user service's login, relayed for the chat page)"],
+    [
+      '/auth/refresh',
+      RefreshBody,
+      "Trade a refresh token for a new pair (the user service's, relayed)",
+    ],
+  ] as const;
   return [
-    defineRoute({
-      method: 'post',
-      path: '/auth/login',
-      summary: "Log in (the user service's login, relayed for the chat page)",
-      tags,
-      public: true,
-      request: { body: LoginBody },
-      responses: { 200: passedOn, 401: passedOn, 429: passedOn, ...away },
-      handler: ({ body }, req, res) => relay(req, res, '/auth/login', body),
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/refresh',
-      summary: "Trade a refresh token for a new pair (the user service's, relayed)",
-      tags,
-      public: true,
-      request: { body: RefreshBody },
-      responses: { 200: passedOn, 401: passedOn, 429: passedOn, ...away },
-      handler: ({ body }, req, res) => relay(req, res, '/auth/refresh', body),
-    }),
+    ...withBody.map(([path, body, summary]) =>
+      defineRoute({
+        method: 'post',
+        path,
+        summary,
+        tags,
+        public: true,
+        request: { body },
+        responses: { 200: passedOn, 401: passedOn, 429: passedOn, ...away },
+        handler: (input, req, res) => relay(req, res, path, input.body),
+      }),
+    ),
     defineRoute({
       method: 'post',
       path: '/auth/logout',

@@ -7,44 +7,29 @@
  * succeeds. The rows go first: the document follower and the audio worker write passages while
  * holding their row, so they finish before the deletion takes it, or find no row after.
  */
-import { errorMessage, inTransaction, type Logger } from '@pelita/kit';
+import { errorMessage, type Logger } from '@pelita/kit';
 import { Counter, Gauge, type Registry } from 'prom-client';
-import type pg from 'pg';
-import type { AccessLists } from '../access/access-lists';
-import { createDeletionJobs, type DeletionJob } from './deletion-jobs';
-import {
-  audioLeftovers,
-  documentLeftovers,
-  retryDelayMs,
-  workspaceLeftovers,
-  type AudioRow,
-  type DocumentRow,
-  type Leftovers,
-} from './leftovers';
+import type { DeletionJob, DeletionRepository } from './deletion-repository';
+import { audioLeftovers, documentLeftovers, retryDelayMs, workspaceLeftovers } from './leftovers';
 import { removeLeftovers, type LeftoverStores } from './remove-leftovers';
 
 export interface DeletionsOptions extends LeftoverStores {
-  pool: pg.Pool;
-  access: AccessLists;
+  /** The rows and the jobs (`deletion-repository.ts`). */
+  jobs: DeletionRepository;
   logger: Logger;
   registry: Registry;
   /** How often the worker looks for due jobs, and the first pause after a failure. */
   intervalMs?: number;
   /** The longest pause between two tries. */
   maxRetryMs?: number;
-  /** How long a replica holds a job it runs (a job run twice does no harm: removal is idempotent). */
-  leaseMs?: number;
   /** How long a finished job stays as the record of the deletion. */
   keepFinishedMs?: number;
 }
 
-const DOCUMENT_COLUMNS = 'id, source, attempt, original_key, state, summary_state';
-
 export function createDeletions(options: DeletionsOptions) {
-  const { pool, logger } = options;
+  const { jobs, logger } = options;
   const intervalMs = options.intervalMs ?? 5000;
   const maxRetryMs = options.maxRetryMs ?? 600_000;
-  const jobs = createDeletionJobs(pool, options.leaseMs ?? 300_000);
   const runs = new Counter({
     name: 'core_deletion_runs_total',
     help: 'Runs of deletion jobs, by outcome (done; waiting for an OCR task to end; failed, retried)',
@@ -87,33 +72,10 @@ export function createDeletions(options: DeletionsOptions) {
     }
   }
 
-  /** Deletes rows and records the job in one transaction, then runs the job. */
-  async function deleteNow(
-    schedule: (client: pg.PoolClient) => Promise<string | undefined>,
-  ): Promise<void> {
-    const id = await inTransaction(pool, schedule);
+  /** Runs the job the deletion just recorded (none: it was gone already). */
+  async function runNow(id: string | undefined): Promise<void> {
     const job = id && (await jobs.get(id));
     if (job) await run(job);
-  }
-
-  /** Deletes one document's or audio's row (`deleteSql` returns it) and access list. */
-  function deleteResource<Row extends { workspace_id: string }>(
-    kind: 'document' | 'audio',
-    deleteSql: string,
-    id: string,
-    leftovers: (row: Row) => Leftovers,
-  ): Promise<void> {
-    return deleteNow(async (client) => {
-      const { rows } = await client.query<Row>(deleteSql, [id]);
-      if (!rows[0]) return undefined;
-      await options.access.forget(kind, id, client);
-      return jobs.add(client, {
-        kind,
-        targetId: id,
-        workspaceId: rows[0].workspace_id,
-        leftovers: leftovers(rows[0]),
-      });
-    });
   }
 
   async function runRound(): Promise<void> {
@@ -128,52 +90,20 @@ export function createDeletions(options: DeletionsOptions) {
 
   return {
     /** Deletes the workspace with everything in it; a no-op when it is already gone. */
-    workspace(workspaceId: string): Promise<void> {
-      return deleteNow(async (client) => {
-        const { rows: found } = await client.query(
-          'select 1 from workspaces where id = $1 for update',
-          [workspaceId],
-        );
-        if (found.length === 0) return undefined;
-        // Held until the cascade: a re-processing or a worker cannot change them meanwhile.
-        const { rows: documents } = await client.query<DocumentRow>(
-          `select ${DOCUMENT_COLUMNS} from documents where workspace_id = $1 for update`,
-          [workspaceId],
-        );
-        const { rows: audios } = await client.query<AudioRow>(
-          'select id, original_key from audios where workspace_id = $1 for update',
-          [workspaceId],
-        );
-        const id = await jobs.add(client, {
-          kind: 'workspace',
-          targetId: workspaceId,
-          workspaceId,
-          leftovers: workspaceLeftovers(workspaceId, documents, audios),
-        });
-        await client.query('delete from workspaces where id = $1', [workspaceId]);
-        return id;
-      });
-    },
+    workspace: async (workspaceId: string): Promise<void> =>
+      runNow(
+        await jobs.deleteWorkspace(workspaceId, (documents, audios) =>
+          workspaceLeftovers(workspaceId, documents, audios),
+        ),
+      ),
 
     /** Deletes the document and everything made of it; a no-op when it is already gone. */
-    document(documentId: string): Promise<void> {
-      return deleteResource<DocumentRow & { workspace_id: string }>(
-        'document',
-        `delete from documents where id = $1 returning ${DOCUMENT_COLUMNS}, workspace_id`,
-        documentId,
-        documentLeftovers,
-      );
-    },
+    document: async (documentId: string): Promise<void> =>
+      runNow(await jobs.deleteDocument(documentId, documentLeftovers)),
 
     /** Deletes the audio and everything made of it; a no-op when it is already gone. */
-    audio(audioId: string): Promise<void> {
-      return deleteResource<AudioRow & { workspace_id: string }>(
-        'audio',
-        'delete from audios where id = $1 returning id, original_key, workspace_id',
-        audioId,
-        audioLeftovers,
-      );
-    },
+    audio: async (audioId: string): Promise<void> =>
+      runNow(await jobs.deleteAudio(audioId, audioLeftovers)),
 
     start(): void {
       const tick = () => {

@@ -1,46 +1,10 @@
 /**
  * What a deleted workspace, document or audio leaves outside PostgreSQL, worked out from its rows
- * while they are still there: the deletion job (`deletion-jobs.ts`) keeps it and the worker
+ * while they are still there: the deletion job (`deletion-repository.ts`) keeps it and the worker
  * removes it (`remove-leftovers.ts`). Pure functions, so the rules are tested without servers.
  */
 import { documentOriginalKey } from '../documents/originals';
-import type { IndexedType } from '../retrieval/knowledge-index';
-
-export interface OcrTaskLeftover {
-  taskId: string;
-  /**
-   * The task may still write (queued, processing, or a summary awaited): its chunks, summary and
-   * PDF are removed again once it has ended, so nothing it writes late is left behind.
-   */
-  running: boolean;
-}
-
-export interface Leftovers {
-  /** Every passage of this workspace in the knowledge index. */
-  workspacePassages?: string;
-  /** Passages of these resources in the knowledge index. */
-  resources: Array<{ type: IndexedType; id: string }>;
-  /** OCR tasks whose chunks (result index), summaries (both summary indexes) and PDF go. */
-  ocrTasks: OcrTaskLeftover[];
-  /** Keys in the bucket: kept originals and recordings. */
-  objects: string[];
-}
-
-/** The columns of a document row the leftovers are worked out from. */
-export interface DocumentRow {
-  id: string;
-  source: string;
-  attempt: number;
-  original_key: string | null;
-  state: string;
-  summary_state: string;
-}
-
-/** The columns of an audio row the leftovers are worked out from. */
-export interface AudioRow {
-  id: string;
-  original_key: string;
-}
+import type { AudioRow, DocumentRow, Leftovers, OcrTaskLeftover } from './deletion-repository';
 
 /**
  * Every OCR task a document has had — `{id}` first, `{id}-{n}` for the n-th re-processing — and

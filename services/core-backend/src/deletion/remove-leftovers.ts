@@ -7,7 +7,7 @@
 import type { OcrArtifacts } from '../documents/ocr-artifacts';
 import type { OcrClient } from '../documents/ocr-client';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { Leftovers, OcrTaskLeftover } from './leftovers';
+import type { Leftovers, OcrTaskLeftover } from './deletion-repository';
 
 export interface LeftoverStores {
   knowledge: KnowledgeIndex;

@@ -3,7 +3,7 @@
  * every user change (`PUT /utils/update-user-name/:id`) and learnt from the access token of
  * each request, so a member's name is never older than their last request.
  */
-import type pg from 'pg';
+import type { UserRepository } from './user-repository';
 
 export interface UserName {
   username: string;
@@ -21,7 +21,7 @@ export interface UserDirectory {
 /** Names already written, so most requests cost no write; bounded, oldest forgotten first. */
 const REMEMBERED_MAX = 10_000;
 
-export function createUserDirectory(pool: pg.Pool): UserDirectory {
+export function createUserDirectory(repository: UserRepository): UserDirectory {
   const remembered = new Map<string, string>();
   const note = (id: string, username: string) => {
     remembered.delete(id);
@@ -32,26 +32,13 @@ export function createUserDirectory(pool: pg.Pool): UserDirectory {
   return {
     async remember(id, username) {
       if (remembered.get(id) === username) return;
-      await pool.query(
-        `insert into users (id, username) values ($1, $2)
-         on conflict (id) do update set username = excluded.username, updated_at = now()
-         where users.username <> excluded.username`,
-        [id, username],
-      );
+      await repository.upsertName(id, username);
       note(id, username);
     },
     async rename(id, name) {
-      await pool.query(
-        `insert into users (id, username, full_name) values ($1, $2, coalesce($3, ''))
-         on conflict (id) do update set username = excluded.username,
-           full_name = coalesce($3, users.full_name), updated_at = now()`,
-        [id, name.username, name.fullName ?? null],
-      );
+      await repository.upsert(id, name.username, name.fullName);
       note(id, name.username);
     },
-    async exists(id) {
-      const { rowCount } = await pool.query('select 1 from users where id = $1', [id]);
-      return rowCount === 1;
-    },
+    exists: (id) => repository.exists(id),
   };
 }

@@ -3,7 +3,7 @@
  * `workspace-admin` feature; `admin` holds it). An administrator is not a member of every
  * workspace: to act inside one they make themselves its owner, which the member list shows.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from './caller';
 import { Paging, WorkspaceParams } from '../http-schemas';
 import { toWorkspaceResponse, WorkspaceList, WorkspaceResponse } from './schemas';
@@ -11,22 +11,31 @@ import type { Workspaces } from './workspaces';
 
 export function adminRoutes(workspaces: Workspaces, callerOf: CallerOf): RouteDefinition[] {
   const tags = ['administration'];
+  const path = '/api/admin/workspaces';
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/admin/workspaces',
-      summary: 'Every workspace of the platform',
-      tags,
-      request: { query: Paging },
-      responses: { 200: { description: 'A page of workspaces', schema: WorkspaceList } },
-      handler: async ({ query }) => {
-        const { rows, total } = await workspaces.listAll(query);
-        return { data: rows.map(toWorkspaceResponse), total, ...query };
+    ...resourceRoutes(
+      {
+        tags,
+        path,
+        item: '/:workspaceId',
+        params: { item: WorkspaceParams },
+        // OPA decided: the listing is the same for every administrator.
+        caller: () => Promise.resolve(undefined),
+        one: { description: 'The workspace', schema: WorkspaceResponse, from: toWorkspaceResponse },
+        missing: 'No such workspace',
       },
-    }),
+      {
+        list: {
+          summary: 'Every workspace of the platform',
+          page: { description: 'A page of workspaces', schema: WorkspaceList },
+          query: Paging,
+          run: (_caller, query) => workspaces.listAll(query),
+        },
+      },
+    ),
     defineRoute({
       method: 'put',
-      path: '/api/admin/workspaces/:workspaceId/owner',
+      path: `${path}/:workspaceId/owner`,
       summary:
         'Make the caller an owner of the workspace (repair: e.g. its owners left the company)',
       tags,
@@ -35,12 +44,10 @@ export function adminRoutes(workspaces: Workspaces, callerOf: CallerOf): RouteDe
         200: { description: 'The workspace', schema: WorkspaceResponse },
         404: { description: 'No such workspace' },
       },
-      handler: async ({ params }, req) => {
-        const caller = await callerOf(req);
-        await workspaces.get(params.workspaceId);
-        await workspaces.setMember(params.workspaceId, caller.id, 'owner');
-        return toWorkspaceResponse(await workspaces.get(params.workspaceId, 'owner'));
-      },
+      handler: async ({ params }, req) =>
+        toWorkspaceResponse(
+          await workspaces.takeOwnership((await callerOf(req)).id, params.workspaceId),
+        ),
     }),
   ];
 }

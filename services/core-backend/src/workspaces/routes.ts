@@ -1,5 +1,6 @@
 /** /api/workspaces: the caller's workspaces, one workspace, its settings, its members. */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import type { Request } from 'express';
 import type { CallerOf } from './caller';
 import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
 import {
@@ -18,74 +19,47 @@ import type { Workspaces } from './workspaces';
 
 export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): RouteDefinition[] {
   const tags = ['workspaces'];
-  const one = { description: 'The workspace', schema: WorkspaceResponse };
   const missing = { description: 'No such workspace, or the caller is not a member' };
+  const callerId = async (req: Request) => (await callerOf(req)).id;
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/workspaces',
-      summary: 'The workspaces the caller is a member of, newest first',
-      tags,
-      request: { query: Paging },
-      responses: { 200: { description: 'A page of workspaces', schema: WorkspaceList } },
-      handler: async ({ query }, req) => {
-        const { rows, total } = await workspaces.listFor((await callerOf(req)).id, query);
-        return { data: rows.map(toWorkspaceResponse), total, ...query };
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/api/workspaces',
+        item: '/:workspaceId',
+        params: { item: WorkspaceParams },
+        caller: callerId,
+        one: { description: 'The workspace', schema: WorkspaceResponse, from: toWorkspaceResponse },
+        missing: missing.description,
       },
-    }),
-    defineRoute({
-      method: 'post',
-      path: '/api/workspaces',
-      summary: 'Create a workspace; the caller becomes its owner',
-      tags,
-      successStatus: 201,
-      request: { body: WorkspaceBody },
-      responses: { 201: one },
-      handler: async ({ body }, req) =>
-        toWorkspaceResponse(await workspaces.create((await callerOf(req)).id, body)),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/api/workspaces/:workspaceId',
-      summary: 'One workspace',
-      tags,
-      request: { params: WorkspaceParams },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }, req) => {
-        return toWorkspaceResponse(
-          await workspaces.show((await callerOf(req)).id, params.workspaceId),
-        );
+      {
+        list: {
+          summary: 'The workspaces the caller is a member of, newest first',
+          page: { description: 'A page of workspaces', schema: WorkspaceList },
+          query: Paging,
+          run: (userId, query) => workspaces.listFor(userId, query),
+        },
+        create: {
+          summary: 'Create a workspace; the caller becomes its owner',
+          body: WorkspaceBody,
+          run: (userId, body) => workspaces.create(userId, body),
+        },
+        show: {
+          summary: 'One workspace',
+          run: (userId, { workspaceId }) => workspaces.show(userId, workspaceId),
+        },
+        change: {
+          summary: 'Rename, describe or re-set a workspace (workspace.manage)',
+          body: WorkspacePatch,
+          run: (userId, { workspaceId }, body) => workspaces.change(userId, workspaceId, body),
+          answers: { 403: 'Not allowed by the workspace role' },
+        },
+        remove: {
+          summary: 'Delete a workspace and everything in it (workspace.manage)',
+          run: (userId, { workspaceId }) => workspaces.destroy(userId, workspaceId),
+        },
       },
-    }),
-    defineRoute({
-      method: 'patch',
-      path: '/api/workspaces/:workspaceId',
-      summary: 'Rename, describe or re-set a workspace (workspace.manage)',
-      tags,
-      request: { params: WorkspaceParams, body: WorkspacePatch },
-      responses: {
-        200: one,
-        403: { description: 'Not allowed by the workspace role' },
-        404: missing,
-      },
-      handler: async ({ params, body }, req) => {
-        return toWorkspaceResponse(
-          await workspaces.change((await callerOf(req)).id, params.workspaceId, body),
-        );
-      },
-    }),
-    defineRoute({
-      method: 'delete',
-      path: '/api/workspaces/:workspaceId',
-      summary: 'Delete a workspace and everything in it (workspace.manage)',
-      tags,
-      request: { params: WorkspaceParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await workspaces.destroy((await callerOf(req)).id, params.workspaceId);
-        return { deleted: true };
-      },
-    }),
+    ),
     defineRoute({
       method: 'get',
       path: '/api/workspaces/:workspaceId/settings',
@@ -94,7 +68,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams },
       responses: { 200: { description: 'Settings', schema: WorkspaceSettings }, 404: missing },
       handler: async ({ params }, req) => {
-        return workspaces.settingsOf((await callerOf(req)).id, params.workspaceId);
+        return workspaces.settingsOf(await callerId(req), params.workspaceId);
       },
     }),
     defineRoute({
@@ -106,7 +80,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       request: { params: WorkspaceParams, body: WorkspaceSettings },
       responses: { 200: { description: 'Settings', schema: WorkspaceSettings }, 404: missing },
       handler: async ({ params, body }, req) => {
-        return workspaces.replaceSettings((await callerOf(req)).id, params.workspaceId, body);
+        return workspaces.replaceSettings(await callerId(req), params.workspaceId, body);
       },
     }),
     defineRoute({
@@ -118,7 +92,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
       responses: { 200: { description: 'A page of members', schema: MemberList }, 404: missing },
       handler: async ({ params, query }, req) => {
         const { rows, total } = await workspaces.membersOf(
-          (await callerOf(req)).id,
+          await callerId(req),
           params.workspaceId,
           query,
         );
@@ -139,13 +113,13 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
         409: { description: 'The change would leave the workspace without an owner' },
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
-        await workspaces.putMember(caller.id, params.workspaceId, params.userId, body.role);
-        const { rows, total } = await workspaces.members(params.workspaceId, {
-          page: 1,
-          limit: 200,
-        });
-        return { data: rows.map(toMemberResponse), total, page: 1, limit: 200 };
+        const { rows, ...page } = await workspaces.putMember(
+          await callerId(req),
+          params.workspaceId,
+          params.userId,
+          body.role,
+        );
+        return { data: rows.map(toMemberResponse), ...page };
       },
     }),
     defineRoute({
@@ -161,8 +135,7 @@ export function workspaceRoutes(workspaces: Workspaces, callerOf: CallerOf): Rou
         409: { description: 'The last owner cannot leave' },
       },
       handler: async ({ params }, req) => {
-        const caller = await callerOf(req);
-        await workspaces.dropMember(caller.id, params.workspaceId, params.userId);
+        await workspaces.dropMember(await callerId(req), params.workspaceId, params.userId);
         return { deleted: true };
       },
     }),

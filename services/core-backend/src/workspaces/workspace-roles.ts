@@ -4,9 +4,8 @@
  * held by a member cannot be deleted.
  */
 import { conflict, forbidden, notFound } from '@pelita/kit';
-import type pg from 'pg';
-import { isUniqueViolation } from '../db/database';
 import type { Permission } from './permissions';
+import type { RoleRepository, WorkspaceRoleRow } from './role-repository';
 
 export interface WorkspaceRole {
   name: string;
@@ -23,31 +22,21 @@ export interface RoleInput {
   permissions: Permission[];
 }
 
-interface RoleRow {
-  name: string;
-  description: string;
-  permissions: Permission[];
-  builtin: boolean;
-  created_at: Date;
-  updated_at: Date;
-}
-
-const toRole = (row: RoleRow): WorkspaceRole => ({
+const toRole = (row: WorkspaceRoleRow): WorkspaceRole => ({
   name: row.name,
   description: row.description,
-  permissions: row.permissions,
+  // The column holds only permissions: roles are written through the Permission schema.
+  permissions: row.permissions as Permission[],
   builtin: row.builtin,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });
 
-export function createWorkspaceRoles(pool: pg.Pool) {
+export function createWorkspaceRoles(repository: RoleRepository) {
   async function get(name: string): Promise<WorkspaceRole> {
-    const { rows } = await pool.query<RoleRow>('select * from workspace_roles where name = $1', [
-      name,
-    ]);
-    if (!rows[0]) throw notFound(`Workspace role ${name} does not exist`);
-    return toRole(rows[0]);
+    const row = await repository.find(name);
+    if (!row) throw notFound(`Workspace role ${name} does not exist`);
+    return toRole(row);
   }
   async function changeable(name: string): Promise<void> {
     if ((await get(name)).builtin) throw forbidden(`The built-in role ${name} cannot be changed`);
@@ -56,41 +45,25 @@ export function createWorkspaceRoles(pool: pg.Pool) {
 
   return {
     get,
-    async list(): Promise<WorkspaceRole[]> {
-      const { rows } = await pool.query<RoleRow>(
-        'select * from workspace_roles order by builtin desc, cardinality(permissions) desc, name',
-      );
-      return rows.map(toRole);
-    },
+    list: async (): Promise<WorkspaceRole[]> => (await repository.list()).map(toRole),
     async create(input: RoleInput): Promise<WorkspaceRole> {
-      await pool
-        .query('insert into workspace_roles (name, description, permissions) values ($1, $2, $3)', [
-          input.name,
-          input.description,
-          unique(input.permissions),
-        ])
-        .catch((err: unknown) => {
-          throw isUniqueViolation(err) ? conflict(`Role ${input.name} exists`) : err;
-        });
+      const created = await repository.insert({
+        ...input,
+        permissions: unique(input.permissions),
+      });
+      if (!created) throw conflict(`Role ${input.name} exists`);
       return get(input.name);
     },
     async update(name: string, input: Omit<RoleInput, 'name'>): Promise<WorkspaceRole> {
       await changeable(name);
-      await pool.query(
-        `update workspace_roles set description = $2, permissions = $3, updated_at = now()
-         where name = $1`,
-        [name, input.description, unique(input.permissions)],
-      );
+      await repository.update(name, { ...input, permissions: unique(input.permissions) });
       return get(name);
     },
     async remove(name: string): Promise<void> {
       await changeable(name);
-      const { rowCount } = await pool.query(
-        `delete from workspace_roles r where name = $1
-         and not exists (select 1 from workspace_users u where u.role = r.name)`,
-        [name],
-      );
-      if (rowCount === 0) throw conflict(`Role ${name} is still held by members`);
+      if (!(await repository.removeUnheld(name))) {
+        throw conflict(`Role ${name} is still held by members`);
+      }
     },
   };
 }

@@ -5,7 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { createUserDirectory } from '../../src/users/user-directory';
+import { createUserRepository } from '../../src/users/user-repository';
+import { createWorkspaceRepository } from '../../src/workspaces/workspace-repository';
 import { createWorkspaces, type Workspaces } from '../../src/workspaces/workspaces';
 import { expectJson, startCoreStack, type CoreStack, type TestUser } from './support/core-stack';
 
@@ -55,8 +56,10 @@ describe('who may give which workspace role', () => {
       connectionString: stack.platform.databaseUrl,
       options: '-c search_path=core_backend',
     });
-    workspaces = createWorkspaces(pool, createUserDirectory(pool), {
-      workspace: () => Promise.reject(new Error('not deleted here')),
+    workspaces = createWorkspaces({
+      repository: createWorkspaceRepository(pool),
+      users: createUserRepository(pool),
+      deletions: { workspace: () => Promise.reject(new Error('not deleted here')) },
     });
   });
   afterAll(async () => {

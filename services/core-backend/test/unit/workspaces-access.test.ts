@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { UserDirectory } from '../../src/users/user-directory';
+import { createWorkspaceRepository } from '../../src/workspaces/workspace-repository';
 import { createWorkspaces } from '../../src/workspaces/workspaces';
 import { refused, WORKSPACE } from './access-fakes';
 
@@ -20,10 +21,14 @@ function setup() {
       });
     },
   } as unknown as pg.Pool;
-  const workspaces = createWorkspaces(pool, {} as UserDirectory, {
-    workspace: (id: string) => {
-      deleted.push(id);
-      return Promise.resolve();
+  const workspaces = createWorkspaces({
+    repository: createWorkspaceRepository(pool),
+    users: {} as UserDirectory,
+    deletions: {
+      workspace: (id: string) => {
+        deleted.push(id);
+        return Promise.resolve();
+      },
     },
   });
   return { workspaces, queries, deleted };
