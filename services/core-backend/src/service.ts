@@ -21,25 +21,19 @@ import { createAccessLists } from './access/access-lists';
 import { createResourceAccess } from './access/resource-access';
 import { publicKeySource } from './auth/public-key';
 import { createSignInRelay } from './auth/sign-in-relay';
-import { createAppKeyRepository } from './app-keys/app-key-repository';
-import { createAppKeys } from './app-keys/app-keys';
+import { appKeysArea } from './app-keys/area';
 import { createApp } from './app';
 import type { Area } from './area';
 import { accessRoutes } from './access/access-routes';
-import { appKeyRoutes } from './app-keys/routes';
 import { audioRoutes } from './audios/routes';
 import { signInRoutes } from './auth/sign-in-routes';
-import { chatRoutes } from './chats/chat-routes';
-import { reportRoutes } from './chats/report-routes';
-import { roomRoutes } from './chats/room-routes';
+import { chatsArea } from './chats/area';
 import { dashboardRoutes } from './dashboard/routes';
 import { folderRoutes } from './documents/folder-routes';
 import { documentRoutes } from './documents/routes';
-import { embedRoutes } from './embed/routes';
-import { pageRoutes } from './embed/page-routes';
-import { openApiChatRoutes } from './open-api/chat-routes';
-import { openApiHistoryRoutes } from './open-api/history-routes';
-import { searchRoutes } from './retrieval/routes';
+import { embedArea } from './embed/area';
+import { openApiArea } from './open-api/area';
+import { retrievalArea } from './retrieval/area';
 import { sourceRoutes } from './sources/routes';
 import { topicRoutes } from './topics/routes';
 import { utilRoutes } from './users/utils-routes';
@@ -49,17 +43,8 @@ import { adminRoutes } from './workspaces/admin-routes';
 import { callerOf } from './workspaces/caller';
 import { workspaceRoleRoutes } from './workspaces/role-routes';
 import { workspaceRoutes } from './workspaces/routes';
-import {
-  createAnswerPipeline,
-  type ResolveModel,
-  type SystemPrompt,
-} from './chats/answer-pipeline';
-import { createChatStore } from './chats/chat-store';
-import { createKeySessions } from './chats/key-sessions';
-import { createReports } from './chats/reports';
+import type { ResolveModel, SystemPrompt } from './chats/answer-pipeline';
 import { createModelClient } from './chats/model-client';
-import { createRooms } from './chats/rooms';
-import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
 import { createSpeechToText } from './audios/speech-to-text';
@@ -85,7 +70,6 @@ import { createDatabases } from './sources/databases';
 import { createDbProxyClient, createHttpProxyClient } from './sources/proxy-clients';
 import { createSecretBox } from './crypto/secret-box';
 import { createIframes } from './workspace-config/iframes';
-import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
 import { createIntegrations } from './workspace-config/integrations';
 import { createMessagingBridge } from './workspace-config/messaging-bridge';
 import { createSystemPrompts } from './workspace-config/system-prompts';
@@ -94,8 +78,6 @@ import { createWorkspaceModels } from './workspace-config/workspace-models';
 import { createPool, migrateDatabase } from './db/database';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
-import { createRetriever } from './retrieval/retriever';
-import { createSearch } from './retrieval/search';
 import { createUserDirectory } from './users/user-directory';
 import { createWorkspaceRoles } from './workspaces/workspace-roles';
 import { createWorkspaces } from './workspaces/workspaces';
@@ -142,7 +124,6 @@ export function createCoreBackend(
   });
   const users = createUserDirectory(pool);
   const access = createAccessLists(pool);
-  const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
   const systemPrompts = createSystemPrompts(pool);
   const workspaceModelStore = createWorkspaceModels(pool, secrets, installModel(settings));
@@ -289,39 +270,43 @@ export function createCoreBackend(
         )
       : undefined,
   });
-  const retrieve = createRetriever({
-    knowledge,
-    access,
-    topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
-  });
-  const answers = createAnswerPipeline({
-    chats,
-    retrieve,
-    models,
-    resolveModel,
-    systemPrompt,
-    lookups: createSourceLookups({ databases, apis, models, logger }),
-    maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
-  });
   if (!settings.SERVICE_TOKEN) logger.warn('SERVICE_TOKEN is not set: /utils refuses every call');
 
   const caller = callerOf(users);
   const workspaceRoles = createWorkspaceRoles(pool);
   const resourceAccess = createResourceAccess(access, workspaces);
-  const appKeys = createAppKeys({
-    repository: createAppKeyRepository(pool),
+  const appKeysPart = appKeysArea({ pool, workspaces, access, settings, callerOf: caller });
+  const { appKeys } = appKeysPart;
+  const retrieval = retrievalArea({
+    knowledge,
+    access,
+    workspaces,
+    topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
+    callerOf: caller,
+  });
+  const chatsPart = chatsArea({
+    pool,
     workspaces,
     access,
-    lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
+    topics,
+    knowledge,
+    retrieve: retrieval.retrieve,
+    databases,
+    apis,
+    models,
+    resolveModel,
+    systemPrompt,
+    settings,
+    logger,
+    callerOf: caller,
   });
-  const keySessions = createKeySessions({ chats, access });
+  const { keySessions } = chatsPart;
   const uploads = {
     tempDir: settings.TEMP_DIR,
     maxUploadBytes: settings.MAX_UPLOAD_BYTES,
     defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
   };
   const iframes = createIframes(pool, workspaces);
-  const rooms = createRooms({ workspaces, access, chats });
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
   const areas: Area[] = [
@@ -332,7 +317,7 @@ export function createCoreBackend(
         ...adminRoutes(workspaces, caller),
       ],
     },
-    { routes: appKeyRoutes(appKeys, caller) },
+    appKeysPart.area,
     {
       routes: [
         ...documentRoutes({
@@ -347,7 +332,7 @@ export function createCoreBackend(
     },
     { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
     { routes: topicRoutes({ topics, callerOf: caller }) },
-    { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
+    retrieval.area,
     {
       routes: [
         ...workspaceConfigRoutes({
@@ -378,32 +363,8 @@ export function createCoreBackend(
     },
     { routes: sourceRoutes({ databases, apis, callerOf: caller }) },
     { routes: dashboardRoutes({ dashboard: createDashboard(pool, workspaces), callerOf: caller }) },
-    {
-      routes: [
-        ...roomRoutes({ rooms, callerOf: caller }),
-        ...chatRoutes({ chats, rooms, answers, workspaces, callerOf: caller }),
-        ...reportRoutes({
-          reports: createReports({
-            workspaces,
-            topics,
-            chats,
-            knowledge,
-            models,
-            resolveModel,
-            systemPrompt,
-            maxCharacters: settings.MAX_CHAR_GENERATE_REPORT,
-            temperature: 0.2,
-          }),
-          callerOf: caller,
-        }),
-      ],
-    },
-    {
-      routes: [
-        ...openApiHistoryRoutes({ appKeys, chats, keySessions }),
-        ...openApiChatRoutes({ appKeys, workspaces, chats, answers, models: workspaceModels }),
-      ],
-    },
+    chatsPart.area,
+    openApiArea({ appKeys, keySessions, models: workspaceModels }),
     { routes: utilRoutes(users, settings.SERVICE_TOKEN) },
     {
       routes: signInRoutes(
@@ -413,23 +374,7 @@ export function createCoreBackend(
         }),
       ),
     },
-    {
-      routes: [
-        ...pageRoutes(iframes),
-        ...embedRoutes({
-          appKeys,
-          iframes,
-          answers,
-          chats,
-          keySessions,
-          workspaces,
-          visitorLimit: createVisitorLimit(redis, {
-            limit: settings.EMBED_RATE_LIMIT,
-            windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
-          }),
-        }),
-      ],
-    },
+    embedArea({ appKeys, iframes, keySessions, redis, settings }),
   ];
 
   const app = createApp({

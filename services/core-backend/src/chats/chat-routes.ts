@@ -4,24 +4,13 @@
  * room go: the conversation continues from the edited question).
  * The events are `answer-events.ts`'s.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { clientGoneSignal, defineRoute, type RouteDefinition } from '@pelita/kit';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import type { AnswerPipeline } from './answer-pipeline';
-import type { ChatStore } from './chat-store';
 import type { Rooms } from './rooms';
 import { MessageParams, QuestionBody, RoomParams } from './schemas';
-import type { Workspaces } from '../workspaces/workspaces';
 import { answerErrorsDoc, answerEventsDoc, streamAnswer } from './answer-events';
 
-export interface ChatRouteDeps {
-  workspaces: Workspaces;
-  chats: ChatStore;
-  rooms: Rooms;
-  answers: AnswerPipeline;
-  callerOf: CallerOf;
-}
-
-export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
+export function chatRoutes(deps: { rooms: Rooms; callerOf: CallerOf }): RouteDefinition[] {
   const tags = ['rooms'];
   const errors = {
     404: { description: 'No such workspace or room (or not yours)' },
@@ -37,11 +26,9 @@ export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
       request: { params: RoomParams, body: QuestionBody },
       responses: { 200: answerEventsDoc, ...errors },
       handler: async ({ params, body }, req, res) => {
-        const { member, room } = await deps.rooms.open(
-          await actorOf(deps.callerOf, req, params.workspaceId),
-          params.roomId,
-        );
-        await streamAnswer(deps, member, room, body.chat, res);
+        const signal = clientGoneSignal(res);
+        const actor = await actorOf(deps.callerOf, req, params.workspaceId);
+        await streamAnswer(await deps.rooms.ask(actor, params.roomId, body.chat, signal), res);
       },
     }),
     defineRoute({
@@ -52,12 +39,16 @@ export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
       request: { params: MessageParams, body: QuestionBody },
       responses: { 200: answerEventsDoc, ...errors },
       handler: async ({ params, body }, req, res) => {
-        const { member, room } = await deps.rooms.reopenFrom(
-          await actorOf(deps.callerOf, req, params.workspaceId),
+        const signal = clientGoneSignal(res);
+        const actor = await actorOf(deps.callerOf, req, params.workspaceId);
+        const started = await deps.rooms.askAgain(
+          actor,
           params.roomId,
           params.messageId,
+          body.chat,
+          signal,
         );
-        await streamAnswer(deps, member, room, body.chat, res);
+        await streamAnswer(started, res);
       },
     }),
   ];
