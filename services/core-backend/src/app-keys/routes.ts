@@ -1,7 +1,7 @@
 /** /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { AppKeys } from './app-keys';
-import type { CallerOf } from '../workspaces/caller';
+import { actorOf, type CallerOf } from '../workspaces/caller';
 import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AppKeyBody,
@@ -17,6 +17,8 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
   const tags = ['app keys'];
   const missing = { description: 'No such workspace or key' };
   const badScope = { description: 'A source the caller may not use, or a key of elsewhere' };
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(callerOf, req, workspaceId);
   return [
     defineRoute({
       method: 'get',
@@ -26,8 +28,7 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
       request: { params: WorkspaceParams, query: Paging },
       responses: { 200: { description: 'A page of keys', schema: AppKeyList }, 404: missing },
       handler: async ({ params, query }, req) => {
-        const caller = await callerOf(req);
-        const { rows, total } = await appKeys.list(caller.id, params.workspaceId, query);
+        const { rows, total } = await appKeys.list(await actor(req, params.workspaceId), query);
         return { data: rows.map(toAppKeyResponse), total, ...query };
       },
     }),
@@ -46,8 +47,7 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
-        const created = await appKeys.create(caller.id, params.workspaceId, body);
+        const created = await appKeys.create(await actor(req, params.workspaceId), body);
         return { ...toAppKeyResponse(created), key: created.key };
       },
     }),
@@ -63,9 +63,8 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
         return toAppKeyResponse(
-          await appKeys.setScope(caller.id, params.workspaceId, params.keyId, body),
+          await appKeys.setScope(await actor(req, params.workspaceId), params.keyId, body),
         );
       },
     }),
@@ -77,8 +76,9 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
       request: { params: AppKeyParams },
       responses: { 200: { description: 'The revoked key', schema: AppKeyResponse }, 404: missing },
       handler: async ({ params }, req) => {
-        const caller = await callerOf(req);
-        return toAppKeyResponse(await appKeys.revoke(caller.id, params.workspaceId, params.keyId));
+        return toAppKeyResponse(
+          await appKeys.revoke(await actor(req, params.workspaceId), params.keyId),
+        );
       },
     }),
   ];
