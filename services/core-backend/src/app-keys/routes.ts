@@ -1,5 +1,9 @@
-/** /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage). */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+/**
+ * /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage).
+ * Only the list is a plain collection route: a new key is answered with its secret, a key's
+ * scope is replaced at `/scope`, and a revoked key stays (DELETE answers it).
+ */
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { AppKeys } from './app-keys';
 import { actorOf, type CallerOf } from '../workspaces/caller';
 import { Paging, WorkspaceParams } from '../http-schemas';
@@ -20,18 +24,25 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
   const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
     actorOf(callerOf, req, workspaceId);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/workspaces/:workspaceId/app-keys',
-      summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: Paging },
-      responses: { 200: { description: 'A page of keys', schema: AppKeyList }, 404: missing },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await appKeys.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toAppKeyResponse), total, ...query };
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/api/workspaces/:workspaceId/app-keys',
+        item: '/:keyId',
+        params: { collection: WorkspaceParams, item: AppKeyParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { description: 'The key', schema: AppKeyResponse, from: toAppKeyResponse },
+        missing: missing.description,
       },
-    }),
+      {
+        list: {
+          summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
+          page: { description: 'A page of keys', schema: AppKeyList },
+          query: Paging,
+          run: (caller, query) => appKeys.list(caller, query),
+        },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/api/workspaces/:workspaceId/app-keys',
