@@ -14,34 +14,19 @@ import {
 import { createObjectStore } from '@pelita/kit/object-store';
 import { accessArea, accessListsOf } from './access/area';
 import { authArea } from './auth/area';
-import { createAppKeyRepository } from './app-keys/app-key-repository';
-import { createAppKeys } from './app-keys/app-keys';
 import { createApp } from './app';
 import type { Area } from './area';
-import { appKeyRoutes } from './app-keys/routes';
 import { audioRoutes } from './audios/routes';
-import { chatRoutes } from './chats/chat-routes';
-import { reportRoutes } from './chats/report-routes';
-import { roomRoutes } from './chats/room-routes';
 import { folderRoutes } from './documents/folder-routes';
 import { documentRoutes } from './documents/routes';
-import { embedRoutes } from './embed/routes';
-import { pageRoutes } from './embed/page-routes';
-import { openApiChatRoutes } from './open-api/chat-routes';
-import { openApiHistoryRoutes } from './open-api/history-routes';
-import { searchRoutes } from './retrieval/routes';
 import { topicRoutes } from './topics/routes';
-import {
-  createAnswerPipeline,
-  type ResolveModel,
-  type SystemPrompt,
-} from './chats/answer-pipeline';
-import { createChatStore } from './chats/chat-store';
-import { createKeySessions } from './chats/key-sessions';
-import { createReports } from './chats/reports';
+import type { ResolveModel, SystemPrompt } from './chats/answer-pipeline';
+import { appKeysArea } from './app-keys/area';
+import { chatsArea } from './chats/area';
+import { embedArea } from './embed/area';
+import { openApiArea } from './open-api/area';
+import { retrievalArea } from './retrieval/area';
 import { createModelClient } from './chats/model-client';
-import { createRooms } from './chats/rooms';
-import { createSourceLookups } from './chats/source-lookups';
 import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
 import { createAudios } from './audios/audios';
 import { createSpeechToText } from './audios/speech-to-text';
@@ -65,12 +50,9 @@ import { deletionArea } from './deletion/area';
 import { sourcesArea } from './sources/area';
 import { workspaceConfigArea } from './workspace-config/area';
 import { createSecretBox } from './crypto/secret-box';
-import { createVisitorLimit } from './workspace-config/widget-visitor-limit';
 import { createPlatform } from './platform';
 import { createEmbedder } from './retrieval/embeddings';
 import { createKnowledgeIndex, type KnowledgeIndex } from './retrieval/knowledge-index';
-import { createRetriever } from './retrieval/retriever';
-import { createSearch } from './retrieval/search';
 import { usersArea } from './users/area';
 import { workspacesArea } from './workspaces/area';
 
@@ -106,7 +88,6 @@ export function createCoreBackend(
     logger,
   });
   const access = accessListsOf(pool);
-  const chats = createChatStore(pool);
   const secrets = createSecretBox(settings.ENCRYPTION_KEY);
   const targetPolicy = createTargetPolicy(settings.ALLOWED_TARGETS);
   const models = createModelClient({
@@ -249,39 +230,42 @@ export function createCoreBackend(
     workspaceModelStore.resolve(workspaceId, model);
   const systemPrompt: SystemPrompt = (workspaceId, type) =>
     systemPrompts.defaultOf(workspaceId, type as 'persistent' | 'report');
-  const retrieve = createRetriever({
+  const appKeysPart = appKeysArea({ pool, workspaces, access, settings, callerOf: caller });
+  const { appKeys } = appKeysPart;
+  const retrieval = retrievalArea({
     knowledge,
     access,
+    workspaces,
     topicDocuments: (member, topicIds) => topics.documentsOf(member, topicIds),
+    callerOf: caller,
   });
-  const answers = createAnswerPipeline({
-    chats,
-    retrieve,
+  const chatsPart = chatsArea({
+    pool,
+    workspaces,
+    access,
+    topics,
+    knowledge,
+    retrieve: retrieval.retrieve,
+    databases,
+    apis,
     models,
     resolveModel,
     systemPrompt,
-    lookups: createSourceLookups({ databases, apis, models, logger }),
-    maximumChatPerRoom: settings.MAXIMUM_CHAT_PER_ROOM,
+    settings,
+    logger,
+    callerOf: caller,
   });
-
-  const appKeys = createAppKeys({
-    repository: createAppKeyRepository(pool),
-    workspaces,
-    access,
-    lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
-  });
-  const keySessions = createKeySessions({ chats, access });
+  const { keySessions } = chatsPart;
   const uploads = {
     tempDir: settings.TEMP_DIR,
     maxUploadBytes: settings.MAX_UPLOAD_BYTES,
     defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
   };
-  const rooms = createRooms({ workspaces, access, chats });
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
   const areas: Area[] = [
     workspaceArea,
-    { routes: appKeyRoutes(appKeys, caller) },
+    appKeysPart.area,
     {
       routes: [
         ...documentRoutes({
@@ -296,56 +280,16 @@ export function createCoreBackend(
     },
     { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
     { routes: topicRoutes({ topics, callerOf: caller }) },
-    { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
+    retrieval.area,
     workspaceConfig.area,
     accessArea({ access, workspaces, callerOf: caller }),
     sources.area,
     dashboardArea({ pool, workspaces, callerOf: caller }),
-    {
-      routes: [
-        ...roomRoutes({ rooms, callerOf: caller }),
-        ...chatRoutes({ chats, rooms, answers, workspaces, callerOf: caller }),
-        ...reportRoutes({
-          reports: createReports({
-            workspaces,
-            topics,
-            chats,
-            knowledge,
-            models,
-            resolveModel,
-            systemPrompt,
-            maxCharacters: settings.MAX_CHAR_GENERATE_REPORT,
-            temperature: 0.2,
-          }),
-          callerOf: caller,
-        }),
-      ],
-    },
-    {
-      routes: [
-        ...openApiHistoryRoutes({ appKeys, chats, keySessions }),
-        ...openApiChatRoutes({ appKeys, workspaces, chats, answers, models: workspaceModels }),
-      ],
-    },
+    chatsPart.area,
+    openApiArea({ appKeys, keySessions, models: workspaceModels }),
     utilsArea,
     signInArea,
-    {
-      routes: [
-        ...pageRoutes(iframes),
-        ...embedRoutes({
-          appKeys,
-          iframes,
-          answers,
-          chats,
-          keySessions,
-          workspaces,
-          visitorLimit: createVisitorLimit(redis, {
-            limit: settings.EMBED_RATE_LIMIT,
-            windowSeconds: settings.EMBED_RATE_WINDOW_SECONDS,
-          }),
-        }),
-      ],
-    },
+    embedArea({ appKeys, iframes, keySessions, redis, settings }),
   ];
 
   const app = createApp({

@@ -13,8 +13,9 @@ import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypt
 import { badRequest, notFound } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
 import type { Paging } from '../paging';
+import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { Permission } from '../workspaces/permissions';
-import type { Membership, Workspaces } from '../workspaces/workspaces';
+import type { Membership } from '../workspaces/workspaces';
 import type { AppKeyRepository, AppKeyRow, KeySource } from './app-key-repository';
 
 export interface AppKey {
@@ -54,7 +55,7 @@ const digest = (secret: string) => createHash('sha256').update(secret, 'utf8').d
 
 export interface AppKeysDeps {
   repository: AppKeyRepository;
-  workspaces: Workspaces;
+  workspaces: MemberCheck;
   access: AccessLists;
   lastUsedIntervalMs: number;
 }
@@ -62,8 +63,7 @@ export interface AppKeysDeps {
 export function createAppKeys(deps: AppKeysDeps) {
   const { repository } = deps;
   const lastWritten = new Map<string, number>();
-  const manager = (userId: string, workspaceId: string) =>
-    deps.workspaces.access(workspaceId, userId, 'workspace.manage');
+  const manager = (actor: Actor) => memberOf(deps.workspaces, actor, 'workspace.manage');
 
   async function withSources(rows: AppKeyRow[]) {
     const sources = await repository.sources(rows.map((row) => row.id));
@@ -93,18 +93,18 @@ export function createAppKeys(deps: AppKeysDeps) {
 
   return {
     /** Makes a key; the answer carries the whole key, which is never shown again. */
-    async create(userId: string, workspaceId: string, input: { name: string } & KeyScopeInput) {
-      const owner = await manager(userId, workspaceId);
+    async create(actor: Actor, input: { name: string } & KeyScopeInput) {
+      const owner = await manager(actor);
       await checkScope(owner, input);
       const prefix = randomBytes(6).toString('hex');
       const secret = randomBytes(32).toString('base64url');
       const row = await repository.insert({
         id: randomUUID(),
-        workspace_id: workspaceId,
+        workspace_id: owner.workspaceId,
         name: input.name,
         prefix,
         secret_hash: digest(secret),
-        created_by: userId,
+        created_by: owner.userId,
         reads_sessions_of: [...new Set(input.reads_sessions_of)],
       });
       await repository.setScope(row.id, input.sources, row.reads_sessions_of);
@@ -112,15 +112,16 @@ export function createAppKeys(deps: AppKeysDeps) {
       return { ...created!, key: `pk_${prefix}_${secret}` };
     },
 
-    async list(userId: string, workspaceId: string, paging: Paging) {
-      await manager(userId, workspaceId);
+    async list(actor: Actor, paging: Paging) {
+      const { workspaceId } = await manager(actor);
       const { rows, total } = await repository.page(workspaceId, paging);
       return { rows: await withSources(rows), total };
     },
 
     /** Replaces what the key may answer from and whose sessions it reads. */
-    async setScope(userId: string, workspaceId: string, id: string, scope: KeyScopeInput) {
-      const owner = await manager(userId, workspaceId);
+    async setScope(actor: Actor, id: string, scope: KeyScopeInput) {
+      const owner = await manager(actor);
+      const { workspaceId } = owner;
       await ownKey(workspaceId, id);
       await checkScope(owner, scope);
       await repository.setScope(id, scope.sources, [...new Set(scope.reads_sessions_of)]);
@@ -128,8 +129,8 @@ export function createAppKeys(deps: AppKeysDeps) {
       return updated!;
     },
 
-    async revoke(userId: string, workspaceId: string, id: string) {
-      await manager(userId, workspaceId);
+    async revoke(actor: Actor, id: string) {
+      const { workspaceId } = await manager(actor);
       const row = await repository.revoke(workspaceId, id);
       if (!row) throw notFound(`App key ${id} does not exist`);
       const [revoked] = await withSources([row]);

@@ -16,7 +16,7 @@ declare module 'express-serve-static-core' {
 export const invalidAppKey = () =>
   new HttpError(403, 'invalid_app_key', 'Invalid application key or unauthorised access');
 
-export function requireAppKey(appKeys: AppKeys): RequestHandler {
+export function requireAppKey(appKeys: Pick<AppKeys, 'verify'>): RequestHandler {
   return function checkAppKey(req, res, next) {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (!match?.[1]) return next(invalidAppKey());

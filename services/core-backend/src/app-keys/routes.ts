@@ -1,7 +1,11 @@
-/** /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage). */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+/**
+ * /api/workspaces/:id/app-keys: keys of the workspace's open API and widgets (workspace.manage).
+ * Only the list is a plain collection route: a new key is answered with its secret, a key's
+ * scope is replaced at `/scope`, and a revoked key stays (DELETE answers it).
+ */
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { AppKeys } from './app-keys';
-import type { CallerOf } from '../workspaces/caller';
+import { actorOf, type CallerOf } from '../workspaces/caller';
 import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AppKeyBody,
@@ -17,20 +21,28 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
   const tags = ['app keys'];
   const missing = { description: 'No such workspace or key' };
   const badScope = { description: 'A source the caller may not use, or a key of elsewhere' };
+  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
+    actorOf(callerOf, req, workspaceId);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/api/workspaces/:workspaceId/app-keys',
-      summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: Paging },
-      responses: { 200: { description: 'A page of keys', schema: AppKeyList }, 404: missing },
-      handler: async ({ params, query }, req) => {
-        const caller = await callerOf(req);
-        const { rows, total } = await appKeys.list(caller.id, params.workspaceId, query);
-        return { data: rows.map(toAppKeyResponse), total, ...query };
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/api/workspaces/:workspaceId/app-keys',
+        item: '/:keyId',
+        params: { collection: WorkspaceParams, item: AppKeyParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { description: 'The key', schema: AppKeyResponse, from: toAppKeyResponse },
+        missing: missing.description,
       },
-    }),
+      {
+        list: {
+          summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
+          page: { description: 'A page of keys', schema: AppKeyList },
+          query: Paging,
+          run: (caller, query) => appKeys.list(caller, query),
+        },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/api/workspaces/:workspaceId/app-keys',
@@ -46,8 +58,7 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
-        const created = await appKeys.create(caller.id, params.workspaceId, body);
+        const created = await appKeys.create(await actor(req, params.workspaceId), body);
         return { ...toAppKeyResponse(created), key: created.key };
       },
     }),
@@ -63,9 +74,8 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const caller = await callerOf(req);
         return toAppKeyResponse(
-          await appKeys.setScope(caller.id, params.workspaceId, params.keyId, body),
+          await appKeys.setScope(await actor(req, params.workspaceId), params.keyId, body),
         );
       },
     }),
@@ -77,8 +87,9 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
       request: { params: AppKeyParams },
       responses: { 200: { description: 'The revoked key', schema: AppKeyResponse }, 404: missing },
       handler: async ({ params }, req) => {
-        const caller = await callerOf(req);
-        return toAppKeyResponse(await appKeys.revoke(caller.id, params.workspaceId, params.keyId));
+        return toAppKeyResponse(
+          await appKeys.revoke(await actor(req, params.workspaceId), params.keyId),
+        );
       },
     }),
   ];

@@ -1,19 +1,17 @@
 /**
- * One answer as server-sent events, shared by a user's room (`chat.ts`) and the embedded widget
- * (`embed.ts`): `sources` (the passages used; titles only where the caller may not read the text), `token` (`{text}` per delta), then `done` (the
- * stored chat message record) or `error` (`{code, message}`; the partial answer is stored as
- * such). A model that cannot start throws before any event, so the route answers 502/503/504 as
+ * One answer as server-sent events, shared by a user's room (`chat-routes.ts`) and the embedded
+ * widget (`embed/routes.ts`): `sources` (the passages used; titles only where the caller may not
+ * read the text), `token` (`{text}` per delta), then `done` (the stored chat message record) or
+ * `error` (`{code, message}`; the partial answer is stored as such). A model that cannot start throws before any event, so the route answers 502/503/504 as
  * JSON.
  */
-import { clientGoneSignal, toHttpError } from '@pelita/kit';
+import { toHttpError } from '@pelita/kit';
 import type { Response } from 'express';
 import { z } from 'zod';
-import type { AnswerPipeline } from './answer-pipeline';
-import type { Room } from './chat-store';
+import type { StartedAnswer } from './answer-pipeline';
 import { openEventStream } from './event-stream';
 import { toChatMessageRecord } from './schemas';
 import { toPassageResponse, toPassageTitle } from '../retrieval/schemas';
-import type { Membership, Workspaces } from '../workspaces/workspaces';
 
 export const answerEventsDoc = {
   description:
@@ -28,27 +26,12 @@ export const answerErrorsDoc = {
   504: { description: 'The model did not answer in time' },
 };
 
-export interface AnswerEventsDeps {
-  workspaces: Workspaces;
-  answers: AnswerPipeline;
-}
-
+/** Writes a started answer to the response as events, until it ends. */
 export async function streamAnswer(
-  deps: AnswerEventsDeps,
-  member: Membership,
-  room: Room,
-  question: string,
+  started: StartedAnswer,
   res: Response,
   options: { passageText: boolean } = { passageText: true },
 ): Promise<void> {
-  const workspace = await deps.workspaces.get(member.workspaceId);
-  const started = await deps.answers.start({
-    member,
-    settings: workspace.settings,
-    room,
-    question,
-    signal: clientGoneSignal(res),
-  });
   const events = openEventStream(res);
   events.send(
     'sources',

@@ -11,7 +11,7 @@ import type { Hit } from '../retrieval/knowledge-index';
 import type { Retrieve } from '../retrieval/retriever';
 import type { WorkspaceSettings } from '../workspaces/workspace-settings';
 import type { Membership } from '../workspaces/workspaces';
-import type { ChatStore, KnowledgeSource, Message, Room } from './chat-store';
+import type { ChatRepository, KnowledgeSource, Message, Room } from './chat-repository';
 import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
 import type { Finding, SourceLookups } from './source-lookups';
 
@@ -21,7 +21,9 @@ export type SystemPrompt = (workspaceId: string, type: string) => Promise<string
 export type ResolveModel = (workspaceId: string, model: string | null) => Promise<ModelChoice>;
 
 export interface AnswerPipelineDeps {
-  chats: ChatStore;
+  chats: ChatRepository;
+  /** The workspace's settings (top_k, retrieval mode, temperature, history length). */
+  workspaceSettings: (workspaceId: string) => Promise<WorkspaceSettings>;
   retrieve: Retrieve;
   models: ModelClient;
   resolveModel: ResolveModel;
@@ -34,9 +36,10 @@ export interface AnswerPipelineDeps {
 
 export interface AnswerRequest {
   member: Membership;
-  settings: WorkspaceSettings;
   room: Room;
   question: string;
+  /** The caller's temperature instead of the workspace's (the OpenAI-compatible endpoint). */
+  temperature?: number;
   /**
    * Turns the caller sends itself before the question (the OpenAI-compatible endpoint); when
    * given, they replace the room's stored exchanges as the conversation so far.
@@ -63,19 +66,19 @@ const INSTRUCTION =
 
 export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   /** The passages the member may use, narrowed to the room's sources when it names any. */
-  function retrieve(request: AnswerRequest): Promise<Hit[]> {
+  function retrieve(request: AnswerRequest, settings: WorkspaceSettings): Promise<Hit[]> {
     const sources = request.room.knowledgeSources;
     const ids = (type: string) => sources.filter((s) => s.type === type).flatMap((s) => s.topic_id);
     const narrows = sources.some((s) => s.type === 'topic' || s.type === 'document');
-    return deps.retrieve(request.member, {
-      query: request.question,
-      settings: request.settings,
+    return deps.retrieve(request.member, request.question, {
+      settings,
       ...(narrows ? { narrowTo: { documentIds: ids('document'), topicIds: ids('topic') } } : {}),
     });
   }
 
   async function prompt(
     request: AnswerRequest,
+    settings: WorkspaceSettings,
     passages: Hit[],
     findings: Finding[],
   ): Promise<ChatTurn[]> {
@@ -92,7 +95,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       .join('\n\n');
     const historyCount = request.earlierTurns?.length
       ? 0
-      : (request.settings.chat_history_count ?? deps.maximumChatPerRoom);
+      : (settings.chat_history_count ?? deps.maximumChatPerRoom);
     const history = await deps.chats.lastExchanges(request.room, historyCount);
     return [
       { role: 'system', content: system },
@@ -111,7 +114,8 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
      * stored `failed`) when the model cannot start; a failure later ends `deltas` with the error.
      */
     async start(request: AnswerRequest): Promise<StartedAnswer> {
-      const sources = await retrieve(request);
+      const settings = await deps.workspaceSettings(request.member.workspaceId);
+      const sources = await retrieve(request, settings);
       const choice = await deps.resolveModel(request.member.workspaceId, request.room.model);
       const findings = await deps.lookups.find(
         request.member,
@@ -128,9 +132,9 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       });
       let answer;
       try {
-        const turns = await prompt(request, sources, findings);
+        const turns = await prompt(request, settings, sources, findings);
         answer = await deps.models.stream(choice, turns, {
-          temperature: request.settings.temperature,
+          temperature: request.temperature ?? settings.temperature,
           ...(request.signal ? { signal: request.signal } : {}),
         });
       } catch (err) {

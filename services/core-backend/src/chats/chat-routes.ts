@@ -4,61 +4,66 @@
  * room go: the conversation continues from the edited question).
  * The events are `answer-events.ts`'s.
  */
-import { defineRoute, type RouteDefinition } from '@pelita/kit';
+import { clientGoneSignal, defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { z } from 'zod';
+import type { Actor } from '../workspaces/actor';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import type { AnswerPipeline } from './answer-pipeline';
-import type { ChatStore } from './chat-store';
+import type { StartedAnswer } from './answer-pipeline';
 import type { Rooms } from './rooms';
 import { MessageParams, QuestionBody, RoomParams } from './schemas';
-import type { Workspaces } from '../workspaces/workspaces';
 import { answerErrorsDoc, answerEventsDoc, streamAnswer } from './answer-events';
 
-export interface ChatRouteDeps {
-  workspaces: Workspaces;
-  chats: ChatStore;
-  rooms: Rooms;
-  answers: AnswerPipeline;
-  callerOf: CallerOf;
-}
+export function chatRoutes(deps: { rooms: Rooms; callerOf: CallerOf }): RouteDefinition[] {
+  const { rooms } = deps;
+  const path = '/api/workspaces/:workspaceId/rooms/:roomId/messages';
 
-export function chatRoutes(deps: ChatRouteDeps): RouteDefinition[] {
-  const tags = ['rooms'];
-  const errors = {
-    404: { description: 'No such workspace or room (or not yours)' },
-    ...answerErrorsDoc,
-  };
+  /** A route whose answer is one question's, streamed. */
+  const answerRoute = <P extends typeof RoomParams>(route: {
+    method: 'post' | 'put';
+    path: string;
+    summary: string;
+    params: P;
+    ask: (
+      actor: Actor,
+      params: z.output<P>,
+      question: string,
+      signal: AbortSignal,
+    ) => Promise<StartedAnswer>;
+  }) =>
+    defineRoute({
+      method: route.method,
+      path: route.path,
+      summary: route.summary,
+      tags: ['rooms'],
+      request: { params: route.params, body: QuestionBody },
+      responses: {
+        200: answerEventsDoc,
+        404: { description: 'No such workspace or room (or not yours)' },
+        ...answerErrorsDoc,
+      },
+      handler: async ({ params, body }, req, res) => {
+        const signal = clientGoneSignal(res);
+        const actor = await actorOf(deps.callerOf, req, params.workspaceId);
+        const parsed = params as z.output<P>;
+        await streamAnswer(await route.ask(actor, parsed, body.chat, signal), res);
+      },
+    });
 
   return [
-    defineRoute({
+    answerRoute({
       method: 'post',
-      path: '/api/workspaces/:workspaceId/rooms/:roomId/messages',
+      path,
       summary: 'Ask in a room; the answer streams as server-sent events',
-      tags,
-      request: { params: RoomParams, body: QuestionBody },
-      responses: { 200: answerEventsDoc, ...errors },
-      handler: async ({ params, body }, req, res) => {
-        const { member, room } = await deps.rooms.open(
-          await actorOf(deps.callerOf, req, params.workspaceId),
-          params.roomId,
-        );
-        await streamAnswer(deps, member, room, body.chat, res);
-      },
+      params: RoomParams,
+      ask: (actor, { roomId }, question, signal) => rooms.ask(actor, roomId, question, signal),
     }),
-    defineRoute({
+    answerRoute({
       method: 'put',
-      path: '/api/workspaces/:workspaceId/rooms/:roomId/messages/:messageId',
+      path: `${path}/:messageId`,
       summary: 'Edit a question and ask again (later messages of the room are removed)',
-      tags,
-      request: { params: MessageParams, body: QuestionBody },
-      responses: { 200: answerEventsDoc, ...errors },
-      handler: async ({ params, body }, req, res) => {
-        const { member, room } = await deps.rooms.reopenFrom(
-          await actorOf(deps.callerOf, req, params.workspaceId),
-          params.roomId,
-          params.messageId,
-        );
-        await streamAnswer(deps, member, room, body.chat, res);
-      },
+      params: MessageParams,
+      ask: (actor, { roomId, messageId }, question, signal) =>
+        rooms.askAgain(actor, roomId, messageId, question, signal),
     }),
   ];
 }

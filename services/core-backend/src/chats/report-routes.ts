@@ -1,8 +1,9 @@
 /** Reports of a room or a topic (the seed's `report` system prompt, `MAX_CHAR_GENERATE_REPORT`). */
 import { clientGoneSignal, defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
+import type { Actor } from '../workspaces/actor';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import type { Reports } from './reports';
+import type { Report, Reports } from './reports';
 import { RoomParams } from './schemas';
 import { TopicParams } from '../topics/schemas';
 
@@ -16,48 +17,49 @@ const ReportResponse = z.object({
 });
 
 export function reportRoutes(deps: { reports: Reports; callerOf: CallerOf }): RouteDefinition[] {
-  const tags = ['reports'];
-  const upstream = {
-    502: { description: 'The model answered with an error' },
-    503: { description: 'The model server is unreachable' },
-    504: { description: 'The model did not answer in time' },
-  };
+  const path = '/api/workspaces/:workspaceId';
+  /** A report's route: the caller and the path's resource to one call of `reports`. */
+  const reportRoute = <P extends typeof RoomParams | typeof TopicParams>(route: {
+    path: string;
+    summary: string;
+    params: P;
+    missing: string;
+    write: (actor: Actor, params: z.output<P>, signal: AbortSignal) => Promise<Report>;
+  }) =>
+    defineRoute({
+      method: 'post',
+      path: route.path,
+      summary: route.summary,
+      tags: ['reports'],
+      request: { params: route.params },
+      responses: {
+        200: { description: 'The report', schema: ReportResponse },
+        404: { description: route.missing },
+        502: { description: 'The model answered with an error' },
+        503: { description: 'The model server is unreachable' },
+        504: { description: 'The model did not answer in time' },
+      },
+      handler: async ({ params }, req, res) =>
+        route.write(
+          await actorOf(deps.callerOf, req, params.workspaceId),
+          params as z.output<P>,
+          clientGoneSignal(res),
+        ),
+    });
   return [
-    defineRoute({
-      method: 'post',
-      path: '/api/workspaces/:workspaceId/rooms/:roomId/report',
+    reportRoute({
+      path: `${path}/rooms/:roomId/report`,
       summary: "A report of the room's conversation",
-      tags,
-      request: { params: RoomParams },
-      responses: {
-        200: { description: 'The report', schema: ReportResponse },
-        404: { description: 'No such room (or not yours)' },
-        ...upstream,
-      },
-      handler: async ({ params }, req, res) =>
-        deps.reports.ofRoom(
-          await actorOf(deps.callerOf, req, params.workspaceId),
-          params.roomId,
-          clientGoneSignal(res),
-        ),
+      params: RoomParams,
+      missing: 'No such room (or not yours)',
+      write: (actor, { roomId }, signal) => deps.reports.ofRoom(actor, roomId, signal),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/api/workspaces/:workspaceId/topics/:topicId/report',
+    reportRoute({
+      path: `${path}/topics/:topicId/report`,
       summary: "A report of the topic's documents the caller may use",
-      tags,
-      request: { params: TopicParams },
-      responses: {
-        200: { description: 'The report', schema: ReportResponse },
-        404: { description: 'No such topic (or not shared with the caller)' },
-        ...upstream,
-      },
-      handler: async ({ params }, req, res) =>
-        deps.reports.ofTopic(
-          await actorOf(deps.callerOf, req, params.workspaceId),
-          params.topicId,
-          clientGoneSignal(res),
-        ),
+      params: TopicParams,
+      missing: 'No such topic (or not shared with the caller)',
+      write: (actor, { topicId }, signal) => deps.reports.ofTopic(actor, topicId, signal),
     }),
   ];
 }

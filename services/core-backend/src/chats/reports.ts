@@ -7,7 +7,7 @@ import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Topics } from '../topics/topics';
 import type { ResolveModel, SystemPrompt } from './answer-pipeline';
-import type { ChatStore, Room } from './chat-store';
+import type { ChatRepository, Room } from './chat-repository';
 import type { ModelClient } from './model-client';
 
 const DEFAULT_REPORT_PROMPT =
@@ -25,7 +25,7 @@ export interface ReportDeps {
   /** A room's report takes `chat` (and the room being the caller's), a topic's `knowledge.read`. */
   workspaces: MemberCheck;
   topics: Pick<Topics, 'documents'>;
-  chats: ChatStore;
+  chats: ChatRepository;
   knowledge: KnowledgeIndex;
   models: ModelClient;
   resolveModel: ResolveModel;

@@ -1,20 +1,23 @@
 /**
  * A member's chat rooms and their messages, as the member reaches them: every call takes `chat`,
  * and a room is private to its user (anyone else, owners included, is told it does not exist).
- * Every source a room names must be one the member may use (400 otherwise).
+ * Every source a room names must be one the member may use (400 otherwise). Asking in a room
+ * starts the answer pipeline as the member.
  */
 import { badRequest } from '@pelita/kit';
 import type { AccessLists, ResourceType } from '../access/access-lists';
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { Membership } from '../workspaces/workspaces';
-import type { ChatStore, KnowledgeSource, Room } from './chat-store';
+import type { AnswerPipeline, StartedAnswer } from './answer-pipeline';
+import type { ChatRepository, KnowledgeSource, Room } from './chat-repository';
 
-type RoomChanges = Parameters<ChatStore['updateRoom']>[1];
+type RoomChanges = Parameters<ChatRepository['updateRoom']>[1];
 
 export function createRooms(deps: {
   workspaces: MemberCheck;
   access: AccessLists;
-  chats: ChatStore;
+  chats: ChatRepository;
+  answers: Pick<AnswerPipeline, 'start'>;
 }) {
   const { chats } = deps;
   const chatter = (actor: Actor) => memberOf(deps.workspaces, actor, 'chat');
@@ -37,7 +40,6 @@ export function createRooms(deps: {
   }
 
   return {
-    open,
     async list(actor: Actor, page: number, limit: number) {
       const member = await chatter(actor);
       return chats.rooms(actor.workspaceId, member.userId, page, limit);
@@ -74,11 +76,27 @@ export function createRooms(deps: {
     async deleteMessage(actor: Actor, roomId: string, messageId: string): Promise<void> {
       await chats.deleteMessage((await open(actor, roomId)).room, messageId);
     },
-    /** Opens the room to ask again from an edited question: the later messages go. */
-    async reopenFrom(actor: Actor, roomId: string, messageId: string) {
-      const opened = await open(actor, roomId);
-      await chats.truncateFrom(opened.room, messageId);
-      return opened;
+    /** Asks in the room; the answer streams as the pipeline gives it. */
+    async ask(
+      actor: Actor,
+      roomId: string,
+      question: string,
+      signal?: AbortSignal,
+    ): Promise<StartedAnswer> {
+      const { member, room } = await open(actor, roomId);
+      return deps.answers.start({ member, room, question, ...(signal ? { signal } : {}) });
+    },
+    /** Asks again from an edited question: that message and the later ones go first. */
+    async askAgain(
+      actor: Actor,
+      roomId: string,
+      messageId: string,
+      question: string,
+      signal?: AbortSignal,
+    ): Promise<StartedAnswer> {
+      const { member, room } = await open(actor, roomId);
+      await chats.truncateFrom(room, messageId);
+      return deps.answers.start({ member, room, question, ...(signal ? { signal } : {}) });
     },
   };
 }

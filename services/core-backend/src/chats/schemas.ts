@@ -1,7 +1,7 @@
 /** Shapes of rooms and chat message records (the seed's record, plus `status` and `error`). */
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
-import type { Message, Room } from './chat-store';
+import type { Message, Room } from './chat-repository';
 import { Name, pageOf, Timestamp } from '../http-schemas';
 
 export const KnowledgeSource = z.object({

@@ -2,29 +2,19 @@
  * The embedded chat widget's chat: `POST /embed/:iframeId/messages` asks (the answer streams as
  * `answer-events.ts`' events) and `GET /embed/:iframeId/messages` reads a visitor's
  * conversation. Public, like any website chat: the widget's app key stays on the server and the
- * answers use only the key's sources, within what its maker may still use (`appKeys.principal`);
- * visitors see the titles of the passages used, their text only when the widget allows it.
+ * answers use only the key's sources, within what its maker may still use (`widget-chat.ts`
+ * decides); visitors see the titles of the passages used, their text only when the widget
+ * allows it.
  *
  * A visitor's conversation is a session of the key (`X-SESSION-ID`, issued on the first
- * question and kept by the page), named `embed:<iframeId>:<session>`: a visitor reaches only
- * widget sessions, never a session a program opened through the open API, while the
- * workspace's programs can export widget conversations through the history open API.
+ * question and kept by the page); the workspace's programs can export widget conversations
+ * through the history open API.
  */
-import { defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
-import { randomBytes } from 'node:crypto';
+import { clientGoneSignal, defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { AppKeys } from '../app-keys/app-keys';
-import type { AnswerPipeline } from '../chats/answer-pipeline';
-import type { ChatStore } from '../chats/chat-store';
-import type { KeySessions } from '../chats/key-sessions';
 import { ChatMessageRecord, QuestionBody, toChatMessageRecord } from '../chats/schemas';
-import type { Iframes, Widget } from '../workspace-config/iframes';
-import type { VisitorLimit } from '../workspace-config/widget-visitor-limit';
-import type { Workspaces } from '../workspaces/workspaces';
 import { answerErrorsDoc, answerEventsDoc, streamAnswer } from '../chats/answer-events';
-
-/** The most recent messages a visitor's page shows. */
-const HISTORY_LIMIT = 50;
+import type { WidgetChat } from './widget-chat';
 
 const WidgetParams = z.object({ iframeId: z.uuid() });
 const VisitorSession = z
@@ -34,31 +24,9 @@ const AskHeaders = z.object({ 'x-session-id': VisitorSession.optional() });
 const HistoryHeaders = z.object({ 'x-session-id': VisitorSession });
 const VisitorHistory = z.object({ data: z.array(ChatMessageRecord), total: z.number().int() });
 
-export interface EmbedDeps {
-  iframes: Iframes;
-  appKeys: AppKeys;
-  keySessions: KeySessions;
-  workspaces: Workspaces;
-  chats: ChatStore;
-  answers: AnswerPipeline;
-  visitorLimit: VisitorLimit;
-}
-
-export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
+export function embedRoutes(deps: { widgetChat: WidgetChat }): RouteDefinition[] {
   const tags = ['widget'];
   const unavailable = { description: 'No such widget, or it is disabled or its key revoked' };
-  const sessionOf = (widget: Widget, session: string) => `embed:${widget.id}:${session}`;
-
-  /** Who the widget acts as: its key's scope; a widget whose maker can no longer chat is gone. */
-  const actingAs = (widget: Widget) =>
-    deps.appKeys.principal(
-      { id: widget.appKeyId, workspaceId: widget.workspaceId, createdBy: widget.actingUserId },
-      {
-        permission: 'chat',
-        refused: () =>
-          new HttpError(404, 'iframe_not_found', `The iframe ${widget.id} does not exist`),
-      },
-    );
 
   return [
     defineRoute({
@@ -77,23 +45,23 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
         ...answerErrorsDoc,
       },
       handler: async ({ params, headers, body }, req, res) => {
-        const widget = await deps.iframes.widget(params.iframeId);
-        const member = await actingAs(widget);
-        const retryAfter = await deps.visitorLimit(widget.id, req.ip ?? 'unknown');
-        if (retryAfter !== undefined) {
-          res.setHeader('Retry-After', String(retryAfter));
+        const answer = await deps.widgetChat.ask(
+          {
+            iframeId: params.iframeId,
+            address: req.ip ?? 'unknown',
+            ...(headers['x-session-id'] ? { session: headers['x-session-id'] } : {}),
+          },
+          body.chat,
+          {
+            signal: clientGoneSignal(res),
+            opened: (session) => res.setHeader('x-session-id', session),
+          },
+        );
+        if ('retryAfter' in answer) {
+          res.setHeader('Retry-After', String(answer.retryAfter));
           throw new HttpError(429, 'too_many_questions', 'Too many questions; try again later');
         }
-        const session = headers['x-session-id'] ?? randomBytes(16).toString('base64url');
-        const room = await deps.chats.sessionRoom(
-          widget.workspaceId,
-          sessionOf(widget, session),
-          widget.appKeyId,
-        );
-        res.setHeader('x-session-id', session);
-        await streamAnswer(deps, member, room, body.chat, res, {
-          passageText: widget.showPassages,
-        });
+        await streamAnswer(answer.started, res, { passageText: answer.passageText });
       },
     }),
     defineRoute({
@@ -108,15 +76,11 @@ export function embedRoutes(deps: EmbedDeps): RouteDefinition[] {
         404: unavailable,
       },
       handler: async ({ params, headers }) => {
-        const widget = await deps.iframes.widget(params.iframeId);
-        const room = await deps.keySessions.readable(
-          { id: widget.appKeyId, workspaceId: widget.workspaceId, readsSessionsOf: [] },
-          await actingAs(widget),
-          sessionOf(widget, headers['x-session-id']),
-        );
-        if (!room) return { data: [], total: 0 };
-        const messages = await deps.chats.page(room, 1, HISTORY_LIMIT);
-        return { data: messages.map(toChatMessageRecord), total: room.messageCount };
+        const { messages, total } = await deps.widgetChat.history({
+          iframeId: params.iframeId,
+          session: headers['x-session-id'],
+        });
+        return { data: messages.map(toChatMessageRecord), total };
       },
     }),
   ];

@@ -8,23 +8,18 @@
  * An app key acts as the member who made it: it uses the knowledge they may use, and stops
  * working for chat when they leave the workspace or lose the `chat` permission.
  */
-import { randomUUID } from 'node:crypto';
 import {
   clientGoneSignal,
   defineRoute,
-  HttpError,
+  type HttpError,
   storedText,
   toHttpError,
   type RouteDefinition,
 } from '@pelita/kit';
 import { z } from 'zod';
-import type { AppKey } from '../app-keys/app-keys';
 import type { AppKeys } from '../app-keys/app-keys';
-import { appKeyOf, invalidAppKey, requireAppKey } from '../app-keys/require-app-key';
-import type { AnswerPipeline } from '../chats/answer-pipeline';
-import type { ChatStore } from '../chats/chat-store';
-import type { ChatTurn } from '../chats/model-client';
-import type { Workspaces } from '../workspaces/workspaces';
+import { appKeyOf, requireAppKey } from '../app-keys/require-app-key';
+import type { OpenApi } from './open-api';
 
 /** OpenAI's error shape, for every answer of these two endpoints. */
 const OpenAiError = z.object({
@@ -104,27 +99,18 @@ const Completion = z.object({
 });
 const SessionHeaders = z.object({ 'x-session-id': storedText().min(1).max(200).optional() });
 
-/** The models of a workspace the open API offers (model management, else the install's). */
-export type WorkspaceModels = (workspaceId: string) => Promise<string[]>;
-
-export interface OpenApiChatDeps {
-  appKeys: AppKeys;
-  workspaces: Workspaces;
-  chats: ChatStore;
-  answers: AnswerPipeline;
-  models: WorkspaceModels;
+export interface OpenApiRouteDeps {
+  /** Verifies the key of a request (`requireAppKey`). */
+  appKeys: Pick<AppKeys, 'verify'>;
+  openApi: OpenApi;
 }
 
 const text = (content: z.infer<typeof Content>) =>
   typeof content === 'string' ? content : content.map((part) => part.text).join('');
 
-export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
+export function openApiChatRoutes(deps: OpenApiRouteDeps): RouteDefinition[] {
   const tags = ['open api'];
   const guard = requireAppKey(deps.appKeys);
-
-  /** Who the key acts as (its scope); 403 when its maker can no longer chat in the workspace. */
-  const actingAs = (key: AppKey) =>
-    deps.appKeys.principal(key, { permission: 'chat', refused: invalidAppKey });
 
   return [
     defineRoute({
@@ -142,7 +128,7 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
       handler: async (_input, _req, res) => {
         const key = appKeyOf(res.locals);
         const created = Math.floor(key.createdAt.getTime() / 1000);
-        const ids = await deps.models(key.workspaceId);
+        const ids = await deps.openApi.models(key);
         return {
           object: 'list',
           data: ids.map((id) => ({ id, object: 'model', created, owned_by: 'pelita' })),
@@ -171,40 +157,16 @@ export function openApiChatRoutes(deps: OpenApiChatDeps): RouteDefinition[] {
       handler: async ({ body, headers }, _req, res) => {
         // Before any wait: a client that leaves meanwhile must still end the answer.
         const signal = clientGoneSignal(res);
-        const key = appKeyOf(res.locals);
-        const member = await actingAs(key);
-        const last = body.messages.at(-1)!;
-        if (last.role !== 'user' || !text(last.content).trim()) {
-          throw new HttpError(400, 'invalid_messages', 'The last message must be a user question', {
-            details: [{ in: 'body', path: 'messages', message: 'last message not from the user' }],
-          });
-        }
-        if (!(await deps.models(key.workspaceId)).includes(body.model)) {
-          throw new HttpError(
-            404,
-            'model_not_found',
-            `The model \`${body.model}\` does not exist in this workspace`,
-          );
-        }
-        const sessionId = headers['x-session-id'] ?? randomUUID();
-        res.setHeader('x-session-id', sessionId);
-        const workspace = await deps.workspaces.get(key.workspaceId);
-        const room = await deps.chats.sessionRoom(key.workspaceId, sessionId, key.id);
-        const earlierTurns: ChatTurn[] = body.messages.slice(0, -1).map((m) => ({
-          role: m.role === 'developer' ? 'system' : m.role,
-          content: text(m.content),
-        }));
-        const started = await deps.answers.start({
-          member,
-          settings: {
-            ...workspace.settings,
+        const started = await deps.openApi.complete(
+          appKeyOf(res.locals),
+          {
+            model: body.model,
+            messages: body.messages.map((m) => ({ role: m.role, content: text(m.content) })),
             ...(body.temperature != null ? { temperature: body.temperature } : {}),
+            ...(headers['x-session-id'] ? { sessionId: headers['x-session-id'] } : {}),
           },
-          room: { ...room, model: body.model },
-          question: text(last.content),
-          earlierTurns,
-          signal,
-        });
+          { signal, opened: (sessionId) => res.setHeader('x-session-id', sessionId) },
+        );
         const id = `chatcmpl-${started.message.id}`;
         const created = Math.floor(started.message.createdAt.getTime() / 1000);
 

@@ -2,13 +2,11 @@
  * The seed's chat history open API (part A), exact:
  * `GET /v1/api/open-api/workspaces/:workspace_id/history` with an app key and `X-SESSION-ID`.
  */
-import { badRequest, defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import { appKeyOf, invalidAppKey, requireAppKey } from '../app-keys/require-app-key';
-import type { AppKeys } from '../app-keys/app-keys';
-import type { ChatStore } from '../chats/chat-store';
-import type { KeySessions } from '../chats/key-sessions';
+import { appKeyOf, requireAppKey } from '../app-keys/require-app-key';
 import { ChatMessageRecord, toChatMessageRecord } from '../chats/schemas';
+import type { OpenApiRouteDeps } from './chat-routes';
 
 const MAX_LIMIT = 10_000;
 
@@ -32,12 +30,7 @@ const HistoryResponse = z.object({
   }),
 });
 
-export function openApiHistoryRoutes(deps: {
-  appKeys: AppKeys;
-  chats: ChatStore;
-  keySessions: KeySessions;
-}): RouteDefinition[] {
-  const { appKeys, chats } = deps;
+export function openApiHistoryRoutes(deps: OpenApiRouteDeps): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get',
@@ -47,7 +40,7 @@ export function openApiHistoryRoutes(deps: {
         "Only sessions made with this key (or with keys it was told to read, `reads_sessions_of`) whose answers used nothing outside the key's sources; any other session reads as empty. `results[0]` is the newest message; `total` counts the messages of the session. With `after_id`, the messages after that one, oldest first: an export can resume where it stopped, and a message that commits late is never skipped (positions follow commit order). A session without messages (or unknown) answers an empty page; without `X-SESSION-ID` the answer is 400; `limit` above 10000 is 400, not cut.",
       tags: ['open api'],
       public: true,
-      before: [requireAppKey(appKeys)],
+      before: [requireAppKey(deps.appKeys)],
       request: {
         params: z.object({ workspace_id: z.string().min(1).max(100) }),
         query: Query,
@@ -59,32 +52,24 @@ export function openApiHistoryRoutes(deps: {
         403: { description: 'Invalid application key, or a key of another workspace' },
       },
       handler: async ({ params, query, headers }, _req, res) => {
-        const key = appKeyOf(res.locals);
-        const principal = await appKeys.principal(key, {
-          permission: 'chat',
-          refused: invalidAppKey,
-          workspaceId: params.workspace_id,
-        });
-        const sessionId = headers['x-session-id'];
-        if (!sessionId) {
-          throw new HttpError(400, 'missing_session_id', 'The X-SESSION-ID header is required');
-        }
-        const room = await deps.keySessions.readable(key, principal, sessionId);
-        const page = query.after_id ? 1 : query.page;
-        let results: Array<z.infer<typeof ChatMessageRecord>> = [];
-        if (room && query.after_id) {
-          const after = await chats.after(room, query.after_id, query.limit);
-          if (!after)
-            throw badRequest(`after_id ${query.after_id} is not a message of this session`);
-          results = after.map(toChatMessageRecord);
-        } else if (room) {
-          results = (await chats.page(room, query.page, query.limit)).map(toChatMessageRecord);
-        } else if (query.after_id) {
-          throw badRequest(`after_id ${query.after_id} is not a message of this session`);
-        }
+        const { messages, total } = await deps.openApi.history(
+          appKeyOf(res.locals),
+          params.workspace_id,
+          headers['x-session-id'],
+          {
+            page: query.page,
+            limit: query.limit,
+            ...(query.after_id ? { afterId: query.after_id } : {}),
+          },
+        );
         return {
           code: 200,
-          data: { results, total: room?.messageCount ?? 0, page, limit: query.limit },
+          data: {
+            results: messages.map(toChatMessageRecord),
+            total,
+            page: query.after_id ? 1 : query.page,
+            limit: query.limit,
+          },
         };
       },
     }),

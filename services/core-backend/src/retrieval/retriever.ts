@@ -1,7 +1,7 @@
 /**
- * The one way to retrieve: passages of what the member may use — the access lists, narrowed to an
- * app key's sources when a key acts — and, when asked, only of the given documents and of the
- * documents of the given topics. Search, room chat, the open API's chat and the widget all come
+ * The one way to retrieve, `retrieve(member, query, scope)`: passages of what the member may use
+ * — the access lists, narrowed to an app key's sources when a key acts — and, when asked, only of
+ * the given documents and of the documents of the given topics. Search, room chat, the open API's chat and the widget all come
  * here, so none of them can retrieve past the access lists.
  */
 import type { AccessLists } from '../access/access-lists';
@@ -12,8 +12,8 @@ import type { Hit, KnowledgeIndex } from './knowledge-index';
 /** The documents of the given topics the member may use (topics module). */
 export type TopicDocuments = (member: Membership, topicIds: string[]) => Promise<string[]>;
 
-export interface RetrieveRequest {
-  query: string;
+/** Where to look: the workspace's retrieval settings, narrowed when asked. */
+export interface RetrieveScope {
   /** Only passages of these documents and of these topics' documents (audios left out). */
   narrowTo?: { documentIds: string[]; topicIds: string[] };
   settings: Pick<WorkspaceSettings, 'top_k' | 'retrieval_mode'>;
@@ -26,8 +26,12 @@ export function createRetriever(deps: {
   access: AccessLists;
   topicDocuments: TopicDocuments;
 }) {
-  return async function retrieve(member: Membership, request: RetrieveRequest): Promise<Hit[]> {
-    const { narrowTo } = request;
+  return async function retrieve(
+    member: Membership,
+    query: string,
+    scope: RetrieveScope,
+  ): Promise<Hit[]> {
+    const { narrowTo } = scope;
     const documents = narrowTo && [
       ...new Set([
         ...narrowTo.documentIds,
@@ -36,14 +40,14 @@ export function createRetriever(deps: {
     ];
     return deps.knowledge.search({
       workspaceId: member.workspaceId,
-      query: request.query,
+      query,
       visible: {
         document: await deps.access.visible(member, 'document'),
         audio: await deps.access.visible(member, 'audio'),
       },
       ...(documents ? { documents } : {}),
-      k: request.k ?? request.settings.top_k,
-      mode: request.settings.retrieval_mode,
+      k: scope.k ?? scope.settings.top_k,
+      mode: scope.settings.retrieval_mode,
     });
   };
 }

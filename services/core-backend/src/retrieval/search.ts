@@ -22,8 +22,7 @@ export function createSearch(deps: {
   return async function search(actor: Actor, request: SearchRequest): Promise<Hit[]> {
     const member = await memberOf(deps.workspaces, actor, 'knowledge.read');
     const { settings } = await deps.workspaces.get(actor.workspaceId);
-    return deps.retrieve(member, {
-      query: request.query,
+    return deps.retrieve(member, request.query, {
       settings,
       ...(request.topicIds ? { narrowTo: { documentIds: [], topicIds: request.topicIds } } : {}),
       ...(request.k ? { k: request.k } : {}),

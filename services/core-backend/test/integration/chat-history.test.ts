@@ -3,7 +3,7 @@
  * app-key access, paging newest first, the `after_id` cursor, the refusals.
  */
 import pg from 'pg';
-import { createChatStore, type ChatStore } from '../../src/chats/chat-store';
+import { createChatRepository, type ChatRepository } from '../../src/chats/chat-repository';
 import { expectJson, startCoreStack, type CoreStack, type TestUser } from './support/core-stack';
 
 interface ChatRecord {
@@ -24,7 +24,7 @@ describe('rooms and chat history', () => {
   let admin: TestUser;
   let alice: TestUser;
   let pool: pg.Pool;
-  let chats: ChatStore;
+  let chats: ChatRepository;
   let workspaceId: string;
   let key: string;
 
@@ -36,7 +36,7 @@ describe('rooms and chat history', () => {
       connectionString: stack.platform.databaseUrl,
       options: '-c search_path=core_backend',
     });
-    chats = createChatStore(pool);
+    chats = createChatRepository(pool);
     workspaceId = (
       await expectJson<{ id: string }>(
         stack.call('POST', '/api/workspaces', admin.token, { name: 'Chat' }),

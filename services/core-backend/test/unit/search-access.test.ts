@@ -15,8 +15,8 @@ function setup() {
         return Promise.resolve({ settings } as never);
       },
     },
-    retrieve: (member, request) => {
-      calls.push(['retrieve', member, request]);
+    retrieve: (member, query, scope) => {
+      calls.push(['retrieve', member, { query, ...scope }]);
       return Promise.resolve([]);
     },
   });

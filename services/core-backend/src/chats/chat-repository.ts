@@ -124,7 +124,7 @@ export interface NewRoom {
   model: string | null;
 }
 
-export function createChatStore(pool: pg.Pool) {
+export function createChatRepository(pool: pg.Pool) {
   return {
     async createRoom(input: NewRoom): Promise<Room> {
       const id = randomUUID();
@@ -384,4 +384,4 @@ export function createChatStore(pool: pg.Pool) {
   };
 }
 
-export type ChatStore = ReturnType<typeof createChatStore>;
+export type ChatRepository = ReturnType<typeof createChatRepository>;
