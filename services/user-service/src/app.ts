@@ -84,15 +84,15 @@ export function createApp(deps: AppDeps): Express {
     routes: withActivityLog(deps.activityLog, [
       ...authRoutes(deps.auth, deps.keys),
       ...userRoutes(deps.users, context),
-      ...meRoutes(deps.users, deps.auth.passwordReset, actorOf, deps.time),
-      ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
+      ...meRoutes(deps.users, deps.auth.passwordReset, context),
+      ...photoRoutes(deps.photos, context, deps.photoMaxBytes),
       ...roleRoutes(deps.roles, context),
-      ...shortcutRoutes(deps.shortcuts, actorOf),
+      ...shortcutRoutes(deps.shortcuts, context),
       ...featureRoutes(deps.features, context),
       ...policyRoutes(deps.policies, context),
       ...openApiRoutes(deps.policyData, deps.openApiToken),
-      ...activityRoutes(deps.activitySearch, deps.time),
-      ...authzRoutes(deps.explanations, actorOf),
+      ...activityRoutes(deps.activitySearch, context),
+      ...authzRoutes(deps.explanations, context),
     ]),
   });
   // The login limits count per client address: behind an ingress that is only known from the
