@@ -31,6 +31,7 @@ import { photoRoutes } from './routes/photos';
 import { policyRoutes } from './routes/policies';
 import { roleRoutes } from './routes/roles';
 import { shortcutRoutes } from './routes/shortcuts';
+import type { RouteContext } from './routes/route-context';
 import { userRoutes } from './routes/users';
 import type { FormatTimestamp } from './timestamps';
 import type { ProfilePhotos } from './users/profile-photos';
@@ -67,6 +68,7 @@ export interface AppDeps {
 
 export function createApp(deps: AppDeps): Express {
   const actorOf = (req: Request) => loadActor(deps.findUser, req.auth?.sub);
+  const context: RouteContext = { actorOf, time: deps.time };
   const app = createService({
     name: 'user-service',
     description: 'Login, tokens, users, roles with levels, features, sub-features and policies',
@@ -81,16 +83,16 @@ export function createApp(deps: AppDeps): Express {
     }),
     routes: withActivityLog(deps.activityLog, [
       ...authRoutes(deps.auth, deps.keys),
-      ...userRoutes(deps.users, actorOf, deps.time),
-      ...meRoutes(deps.users, deps.auth.passwordReset, actorOf, deps.time),
-      ...photoRoutes(deps.photos, actorOf, deps.photoMaxBytes),
-      ...roleRoutes(deps.roles, actorOf, deps.time),
-      ...shortcutRoutes(deps.shortcuts, actorOf),
-      ...featureRoutes(deps.features, actorOf, deps.time),
-      ...policyRoutes(deps.policies, actorOf, deps.time),
+      ...userRoutes(deps.users, context),
+      ...meRoutes(deps.users, deps.auth.passwordReset, context),
+      ...photoRoutes(deps.photos, context, deps.photoMaxBytes),
+      ...roleRoutes(deps.roles, context),
+      ...shortcutRoutes(deps.shortcuts, context),
+      ...featureRoutes(deps.features, context),
+      ...policyRoutes(deps.policies, context),
       ...openApiRoutes(deps.policyData, deps.openApiToken),
-      ...activityRoutes(deps.activitySearch, deps.time),
-      ...authzRoutes(deps.explanations, actorOf),
+      ...activityRoutes(deps.activitySearch, context),
+      ...authzRoutes(deps.explanations, context),
     ]),
   });
   // The login limits count per client address: behind an ingress that is only known from the

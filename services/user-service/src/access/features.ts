@@ -8,6 +8,7 @@
 import { conflict, forbidden, notFound, type Db } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
+import { found } from '../db/found';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { AccessRepository, Feature, SubFeatureFields, SubFeature } from './access-repository';
 import { heldCovers } from './grant-coverage';
@@ -21,17 +22,14 @@ export function createFeatures(access: AccessRepository, changes: RoleDataChange
   const duplicate = (what: string) => (err: unknown) => {
     throw isUniqueViolation(err) ? conflict(`A ${what} with this name already exists`) : err;
   };
-  async function feature(id: number): Promise<Feature> {
-    const found = await access.findFeature(id);
-    if (!found) throw notFound(`Feature ${id} not found`);
-    return found;
-  }
+  const feature = async (id: number): Promise<Feature> =>
+    found(await access.findFeature(id), `Feature ${id}`);
   async function subFeature(featureId: number, id: number): Promise<SubFeature> {
-    const found = await access.findSubFeature(id);
-    if (!found || found.featureId !== featureId) {
+    const row = await access.findSubFeature(id);
+    if (!row || row.featureId !== featureId) {
       throw notFound(`Sub-feature ${id} of feature ${featureId} not found`);
     }
-    return found;
+    return row;
   }
   // Every change here can change grant records (their id, name, label, method, path).
   const change = <T>(work: (db: Db) => Promise<T>) => changes.apply(['role-grants'], work);
@@ -58,8 +56,7 @@ export function createFeatures(access: AccessRepository, changes: RoleDataChange
       const row = await change((db) => access.updateFeature(id, input.name, input.label, db)).catch(
         duplicate('feature'),
       );
-      if (!row) throw notFound(`Feature ${id} not found`);
-      return row;
+      return found(row, `Feature ${id}`);
     },
     async remove(actor: Actor, id: number) {
       await feature(id);
@@ -89,8 +86,7 @@ export function createFeatures(access: AccessRepository, changes: RoleDataChange
       const row = await change((db) => access.updateSubFeature(id, input, db)).catch(
         duplicate('sub-feature'),
       );
-      if (!row) throw notFound(`Sub-feature ${id} not found`);
-      return row;
+      return found(row, `Sub-feature ${id}`);
     },
     async removeSubFeature(actor: Actor, featureId: number, id: number) {
       await subFeature(featureId, id);

@@ -7,21 +7,21 @@
 import { HttpError, queryOpaRule, type AuthorizationInput } from '@pelita/kit';
 import { z } from 'zod';
 
+/** A grant record as OPA holds it, with the role it belongs to. */
+export const OpaGrant = z.object({
+  role: z.string(),
+  id: z.unknown(),
+  name: z.unknown(),
+  label: z.unknown(),
+  method: z.string(),
+  path: z.string(),
+  status: z.unknown(),
+});
 const OpaExplanation = z.object({
   allowed: z.boolean(),
   user_known: z.boolean(),
   roles: z.array(z.string()),
-  matching_grants: z.array(
-    z.object({
-      role: z.string(),
-      id: z.unknown(),
-      name: z.unknown(),
-      label: z.unknown(),
-      method: z.string(),
-      path: z.string(),
-      status: z.unknown(),
-    }),
-  ),
+  matching_grants: z.array(OpaGrant),
 });
 export type OpaExplanation = z.infer<typeof OpaExplanation>;
 

@@ -3,7 +3,8 @@
  * the actor, and only what the actor's own role holds (switched on): nobody hands out more than
  * they have.
  */
-import { badRequest, forbidden, notFound } from '@pelita/kit';
+import { badRequest, forbidden } from '@pelita/kit';
+import { found } from '../db/found';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
 import type { AccessRepository, Policy } from './access-repository';
@@ -21,11 +22,8 @@ export function createPolicies(
   roles: RoleRepository,
   changes: RoleDataChanges,
 ) {
-  async function existing(id: number): Promise<Policy> {
-    const policy = await access.findPolicy(id);
-    if (!policy) throw notFound(`Policy ${id} not found`);
-    return policy;
-  }
+  const existing = async (id: number): Promise<Policy> =>
+    found(await access.findPolicy(id), `Policy ${id}`);
   async function manageableRole(actor: Actor, roleId: number): Promise<void> {
     const role = await roles.find(roleId);
     if (!role) throw badRequest(`Role ${roleId} does not exist`);

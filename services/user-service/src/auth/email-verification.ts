@@ -9,7 +9,7 @@
  */
 import { HttpError, errorMessage, type Logger } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
-import { randomToken } from '../credentials/token-material';
+import { issueLink } from '../credentials/token-links';
 import type { LicenseCheck } from '../license/license-check';
 import type { Mailer } from '../mail/mailer';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
@@ -46,9 +46,7 @@ export function createEmailVerification(deps: EmailVerificationDeps) {
   async function sendLink(user: { id: string; email: string }): Promise<void> {
     // A new link ends the older ones: only the last one mailed works.
     await deps.tokens.revokeAllOf(user.id);
-    const token = randomToken();
-    await deps.tokens.issue(token, user.id);
-    const link = `${deps.frontendUrl}/verify-email?token=${encodeURIComponent(token)}`;
+    const link = await issueLink(deps.tokens, `${deps.frontendUrl}/verify-email`, user.id);
     await deps.mailer.send({
       to: user.email,
       subject: 'Confirm your e-mail address',

@@ -9,7 +9,7 @@
 import { HttpError, errorMessage, type Logger, hashPassword, verifyPassword } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
 import type { SessionStore } from '../credentials/session-store';
-import { randomToken } from '../credentials/token-material';
+import { issueLink } from '../credentials/token-links';
 import type { Mailer } from '../mail/mailer';
 import type { UserRepository } from '../users/user-repository';
 
@@ -35,14 +35,18 @@ export function createPasswordReset(deps: PasswordResetDeps) {
       );
       return;
     }
-    const token = randomToken();
-    await deps.resetTokens.issue(token, user.id);
-    const link = `${deps.frontendUrl}/reset-password?token=${encodeURIComponent(token)}`;
+    const link = await issueLink(deps.resetTokens, `${deps.frontendUrl}/reset-password`, user.id);
     await deps.mailer.send({
       to: user.email,
       subject: 'Reset your password',
       text: `Someone asked to reset the password of your account.\n\nTo choose a new password, open:\n${link}\n\nIf it was not you, ignore this e-mail.`,
     });
+  }
+
+  /** A new password ends the reset links that could set another. */
+  async function setPassword(userId: string, password: string): Promise<void> {
+    await deps.users.setPassword(userId, await hashPassword(password));
+    await deps.resetTokens.revokeAllOf(userId);
   }
 
   return {
@@ -66,8 +70,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
           'The reset link is invalid, used or expired',
         );
       }
-      await deps.users.setPassword(userId, await hashPassword(password));
-      await deps.resetTokens.revokeAllOf(userId);
+      await setPassword(userId, password);
       await deps.sessions.revokeAllOf(userId);
     },
 
@@ -84,8 +87,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
           'The current password (current_password) is not right',
         );
       }
-      await deps.users.setPassword(userId, await hashPassword(next));
-      await deps.resetTokens.revokeAllOf(userId);
+      await setPassword(userId, next);
       await deps.sessions.revokeAllBut(userId, await deps.sessions.sessionOf(jti));
     },
   };

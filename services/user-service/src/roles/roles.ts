@@ -1,16 +1,13 @@
 /** Roles with a hierarchical level: an actor creates, changes and deletes only roles below their own. */
-import { conflict, notFound } from '@pelita/kit';
+import { conflict } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
+import { found } from '../db/found';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { RoleInput, RoleRepository, Role } from './role-repository';
 
 export function createRoles(roles: RoleRepository, changes: RoleDataChanges) {
-  async function existing(id: number): Promise<Role> {
-    const role = await roles.find(id);
-    if (!role) throw notFound(`Role ${id} not found`);
-    return role;
-  }
+  const existing = async (id: number): Promise<Role> => found(await roles.find(id), `Role ${id}`);
   const uniqueName = (err: unknown) =>
     isUniqueViolation(err) ? conflict('A role with this name already exists') : err;
 
@@ -36,8 +33,7 @@ export function createRoles(roles: RoleRepository, changes: RoleDataChanges) {
         .catch((err: unknown) => {
           throw uniqueName(err);
         });
-      if (!role) throw notFound(`Role ${id} not found`);
-      return role;
+      return found(role, `Role ${id}`);
     },
 
     async remove(actor: Actor, id: number): Promise<void> {

@@ -1,15 +1,12 @@
 /** Shortcut access lists per role: anyone reads, only an actor above the role replaces. */
-import { badRequest, notFound } from '@pelita/kit';
+import { badRequest } from '@pelita/kit';
 import { assertBelow, type Actor } from '../actor';
+import { found } from '../db/found';
 import type { RoleRepository } from './role-repository';
 import type { ShortcutFields, ShortcutRepository, Shortcut } from './shortcut-repository';
 
 export function createShortcuts(shortcuts: ShortcutRepository, roles: RoleRepository) {
-  async function role(id: number) {
-    const found = await roles.find(id);
-    if (!found) throw notFound(`Role ${id} not found`);
-    return found;
-  }
+  const role = async (id: number) => found(await roles.find(id), `Role ${id}`);
   return {
     async ofRole(roleId: number): Promise<Shortcut[]> {
       await role(roleId);

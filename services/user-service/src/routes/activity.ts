@@ -7,9 +7,12 @@ import {
   toActivityQuery,
   toActivityResponse,
 } from '../schemas/activity';
-import type { FormatTimestamp } from '../timestamps';
+import type { RouteContext } from './route-context';
 
-export function activityRoutes(activity: ActivitySearch, time: FormatTimestamp): RouteDefinition[] {
+export function activityRoutes(
+  activity: ActivitySearch,
+  { time }: RouteContext,
+): RouteDefinition[] {
   return [
     defineRoute({
       method: 'get',

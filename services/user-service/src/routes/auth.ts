@@ -3,6 +3,7 @@
  * /auth/resend-verification, /auth/forgot-password, /auth/reset-password; GET /auth/public-key.
  */
 import { ACCESS_TOKEN_ISSUER, defineRoute, type RouteDefinition } from '@pelita/kit';
+import type { z } from 'zod';
 import { TooManyAttemptsError, type LoginSessions } from '../auth/login-sessions';
 import type { EmailVerification } from '../auth/email-verification';
 import type { PasswordReset } from '../auth/password-reset';
@@ -44,6 +45,27 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
   const { loginSessions, registration, emailVerification, passwordReset, requestLimit } = auth;
   const tooMany = { description: 'Too many calls from this address (AUTH_RATE_LIMIT)' };
   const tags = ['auth'];
+  /** A public POST /auth/<name> behind the per-address limit of the same name. */
+  const limited = <B extends z.ZodType>(
+    name: string,
+    {
+      body,
+      responses,
+      ...route
+    }: Omit<RouteDefinition<B>, 'method' | 'path' | 'tags' | 'public' | 'before' | 'request'> & {
+      body: B;
+    },
+  ) =>
+    defineRoute({
+      ...route,
+      method: 'post',
+      path: `/auth/${name}`,
+      tags,
+      public: true,
+      before: [requestLimit(name)],
+      request: { body },
+      responses: { 429: tooMany, ...responses },
+    });
   return [
     defineRoute({
       method: 'post',
@@ -79,16 +101,10 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         }
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/refresh',
+    limited('refresh', {
       summary: 'Trade a refresh token for a new pair (the old refresh token stops working)',
-      tags,
-      public: true,
-      before: [requestLimit('refresh')],
-      request: { body: RefreshBody },
+      body: RefreshBody,
       responses: {
-        429: tooMany,
         200: { description: 'New tokens', schema: TokenPairResponse },
         401: {
           description: 'Unknown, expired or replayed refresh token (a replay ends the session)',
@@ -114,18 +130,12 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         res.status(204).end();
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/register',
+    limited('register', {
       summary:
         'Create an account with the registration role; it is usable once its owner follows the link mailed to it',
-      tags,
-      public: true,
-      before: [requestLimit('register')],
       successStatus: 201,
-      request: { body: RegisterBody },
+      body: RegisterBody,
       responses: {
-        429: tooMany,
         201: { description: 'Registered', schema: Uuid },
         403: {
           description: 'Self-registration is off (REGISTRATION_ENABLED), or the license refuses',
@@ -134,17 +144,11 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       },
       handler: async ({ body }) => ({ id: await registration.register(toNewAccount(body)) }),
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/verify-email',
+    limited('verify-email', {
       summary:
         "Confirm a registered e-mail address with the token of the mailed link (single use); the account can then log in. The link mailed to a user's new address confirms it the same way: the account then takes it",
-      tags,
-      public: true,
-      before: [requestLimit('verify-email')],
-      request: { body: VerifyEmailBody },
+      body: VerifyEmailBody,
       responses: {
-        429: tooMany,
         200: { description: 'Confirmed', schema: MessageResponse },
         400: { description: 'Invalid, used or expired token' },
         403: { description: 'The license has no seat left (the link stays valid)' },
@@ -155,48 +159,32 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         return { message: 'E-mail address confirmed; you can log in' };
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/resend-verification',
+    limited('resend-verification', {
       summary:
         'Mail a new confirmation link (older ones stop working); the answer is the same whether or not such an account exists',
-      tags,
-      public: true,
-      before: [requestLimit('resend-verification')],
       successStatus: 202,
-      request: { body: ResendVerificationBody },
-      responses: { 202: { description: 'Accepted', schema: MessageResponse }, 429: tooMany },
+      body: ResendVerificationBody,
+      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
       handler: async ({ body }) => {
         await emailVerification.resend(body.email);
         return { message: RESEND_ANSWER };
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/forgot-password',
+    limited('forgot-password', {
       summary: 'E-mail a reset link; the answer is the same whether or not the account exists',
-      tags,
-      public: true,
-      before: [requestLimit('forgot-password')],
       successStatus: 202,
-      request: { body: ForgotPasswordBody },
-      responses: { 202: { description: 'Accepted', schema: MessageResponse }, 429: tooMany },
+      body: ForgotPasswordBody,
+      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
       handler: async ({ body }) => {
         await passwordReset.forgotPassword(body.email);
         return { message: FORGOT_ANSWER };
       },
     }),
-    defineRoute({
-      method: 'post',
-      path: '/auth/reset-password',
+    limited('reset-password', {
       summary:
         'Set a new password with a reset token (single use); ends every session of the account',
-      tags,
-      public: true,
-      before: [requestLimit('reset-password')],
-      request: { body: ResetPasswordBody },
+      body: ResetPasswordBody,
       responses: {
-        429: tooMany,
         200: { description: 'Password changed', schema: MessageResponse },
         400: { description: 'Invalid, used or expired token' },
       },

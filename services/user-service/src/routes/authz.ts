@@ -1,13 +1,12 @@
 /** GET /authz/explain: which grant allowed or denied a method and path for a user (OPA's reasons). */
 import { defineRoute, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
 import type { DecisionExplanations } from '../access/decision-explanation';
-import type { Actor } from '../actor';
 import { ExplainQuery, ExplanationResponse, toExplanationResponse } from '../schemas/authz';
+import type { RouteContext } from './route-context';
 
 export function authzRoutes(
   explanations: DecisionExplanations,
-  actorOf: (req: Request) => Promise<Actor>,
+  { actorOf }: RouteContext,
 ): RouteDefinition[] {
   return [
     defineRoute({

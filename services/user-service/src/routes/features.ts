@@ -1,9 +1,6 @@
 /** /features and /features/:featureId/sub-features. */
-import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
+import { Deleted, defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { Features } from '../access/features';
-import type { Actor } from '../actor';
-import { Deleted } from '../schemas/common';
 import {
   FeatureBody,
   FeatureListResponse,
@@ -16,12 +13,12 @@ import {
   toFeatureResponse,
   toSubFeatureResponse,
 } from '../schemas/features';
-import type { FormatTimestamp } from '../timestamps';
+import { recorded } from './recorded';
+import { noActor, type RouteContext } from './route-context';
 
 export function featureRoutes(
   features: Features,
-  actorOf: (req: Request) => Promise<Actor>,
-  time: FormatTimestamp,
+  { actorOf, time }: RouteContext,
 ): RouteDefinition[] {
   const tags = ['features'];
   const feature = { description: 'The feature', schema: FeatureResponse };
@@ -32,17 +29,31 @@ export function featureRoutes(
   const notYours = {
     description: 'Held by a role at or above your level, or beyond your own grants',
   };
+  const asFeature = (row: Parameters<typeof toFeatureResponse>[0]) => toFeatureResponse(row, time);
+  const asSubFeature = (row: Parameters<typeof toSubFeatureResponse>[0]) =>
+    toSubFeatureResponse(row, time);
+  const subFeatures = '/features/:featureId/sub-features';
   return [
-    defineRoute({
-      method: 'get',
-      path: '/features',
-      summary: 'All features',
-      tags,
-      responses: { 200: { description: 'Features', schema: FeatureListResponse } },
-      handler: async () => ({
-        data: (await features.list()).map((row) => toFeatureResponse(row, time)),
-      }),
-    }),
+    // Reads need no actor; the writes record their changes, which resourceRoutes cannot.
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/features',
+        item: '/:featureId',
+        params: { item: FeatureParams },
+        caller: noActor,
+        one: { ...feature, from: asFeature },
+        missing: missing.description,
+      },
+      {
+        list: {
+          summary: 'All features',
+          page: { description: 'Features', schema: FeatureListResponse },
+          run: () => features.list(),
+        },
+        show: { summary: 'One feature', run: (_caller, { featureId }) => features.get(featureId) },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/features',
@@ -51,20 +62,8 @@ export function featureRoutes(
       successStatus: 201,
       request: { body: FeatureBody },
       responses: { 201: feature, 409: taken },
-      handler: async ({ body }, _req, res) => {
-        const created = toFeatureResponse(await features.create(body), time);
-        recordChanges(res, describeChanges(null, created));
-        return created;
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/features/:featureId',
-      summary: 'One feature',
-      tags,
-      request: { params: FeatureParams },
-      responses: { 200: feature, 404: missing },
-      handler: async ({ params }) => toFeatureResponse(await features.get(params.featureId), time),
+      handler: async ({ body }, _req, res) =>
+        recorded(res, null, asFeature(await features.create(body))),
     }),
     defineRoute({
       method: 'put',
@@ -74,10 +73,8 @@ export function featureRoutes(
       request: { params: FeatureParams, body: FeatureBody },
       responses: { 200: feature, 404: missing, 409: taken },
       handler: async ({ params, body }, _req, res) => {
-        const before = toFeatureResponse(await features.get(params.featureId), time);
-        const after = toFeatureResponse(await features.update(params.featureId, body), time);
-        recordChanges(res, describeChanges(before, after));
-        return after;
+        const before = asFeature(await features.get(params.featureId));
+        return recorded(res, before, asFeature(await features.update(params.featureId, body)));
       },
     }),
     defineRoute({
@@ -89,91 +86,71 @@ export function featureRoutes(
       responses: { 200: deleted, 403: notYours, 404: missing },
       handler: async ({ params }, req, res) => {
         const actor = await actorOf(req);
-        const before = toFeatureResponse(await features.get(params.featureId), time);
+        const before = asFeature(await features.get(params.featureId));
         await features.remove(actor, params.featureId);
-        recordChanges(res, describeChanges(before, null));
+        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),
-    defineRoute({
-      method: 'get',
-      path: '/features/:featureId/sub-features',
-      summary: 'The sub-features of a feature',
-      tags,
-      request: { params: FeatureParams },
-      responses: {
-        200: { description: 'Sub-features', schema: SubFeatureListResponse },
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags,
+        path: subFeatures,
+        item: '/:id',
+        params: { collection: FeatureParams, item: FeatureSubFeatureParams },
+        caller: noActor,
+        one: { ...subFeature, from: asSubFeature },
+        missing: missing.description,
       },
-      handler: async ({ params }) => ({
-        data: (await features.listSubFeatures(params.featureId)).map((row) =>
-          toSubFeatureResponse(row, time),
-        ),
-      }),
-    }),
+      {
+        list: {
+          summary: 'The sub-features of a feature',
+          page: { description: 'Sub-features', schema: SubFeatureListResponse },
+          run: (_caller, _query, { featureId }) => features.listSubFeatures(featureId),
+        },
+        show: {
+          summary: 'One sub-feature',
+          run: (_caller, { featureId, id }) => features.getSubFeature(featureId, id),
+        },
+      },
+    ),
     defineRoute({
       method: 'post',
-      path: '/features/:featureId/sub-features',
+      path: subFeatures,
       summary: 'Add a sub-feature: a method and a path pattern (`*` one segment, `**` any)',
       tags,
       successStatus: 201,
       request: { params: FeatureParams, body: SubFeatureBody },
       responses: { 201: subFeature, 404: missing, 409: taken },
-      handler: async ({ params, body }, _req, res) => {
-        const created = toSubFeatureResponse(
-          await features.createSubFeature(params.featureId, body),
-          time,
-        );
-        recordChanges(res, describeChanges(null, created));
-        return created;
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/features/:featureId/sub-features/:id',
-      summary: 'One sub-feature',
-      tags,
-      request: { params: FeatureSubFeatureParams },
-      responses: { 200: subFeature, 404: missing },
-      handler: async ({ params }) =>
-        toSubFeatureResponse(await features.getSubFeature(params.featureId, params.id), time),
+      handler: async ({ params, body }, _req, res) =>
+        recorded(res, null, asSubFeature(await features.createSubFeature(params.featureId, body))),
     }),
     defineRoute({
       method: 'put',
-      path: '/features/:featureId/sub-features/:id',
+      path: `${subFeatures}/:id`,
       summary: 'Change a sub-feature',
       tags,
       request: { params: FeatureSubFeatureParams, body: SubFeatureBody },
       responses: { 200: subFeature, 403: notYours, 404: missing, 409: taken },
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
-        const before = toSubFeatureResponse(
-          await features.getSubFeature(params.featureId, params.id),
-          time,
-        );
-        const after = toSubFeatureResponse(
-          await features.updateSubFeature(actor, params.featureId, params.id, body),
-          time,
-        );
-        recordChanges(res, describeChanges(before, after));
-        return after;
+        const before = asSubFeature(await features.getSubFeature(params.featureId, params.id));
+        const after = await features.updateSubFeature(actor, params.featureId, params.id, body);
+        return recorded(res, before, asSubFeature(after));
       },
     }),
     defineRoute({
       method: 'delete',
-      path: '/features/:featureId/sub-features/:id',
+      path: `${subFeatures}/:id`,
       summary: 'Delete a sub-feature and its grants',
       tags,
       request: { params: FeatureSubFeatureParams },
       responses: { 200: deleted, 403: notYours, 404: missing },
       handler: async ({ params }, req, res) => {
         const actor = await actorOf(req);
-        const before = toSubFeatureResponse(
-          await features.getSubFeature(params.featureId, params.id),
-          time,
-        );
+        const before = asSubFeature(await features.getSubFeature(params.featureId, params.id));
         await features.removeSubFeature(actor, params.featureId, params.id);
-        recordChanges(res, describeChanges(before, null));
+        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),

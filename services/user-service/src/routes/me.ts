@@ -6,14 +6,12 @@ import {
   recordChanges,
   type RouteDefinition,
 } from '@pelita/kit';
-import type { Request } from 'express';
 import { z } from 'zod';
-import type { Actor } from '../actor';
 import type { PasswordReset } from '../auth/password-reset';
 import { Password } from '../schemas/common';
 import { toUserResponse, UserResponse } from '../schemas/users';
-import type { FormatTimestamp } from '../timestamps';
 import type { Users } from '../users/users';
+import type { RouteContext } from './route-context';
 
 const ChangePasswordBody = z.object({
   current_password: z.string().min(1).max(1024),
@@ -23,8 +21,7 @@ const ChangePasswordBody = z.object({
 export function meRoutes(
   users: Users,
   passwords: PasswordReset,
-  actorOf: (req: Request) => Promise<Actor>,
-  time: FormatTimestamp,
+  { actorOf, time }: RouteContext,
 ): RouteDefinition[] {
   const tags = ['me'];
   return [

@@ -4,6 +4,7 @@
  */
 import { bearerMatches, defineRoute, unauthorized, type RouteDefinition } from '@pelita/kit';
 import type { Request } from 'express';
+import type { z } from 'zod';
 import type { PolicyData } from '../access/policy-data';
 import { RoleGrantsResponse, RoleUsersResponse } from '../schemas/open-api';
 
@@ -19,32 +20,41 @@ export function openApiRoutes(
       throw unauthorized('This endpoint requires Authorization: Bearer <open-api token>');
     }
   }
-  const tags = ['open-api'];
   const refused = { description: 'OPEN_API_TOKEN is set and was not sent' };
+  /** A GET of policy-sync's: the token checked, then `{ [field]: what load reads }`. */
+  const readFor = (
+    path: string,
+    summary: string,
+    field: string,
+    schema: z.ZodType,
+    load: () => Promise<unknown>,
+  ) =>
+    defineRoute({
+      method: 'get',
+      path,
+      summary,
+      tags: ['open-api'],
+      public: true,
+      responses: { 200: { description: field, schema }, 401: refused },
+      handler: async (_input, req) => {
+        checkToken(req);
+        return { [field]: await load() };
+      },
+    });
   return [
-    defineRoute({
-      method: 'get',
-      path: '/open-api/role-users',
-      summary: 'User names to role names, for policy-sync',
-      tags,
-      public: true,
-      responses: { 200: { description: 'user_roles', schema: RoleUsersResponse }, 401: refused },
-      handler: async (_input, req) => {
-        checkToken(req);
-        return { user_roles: await policyData.roleUsers() };
-      },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/open-api/role-grants',
-      summary: 'Role names to grant records, for policy-sync',
-      tags,
-      public: true,
-      responses: { 200: { description: 'policies', schema: RoleGrantsResponse }, 401: refused },
-      handler: async (_input, req) => {
-        checkToken(req);
-        return { policies: await policyData.roleGrants() };
-      },
-    }),
+    readFor(
+      '/open-api/role-users',
+      'User names to role names, for policy-sync',
+      'user_roles',
+      RoleUsersResponse,
+      () => policyData.roleUsers(),
+    ),
+    readFor(
+      '/open-api/role-grants',
+      'Role names to grant records, for policy-sync',
+      'policies',
+      RoleGrantsResponse,
+      () => policyData.roleGrants(),
+    ),
   ];
 }

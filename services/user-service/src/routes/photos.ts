@@ -1,10 +1,10 @@
 /** PUT /users/:id/photo (multipart, field `photo`) and GET /users/:id/photo. */
 import { badRequest, defineRoute, HttpError, type RouteDefinition } from '@pelita/kit';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import multer from 'multer';
-import type { Actor } from '../actor';
 import { Uuid } from '../schemas/common';
 import type { ProfilePhotos } from '../users/profile-photos';
+import type { RouteContext } from './route-context';
 
 /** multer with the size limit, its errors turned into the kit's. */
 function photoUpload(maxBytes: number): RequestHandler {
@@ -30,7 +30,7 @@ function photoUpload(maxBytes: number): RequestHandler {
 
 export function photoRoutes(
   photos: ProfilePhotos,
-  actorOf: (req: Request) => Promise<Actor>,
+  { actorOf }: RouteContext,
   maxBytes: number,
 ): RouteDefinition[] {
   const tags = ['users'];

@@ -1,9 +1,7 @@
 /** /policies: grant a sub-feature to a role, switch a grant on or off, revoke it. */
-import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
-import type { Actor } from '../actor';
+import { Deleted, defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { Policies } from '../access/policies';
-import { Deleted, IntId } from '../schemas/common';
+import { IntId } from '../schemas/common';
 import {
   GrantBody,
   PolicyListResponse,
@@ -13,38 +11,40 @@ import {
   toPolicyInput,
   toPolicyResponse,
 } from '../schemas/policies';
-import type { FormatTimestamp } from '../timestamps';
+import { recorded } from './recorded';
+import { noActor, type RouteContext } from './route-context';
 
 export function policyRoutes(
   policies: Policies,
-  actorOf: (req: Request) => Promise<Actor>,
-  time: FormatTimestamp,
+  { actorOf, time }: RouteContext,
 ): RouteDefinition[] {
   const tags = ['policies'];
   const one = { description: 'The policy', schema: PolicyResponse };
   const notBelow = { description: 'The role is not below your level' };
   const missing = { description: 'No such policy' };
+  const asAnswer = (row: Parameters<typeof toPolicyResponse>[0]) => toPolicyResponse(row, time);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/policies',
-      summary: 'Policies, optionally of one role',
-      tags,
-      request: { query: PolicyQuery },
-      responses: { 200: { description: 'Policies', schema: PolicyListResponse } },
-      handler: async ({ query }) => ({
-        data: (await policies.list(query.role_id)).map((row) => toPolicyResponse(row, time)),
-      }),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/policies/:id',
-      summary: 'One policy',
-      tags,
-      request: { params: IntId },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }) => toPolicyResponse(await policies.get(params.id), time),
-    }),
+    // Reads need no actor; the writes record their changes, which resourceRoutes cannot.
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/policies',
+        item: '/:id',
+        params: { item: IntId },
+        caller: noActor,
+        one: { ...one, from: asAnswer },
+        missing: missing.description,
+      },
+      {
+        list: {
+          summary: 'Policies, optionally of one role',
+          page: { description: 'Policies', schema: PolicyListResponse },
+          query: PolicyQuery,
+          run: (_caller, query) => policies.list(query.role_id),
+        },
+        show: { summary: 'One policy', run: (_caller, { id }) => policies.get(id) },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/policies',
@@ -59,12 +59,8 @@ export function policyRoutes(
         const existing = (await policies.list(input.roleId)).find(
           (policy) => policy.subFeatureId === input.subFeatureId,
         );
-        const after = toPolicyResponse(await policies.grant(actor, input), time);
-        recordChanges(
-          res,
-          describeChanges(existing ? toPolicyResponse(existing, time) : null, after),
-        );
-        return after;
+        const after = asAnswer(await policies.grant(actor, input));
+        return recorded(res, existing ? asAnswer(existing) : null, after);
       },
     }),
     defineRoute({
@@ -76,13 +72,12 @@ export function policyRoutes(
       responses: { 200: one, 403: notBelow, 404: missing },
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
-        const before = toPolicyResponse(await policies.get(params.id), time);
-        const after = toPolicyResponse(
-          await policies.setStatus(actor, params.id, body.status),
-          time,
+        const before = asAnswer(await policies.get(params.id));
+        return recorded(
+          res,
+          before,
+          asAnswer(await policies.setStatus(actor, params.id, body.status)),
         );
-        recordChanges(res, describeChanges(before, after));
-        return after;
       },
     }),
     defineRoute({
@@ -94,9 +89,9 @@ export function policyRoutes(
       responses: { 200: { description: 'Deleted', schema: Deleted }, 403: notBelow, 404: missing },
       handler: async ({ params }, req, res) => {
         const actor = await actorOf(req);
-        const before = toPolicyResponse(await policies.get(params.id), time);
+        const before = asAnswer(await policies.get(params.id));
         await policies.revoke(actor, params.id);
-        recordChanges(res, describeChanges(before, null));
+        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),

@@ -1,37 +1,38 @@
 /** /roles: list, read, create, change, delete (only below the caller's level). */
-import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
-import type { Actor } from '../actor';
+import { Deleted, defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { Roles } from '../roles/roles';
-import { Deleted, IntId } from '../schemas/common';
+import { IntId } from '../schemas/common';
 import { RoleBody, RoleListResponse, RoleResponse, toRoleResponse } from '../schemas/roles';
-import type { FormatTimestamp } from '../timestamps';
+import { recorded } from './recorded';
+import { noActor, type RouteContext } from './route-context';
 
-export function roleRoutes(
-  roles: Roles,
-  actorOf: (req: Request) => Promise<Actor>,
-  time: FormatTimestamp,
-): RouteDefinition[] {
+export function roleRoutes(roles: Roles, { actorOf, time }: RouteContext): RouteDefinition[] {
   const tags = ['roles'];
   const one = { description: 'The role', schema: RoleResponse };
+  const missing = { description: 'No such role' };
+  const notBelow = { description: 'Level not below yours' };
+  const asAnswer = (row: Parameters<typeof toRoleResponse>[0]) => toRoleResponse(row, time);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/roles',
-      summary: 'All roles, top level first',
-      tags,
-      responses: { 200: { description: 'Roles', schema: RoleListResponse } },
-      handler: async () => ({ data: (await roles.list()).map((row) => toRoleResponse(row, time)) }),
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/roles/:id',
-      summary: 'One role',
-      tags,
-      request: { params: IntId },
-      responses: { 200: one, 404: { description: 'No such role' } },
-      handler: async ({ params }) => toRoleResponse(await roles.get(params.id), time),
-    }),
+    // Reads need no actor; the writes below record their changes, which resourceRoutes cannot.
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/roles',
+        item: '/:id',
+        params: { item: IntId },
+        caller: noActor,
+        one: { ...one, from: asAnswer },
+        missing: missing.description,
+      },
+      {
+        list: {
+          summary: 'All roles, top level first',
+          page: { description: 'Roles', schema: RoleListResponse },
+          run: () => roles.list(),
+        },
+        show: { summary: 'One role', run: (_caller, { id }) => roles.get(id) },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/roles',
@@ -39,16 +40,9 @@ export function roleRoutes(
       tags,
       successStatus: 201,
       request: { body: RoleBody },
-      responses: {
-        201: one,
-        403: { description: 'Level not below yours' },
-        409: { description: 'Name taken' },
-      },
-      handler: async ({ body }, req, res) => {
-        const created = toRoleResponse(await roles.create(await actorOf(req), body), time);
-        recordChanges(res, describeChanges(null, created));
-        return created;
-      },
+      responses: { 201: one, 403: notBelow, 409: { description: 'Name taken' } },
+      handler: async ({ body }, req, res) =>
+        recorded(res, null, asAnswer(await roles.create(await actorOf(req), body))),
     }),
     defineRoute({
       method: 'put',
@@ -56,18 +50,11 @@ export function roleRoutes(
       summary: 'Change a role below your level',
       tags,
       request: { params: IntId, body: RoleBody },
-      responses: {
-        200: one,
-        403: { description: 'Level not below yours' },
-        404: { description: 'No such role' },
-        409: { description: 'Name taken' },
-      },
+      responses: { 200: one, 403: notBelow, 404: missing, 409: { description: 'Name taken' } },
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
-        const before = toRoleResponse(await roles.get(params.id), time);
-        const after = toRoleResponse(await roles.update(actor, params.id, body), time);
-        recordChanges(res, describeChanges(before, after));
-        return after;
+        const before = asAnswer(await roles.get(params.id));
+        return recorded(res, before, asAnswer(await roles.update(actor, params.id, body)));
       },
     }),
     defineRoute({
@@ -78,15 +65,15 @@ export function roleRoutes(
       request: { params: IntId },
       responses: {
         200: { description: 'Deleted', schema: Deleted },
-        403: { description: 'Level not below yours' },
-        404: { description: 'No such role' },
+        403: notBelow,
+        404: missing,
         409: { description: 'Users still hold the role' },
       },
       handler: async ({ params }, req, res) => {
         const actor = await actorOf(req);
-        const before = toRoleResponse(await roles.get(params.id), time);
+        const before = asAnswer(await roles.get(params.id));
         await roles.remove(actor, params.id);
-        recordChanges(res, describeChanges(before, null));
+        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),

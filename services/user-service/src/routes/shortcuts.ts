@@ -1,15 +1,12 @@
 /** GET/PUT /roles/:id/shortcuts, and GET /me/shortcuts (the caller's role's list). */
-import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
-import type { Actor } from '../actor';
+import { defineRoute, type RouteDefinition } from '@pelita/kit';
 import type { Shortcuts } from '../roles/shortcuts';
 import { IntId } from '../schemas/common';
 import { ShortcutListBody, ShortcutListResponse, toShortcutList } from '../schemas/shortcuts';
+import { recorded } from './recorded';
+import type { RouteContext } from './route-context';
 
-export function shortcutRoutes(
-  shortcuts: Shortcuts,
-  actorOf: (req: Request) => Promise<Actor>,
-): RouteDefinition[] {
+export function shortcutRoutes(shortcuts: Shortcuts, { actorOf }: RouteContext): RouteDefinition[] {
   const tags = ['shortcuts'];
   const list = { description: 'The shortcut list', schema: ShortcutListResponse };
   return [
@@ -37,12 +34,8 @@ export function shortcutRoutes(
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
         const before = toShortcutList(params.id, await shortcuts.ofRole(params.id));
-        const after = toShortcutList(
-          params.id,
-          await shortcuts.replace(actor, params.id, body.shortcuts),
-        );
-        recordChanges(res, describeChanges(before, after));
-        return after;
+        const after = await shortcuts.replace(actor, params.id, body.shortcuts);
+        return recorded(res, before, toShortcutList(params.id, after));
       },
     }),
     defineRoute({

@@ -1,9 +1,7 @@
 /** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
-import { defineRoute, describeChanges, recordChanges, type RouteDefinition } from '@pelita/kit';
-import type { Request } from 'express';
+import { Deleted, defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
-import type { Actor } from '../actor';
-import { Deleted, Paging, Uuid } from '../schemas/common';
+import { Paging, Uuid } from '../schemas/common';
 import {
   CreateUserBody,
   UpdateUserBody,
@@ -15,47 +13,43 @@ import {
   toUserChanges,
   toUserResponse,
 } from '../schemas/users';
-import type { FormatTimestamp } from '../timestamps';
 import type { Users } from '../users/users';
+import { recorded } from './recorded';
+import { noActor, type RouteContext } from './route-context';
 
 const SessionList = z.object({
   data: z.array(z.object({ id: z.string(), created_at: z.string().nullable() })),
 });
 
-export function userRoutes(
-  users: Users,
-  actorOf: (req: Request) => Promise<Actor>,
-  time: FormatTimestamp,
-): RouteDefinition[] {
+export function userRoutes(users: Users, { actorOf, time }: RouteContext): RouteDefinition[] {
   const tags = ['users'];
   const one = { description: 'The user', schema: UserResponse };
+  const missing = { description: 'No such user' };
+  const notBelow = { description: 'Not below your level' };
+  const ended = { description: 'Ended', schema: Deleted };
+  const asAnswer = (row: Parameters<typeof toUserResponse>[0]) => toUserResponse(row, time);
   return [
-    defineRoute({
-      method: 'get',
-      path: '/users',
-      summary: 'Users, paged',
-      tags,
-      request: { query: Paging },
-      responses: { 200: { description: 'A page of users', schema: UserListResponse } },
-      handler: async ({ query }) => {
-        const { rows, total } = await users.list(query.page, query.limit);
-        return {
-          data: rows.map((row) => toUserResponse(row, time)),
-          total,
-          page: query.page,
-          limit: query.limit,
-        };
+    // Reads need no actor; the writes below record their changes, which resourceRoutes cannot.
+    ...resourceRoutes(
+      {
+        tags,
+        path: '/users',
+        item: '/:id',
+        params: { item: Uuid },
+        caller: noActor,
+        one: { ...one, from: asAnswer },
+        missing: missing.description,
       },
-    }),
-    defineRoute({
-      method: 'get',
-      path: '/users/:id',
-      summary: 'One user',
-      tags,
-      request: { params: Uuid },
-      responses: { 200: one, 404: { description: 'No such user' } },
-      handler: async ({ params }) => toUserResponse(await users.get(params.id), time),
-    }),
+      {
+        list: {
+          summary: 'Users, paged',
+          page: { description: 'A page of users', schema: UserListResponse },
+          query: Paging,
+          run: (_caller, query) => users.list(query.page, query.limit),
+        },
+        show: { summary: 'One user', run: (_caller, { id }) => users.get(id) },
+      },
+    ),
     defineRoute({
       method: 'post',
       path: '/users',
@@ -68,14 +62,8 @@ export function userRoutes(
         403: { description: 'Role not below your level' },
         409: { description: 'E-mail or username taken' },
       },
-      handler: async ({ body }, req, res) => {
-        const created = toUserResponse(
-          await users.create(await actorOf(req), toNewUser(body)),
-          time,
-        );
-        recordChanges(res, describeChanges(null, created));
-        return created;
-      },
+      handler: async ({ body }, req, res) =>
+        recorded(res, null, asAnswer(await users.create(await actorOf(req), toNewUser(body)))),
     }),
     defineRoute({
       method: 'patch',
@@ -88,20 +76,21 @@ export function userRoutes(
       responses: {
         200: { description: 'The user', schema: UpdatedUserResponse },
         403: { description: 'User or role not below your level' },
-        404: { description: 'No such user' },
+        404: missing,
         409: { description: 'E-mail or username taken' },
         429: { description: 'A confirmation link for your new address went out moments ago' },
         503: { description: 'No e-mail can be sent to confirm your new address' },
       },
       handler: async ({ params, body }, req, res) => {
         const actor = await actorOf(req);
-        const before = toUserResponse(await users.get(params.id), time);
-        const after = toUpdatedUserResponse(
-          await users.update(actor, params.id, toUserChanges(body), body.current_password),
-          time,
+        const before = asAnswer(await users.get(params.id));
+        const changed = await users.update(
+          actor,
+          params.id,
+          toUserChanges(body),
+          body.current_password,
         );
-        recordChanges(res, describeChanges(before, after));
-        return after;
+        return recorded(res, before, toUpdatedUserResponse(changed, time));
       },
     }),
     defineRoute({
@@ -112,8 +101,8 @@ export function userRoutes(
       request: { params: Uuid },
       responses: {
         200: { description: 'The sessions', schema: SessionList },
-        403: { description: 'Not below your level' },
-        404: { description: 'No such user' },
+        403: notBelow,
+        404: missing,
       },
       handler: async ({ params }, req) => ({
         data: (await users.sessions(await actorOf(req), params.id)).map((session) => ({
@@ -128,11 +117,7 @@ export function userRoutes(
       summary: 'End every session of a user (tokens stop working at once)',
       tags,
       request: { params: Uuid },
-      responses: {
-        200: { description: 'Ended', schema: Deleted },
-        403: { description: 'Not below your level' },
-        404: { description: 'No such user' },
-      },
+      responses: { 200: ended, 403: notBelow, 404: missing },
       handler: async ({ params }, req) => {
         await users.endSessions(await actorOf(req), params.id);
         return { deleted: true as const };
@@ -145,8 +130,8 @@ export function userRoutes(
       tags,
       request: { params: Uuid.extend({ sessionId: z.string().min(1).max(200) }) },
       responses: {
-        200: { description: 'Ended', schema: Deleted },
-        403: { description: 'Not below your level' },
+        200: ended,
+        403: notBelow,
         404: { description: 'No such user or session' },
       },
       handler: async ({ params }, req) => {
@@ -160,16 +145,12 @@ export function userRoutes(
       summary: 'Delete a user below your level (their sessions end)',
       tags,
       request: { params: Uuid },
-      responses: {
-        200: { description: 'Deleted', schema: Deleted },
-        403: { description: 'Not below your level' },
-        404: { description: 'No such user' },
-      },
+      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: notBelow, 404: missing },
       handler: async ({ params }, req, res) => {
         const actor = await actorOf(req);
-        const before = toUserResponse(await users.get(params.id), time);
+        const before = asAnswer(await users.get(params.id));
         await users.remove(actor, params.id);
-        recordChanges(res, describeChanges(before, null));
+        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),

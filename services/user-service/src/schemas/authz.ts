@@ -1,6 +1,7 @@
 /** The decision explanation's query and answer. */
 import { z } from 'zod';
 import type { DecisionExplanation } from '../access/decision-explanation';
+import { OpaGrant } from '../access/opa-explain-client';
 
 export const ExplainQuery = z.object({
   user_id: z.uuid(),
@@ -11,15 +12,8 @@ export const ExplainQuery = z.object({
   path: z.string().min(1).max(2000).regex(/^\//, 'a path starting with /'),
 });
 
-const Grant = z.object({
-  role: z.string(),
-  id: z.unknown(),
-  name: z.unknown(),
-  label: z.unknown(),
-  method: z.string(),
-  path: z.string(),
-  status: z.unknown().describe('only `true` counts'),
-});
+// The grants are answered as OPA holds them.
+const Grant = OpaGrant.extend({ status: z.unknown().describe('only `true` counts') });
 
 export const ExplanationResponse = z.object({
   user: z.object({ id: z.string(), username: z.string() }),

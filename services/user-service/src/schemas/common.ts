@@ -23,4 +23,3 @@ export const Username = z
   .regex(/^[A-Za-z0-9._-]+$/, 'letters, digits, dot, underscore and dash only');
 export const Name = storedText().trim().min(1).max(100);
 export const Label = storedText().max(200).default('');
-export const Deleted = z.object({ deleted: z.literal(true) });

@@ -8,7 +8,7 @@
  */
 import { HttpError, conflict, errorMessage, type Logger } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
-import { randomToken } from '../credentials/token-material';
+import { issueLink } from '../credentials/token-links';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { Mailer } from '../mail/mailer';
 import type { UserRepository } from './user-repository';
@@ -88,10 +88,13 @@ export function createEmailChange(deps: EmailChangeDeps) {
       }
       // A new request ends the older links: only the last address asked for can be confirmed.
       await deps.tokens.revokeAllOf(user.id);
-      const token = randomToken();
       const pending: PendingChange = { userId: user.id, email: newEmail };
-      await deps.tokens.issue(token, user.id, JSON.stringify(pending));
-      const link = `${deps.frontendUrl}/verify-email?token=${encodeURIComponent(token)}`;
+      const link = await issueLink(
+        deps.tokens,
+        `${deps.frontendUrl}/verify-email`,
+        user.id,
+        JSON.stringify(pending),
+      );
       try {
         await deps.mailer.send({
           to: newEmail,

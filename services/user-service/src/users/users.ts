@@ -13,7 +13,6 @@ import {
   conflict,
   forbidden,
   HttpError,
-  notFound,
   hashPassword,
   verifyPassword,
 } from '@pelita/kit';
@@ -23,6 +22,7 @@ import type { UserNameCopy } from '../core-backend/user-name-copy';
 import type { LicenseCheck } from '../license/license-check';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
 import type { RoleRepository } from '../roles/role-repository';
+import { found } from '../db/found';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { EmailChange } from './email-change';
 import type { NewUserInput, User, UserChanges, UserRepository } from './user-repository';
@@ -52,11 +52,7 @@ export function createUsers({
   license,
   emailChange,
 }: UsersDeps) {
-  async function existing(id: string): Promise<User> {
-    const user = await users.find(id);
-    if (!user) throw notFound(`User ${id} not found`);
-    return user;
-  }
+  const existing = async (id: string): Promise<User> => found(await users.find(id), `User ${id}`);
   /** Call holding the seat lock: the license check and the change that takes the seat. */
   const assertSeatFree = () =>
     license.assertLicensed({ addingUser: true, activeUsers: () => users.countActive() });
