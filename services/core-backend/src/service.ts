@@ -41,7 +41,6 @@ import { openApiChatRoutes } from './open-api/chat-routes';
 import { openApiHistoryRoutes } from './open-api/history-routes';
 import { searchRoutes } from './retrieval/routes';
 import { sourceRoutes } from './sources/routes';
-import { topicRoutes } from './topics/routes';
 import { utilRoutes } from './users/utils-routes';
 import { integrationRoutes } from './workspace-config/integration-routes';
 import { workspaceConfigRoutes } from './workspace-config/routes';
@@ -77,7 +76,7 @@ import { createFolders } from './documents/folders';
 import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
-import { createTopics } from './topics/topics';
+import { topicsArea } from './topics/area';
 import { createDashboard } from './dashboard/dashboard';
 import { createDeletions } from './deletion/deletions';
 import { createApis } from './sources/apis';
@@ -244,7 +243,12 @@ export function createCoreBackend(
     originals,
     deletions,
   });
-  const topics = createTopics(pool, access, workspaces);
+  const { area: topicArea, topics } = topicsArea({
+    pool,
+    access,
+    workspaces,
+    callerOf: callerOf(users),
+  });
   const follower =
     ocr &&
     createDocumentFollower({
@@ -346,7 +350,7 @@ export function createCoreBackend(
       ],
     },
     { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
-    { routes: topicRoutes({ topics, callerOf: caller }) },
+    topicArea,
     { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
     {
       routes: [
