@@ -7,7 +7,6 @@ import {
   createActivityRepository,
   createMetrics,
   createOpenSearchClient,
-  createSummarizerClient,
   observePgPool,
   createTargetPolicy,
   type ActivityRepository,
@@ -27,14 +26,11 @@ import { createApp } from './app';
 import type { Area } from './area';
 import { accessRoutes } from './access/access-routes';
 import { appKeyRoutes } from './app-keys/routes';
-import { audioRoutes } from './audios/routes';
 import { signInRoutes } from './auth/sign-in-routes';
 import { chatRoutes } from './chats/chat-routes';
 import { reportRoutes } from './chats/report-routes';
 import { roomRoutes } from './chats/room-routes';
 import { dashboardRoutes } from './dashboard/routes';
-import { folderRoutes } from './documents/folder-routes';
-import { documentRoutes } from './documents/routes';
 import { embedRoutes } from './embed/routes';
 import { pageRoutes } from './embed/page-routes';
 import { openApiChatRoutes } from './open-api/chat-routes';
@@ -59,20 +55,11 @@ import { createReports } from './chats/reports';
 import { createModelClient } from './chats/model-client';
 import { createRooms } from './chats/rooms';
 import { createSourceLookups } from './chats/source-lookups';
-import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
-import { createAudios } from './audios/audios';
-import { createSpeechToText } from './audios/speech-to-text';
-import {
-  embeddingsSettings,
-  installModel,
-  s3Configured,
-  sttSettings,
-  type Settings,
-} from './config';
-import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
-import { createDocumentResults } from './documents/document-results';
-import { createDocuments } from './documents/documents';
-import { createFolders } from './documents/folders';
+import { audiosArea } from './audios/area';
+import type { AudioWorker } from './audios/audio-worker';
+import { embeddingsSettings, installModel, s3Configured, type Settings } from './config';
+import { documentsArea } from './documents/area';
+import type { DocumentFollower } from './documents/document-follower';
 import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
@@ -186,54 +173,19 @@ export function createCoreBackend(
     registry: metrics.registry,
   });
   const workspaces = createWorkspaces(pool, users, deletions);
-  const stt = sttSettings(settings);
-  const speechToText = stt && createSpeechToText(stt);
-  const audioOriginals = objects && createOriginals(objects, 'core-audios');
-  if (!speechToText || !audioOriginals) {
-    logger.warn('audios cannot be added: they need S3_* and STT_BASE_URL (or BASE_URL_LOCAL)');
-  } else if (!settings.URL_SUMMARIZER) {
-    logger.warn('URL_SUMMARIZER is not set: audio transcripts are not summarised');
-  }
-  const audios = createAudios({
+  const { area: audioArea, audioWorker } = audiosArea({
     pool,
     access,
     workspaces,
     knowledge,
-    intake:
-      speechToText && audioOriginals
-        ? { originals: audioOriginals, sttDefaults: () => speechToText.defaults() }
-        : undefined,
     deletions,
+    objects,
+    callerOf: callerOf(users),
+    logger,
+    registry: metrics.registry,
+    settings,
   });
-  const audioWorker =
-    speechToText &&
-    audioOriginals &&
-    createAudioWorker({
-      pool,
-      originals: audioOriginals,
-      speechToText,
-      summarizer: settings.URL_SUMMARIZER
-        ? createSummarizerClient({
-            baseUrl: settings.URL_SUMMARIZER,
-            connectTimeoutMs: 10_000,
-            readTimeoutMs: settings.SUMMARIZE_TIMEOUT,
-            // Attempts are counted by the audio worker (AUDIO_MAX_ATTEMPTS).
-            retries: 0,
-            backoffMs: 0,
-            chunkSize: settings.SUMMARIZE_CHUNK_SIZE,
-            targetContext: settings.SUMMARIZE_TARGET_CONTEXT,
-            enableNer: settings.SUMMARIZE_NER,
-          })
-        : undefined,
-      knowledge,
-      logger,
-      registry: metrics.registry,
-      tempDir: settings.TEMP_DIR,
-      chunkWords: settings.TRANSCRIPT_CHUNK_WORDS,
-      intervalMs: settings.AUDIO_POLL_INTERVAL_MS,
-      maxAttempts: settings.AUDIO_MAX_ATTEMPTS,
-    });
-  const documents = createDocuments({
+  const { area: documentArea, follower } = documentsArea({
     pool,
     access,
     workspaces,
@@ -242,6 +194,10 @@ export function createCoreBackend(
     artifacts,
     originals,
     deletions,
+    callerOf: callerOf(users),
+    logger,
+    registry: metrics.registry,
+    settings,
   });
   const { area: topicArea, topics } = topicsArea({
     pool,
@@ -249,24 +205,6 @@ export function createCoreBackend(
     workspaces,
     callerOf: callerOf(users),
   });
-  const follower =
-    ocr &&
-    createDocumentFollower({
-      pool,
-      ocr,
-      artifacts,
-      knowledge,
-      logger,
-      registry: metrics.registry,
-      resultIndex: settings.INDEX_PDF_PARSING_RESULTS,
-      summaryIndexes: {
-        summary: settings.INDEX_DOCUMENT_SUMMARIZE,
-        chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
-      },
-      intervalMs: settings.OCR_POLL_INTERVAL_MS,
-      leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
-      summaryWaitMs: settings.SUMMARY_WAIT_MS,
-    });
   const databases = createDatabases({
     pool,
     access,
@@ -319,11 +257,6 @@ export function createCoreBackend(
     lastUsedIntervalMs: settings.APP_KEY_LAST_USED_INTERVAL_MS,
   });
   const keySessions = createKeySessions({ chats, access });
-  const uploads = {
-    tempDir: settings.TEMP_DIR,
-    maxUploadBytes: settings.MAX_UPLOAD_BYTES,
-    defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
-  };
   const iframes = createIframes(pool, workspaces);
   const rooms = createRooms({ workspaces, access, chats });
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
@@ -337,19 +270,8 @@ export function createCoreBackend(
       ],
     },
     { routes: appKeyRoutes(appKeys, caller) },
-    {
-      routes: [
-        ...documentRoutes({
-          ...uploads,
-          documents,
-          results: createDocumentResults({ pool, documents, knowledge }),
-          logger,
-          callerOf: caller,
-        }),
-        ...folderRoutes({ folders: createFolders(pool, access, workspaces), callerOf: caller }),
-      ],
-    },
-    { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
+    documentArea,
+    audioArea,
     topicArea,
     { routes: searchRoutes({ search: createSearch({ workspaces, retrieve }), callerOf: caller }) },
     {
@@ -473,14 +395,13 @@ export function createCoreBackend(
       if (indexProblem) logger.error(indexProblem);
       await activity.ensureIndex();
       await originals?.ensureBucket();
-      await audioOriginals?.ensureBucket();
       await publicKey.load();
-      follower?.start();
-      audioWorker?.start();
+      await documentArea.start?.();
+      await audioArea.start?.();
       deletions.start();
     },
     async stop() {
-      await Promise.all([follower?.stop(), audioWorker?.stop(), deletions.stop()]);
+      await Promise.all([documentArea.stop?.(), audioArea.stop?.(), deletions.stop()]);
       await pool.end();
       redis.disconnect();
       await search.close();

@@ -21,7 +21,7 @@ import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { AudioRecord } from './audios';
+import type { AudioRecord } from './audio-repository';
 import { RefusedAudioError, type SpeechToText } from './speech-to-text';
 import { chunkTranscript, transcriptText, type TranscriptChunk } from './transcript-chunks';
 

@@ -7,6 +7,7 @@ import {
   HttpError,
   multipartUpload,
   requestWorkspace,
+  resourceRoutes,
   type Logger,
   type RouteDefinition,
 } from '@pelita/kit';
@@ -15,7 +16,7 @@ import type { Audios } from './audios';
 import { AUDIO_EXTENSIONS } from './speech-to-text';
 import { actorOf, type CallerOf } from '../workspaces/caller';
 import { memberFirst } from '../documents/member-first';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AudioList,
   AudioParams,
@@ -47,18 +48,38 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
   const path = '/api/workspaces/:workspaceId/audios';
 
   return [
-    defineRoute({
-      method: 'get',
-      path,
-      summary: 'Audios the caller may use, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: AudioQuery },
-      responses: { 200: { description: 'A page of audios', schema: AudioList }, 404: missing },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await audios.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toAudioResponse), total, page: query.page, limit: query.limit };
+    ...resourceRoutes(
+      {
+        tags,
+        path,
+        item: '/:audioId',
+        params: { collection: WorkspaceParams, item: AudioParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { ...one, from: toAudioResponse },
+        missing: missing.description,
       },
-    }),
+      {
+        list: {
+          summary: 'Audios the caller may use, newest first',
+          page: { description: 'A page of audios', schema: AudioList },
+          query: AudioQuery,
+          run: (caller, query) => audios.list(caller, query),
+        },
+        show: {
+          summary: 'One audio with its transcription and summary state',
+          run: (caller, { audioId }) => audios.find(caller, audioId),
+        },
+        change: {
+          summary: 'Rename an audio',
+          body: AudioPatch,
+          run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
+        },
+        remove: {
+          summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
+          run: (caller, { audioId }) => audios.remove(caller, audioId),
+        },
+      },
+    ),
     defineRoute({
       method: 'post',
       path,
@@ -107,28 +128,6 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get',
-      path: `${path}/:audioId`,
-      summary: 'One audio with its transcription and summary state',
-      tags,
-      request: { params: AudioParams },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }, req) =>
-        toAudioResponse(await audios.find(await actor(req, params.workspaceId), params.audioId)),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${path}/:audioId`,
-      summary: 'Rename an audio',
-      tags,
-      request: { params: AudioParams, body: AudioPatch },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params, body }, req) =>
-        toAudioResponse(
-          await audios.rename(await actor(req, params.workspaceId), params.audioId, body.name),
-        ),
-    }),
-    defineRoute({
       method: 'post',
       path: `${path}/:audioId/reprocess`,
       summary: "Transcribe and summarise again with the install's current speech-to-text settings",
@@ -144,18 +143,6 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
         toAudioResponse(
           await audios.reprocess(await actor(req, params.workspaceId), params.audioId),
         ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${path}/:audioId`,
-      summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
-      tags,
-      request: { params: AudioParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await audios.remove(await actor(req, params.workspaceId), params.audioId);
-        return { deleted: true };
-      },
     }),
     defineRoute({
       method: 'get',

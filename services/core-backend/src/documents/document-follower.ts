@@ -10,7 +10,7 @@ import { errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
-import type { DocumentRecord } from './documents';
+import type { DocumentRecord } from './document-repository';
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrChunk, OcrClient } from './ocr-client';
 

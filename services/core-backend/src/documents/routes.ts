@@ -2,6 +2,7 @@
 import {
   defineRoute,
   multipartUpload,
+  resourceRoutes,
   requestWorkspace,
   type Logger,
   type RouteDefinition,
@@ -12,7 +13,7 @@ import { memberFirst } from './member-first';
 import type { DocumentResults } from './document-results';
 import type { Documents } from './documents';
 import type { OcrOptions } from './ocr-client';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   DocumentList,
   DocumentParams,
@@ -48,26 +49,47 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
   const path = '/api/workspaces/:workspaceId/documents';
 
   return [
-    defineRoute({
-      method: 'get',
-      path,
-      summary: 'Documents the caller may use, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: DocumentQuery },
-      responses: {
-        200: { description: 'A page of documents', schema: DocumentList },
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags,
+        path,
+        item: '/:documentId',
+        params: { collection: WorkspaceParams, item: DocumentParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { ...one, from: toDocumentResponse },
+        missing: missing.description,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await documents.list(await actor(req, params.workspaceId), {
-          page: query.page,
-          limit: query.limit,
-          ...(query.folder_id ? { folderId: query.folder_id } : {}),
-          ...(query.state ? { state: query.state } : {}),
-        });
-        return { data: rows.map(toDocumentResponse), total, page: query.page, limit: query.limit };
+      {
+        list: {
+          summary: 'Documents the caller may use, newest first',
+          page: { description: 'A page of documents', schema: DocumentList },
+          query: DocumentQuery,
+          run: (caller, { folder_id, state, ...paging }) =>
+            documents.list(caller, {
+              ...paging,
+              ...(folder_id ? { folderId: folder_id } : {}),
+              ...(state ? { state } : {}),
+            }),
+        },
+        show: {
+          summary: 'One document with its processing state',
+          run: (caller, { documentId }) => documents.find(caller, documentId),
+        },
+        change: {
+          summary: 'Rename a document or move it to another folder (null: out of any)',
+          body: DocumentPatch,
+          run: (caller, { documentId }, body) =>
+            documents.update(caller, documentId, {
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
+            }),
+        },
+        remove: {
+          summary: 'Delete a document with its chunks, summaries, passages and stored files',
+          run: (caller, { documentId }) => documents.remove(caller, documentId),
+        },
       },
-    }),
+    ),
     defineRoute({
       method: 'post',
       path,
@@ -133,33 +155,6 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       },
     }),
     defineRoute({
-      method: 'get',
-      path: `${path}/:documentId`,
-      summary: 'One document with its processing state',
-      tags,
-      request: { params: DocumentParams },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }, req) =>
-        toDocumentResponse(
-          await documents.find(await actor(req, params.workspaceId), params.documentId),
-        ),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${path}/:documentId`,
-      summary: 'Rename a document or move it to another folder (null: out of any)',
-      tags,
-      request: { params: DocumentParams, body: DocumentPatch },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params, body }, req) =>
-        toDocumentResponse(
-          await documents.update(await actor(req, params.workspaceId), params.documentId, {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
-          }),
-        ),
-    }),
-    defineRoute({
       method: 'post',
       path: `${path}/:documentId/reprocess`,
       summary:
@@ -179,18 +174,6 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
             ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
           }),
         ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${path}/:documentId`,
-      summary: 'Delete a document with its chunks, summaries, passages and stored files',
-      tags,
-      request: { params: DocumentParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await documents.remove(await actor(req, params.workspaceId), params.documentId);
-        return { deleted: true };
-      },
     }),
     defineRoute({
       method: 'get',
