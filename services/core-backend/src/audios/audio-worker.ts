@@ -20,6 +20,7 @@ import {
 import { Counter, type Registry } from 'prom-client';
 import type pg from 'pg';
 import type { Originals } from '../documents/originals';
+import { replaceSummaryPassage } from '../documents/summary-passage';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { AudioRecord } from './audio-repository';
 import { RefusedAudioError, type SpeechToText } from './speech-to-text';
@@ -228,20 +229,10 @@ export function createAudioWorker(options: AudioWorkerOptions) {
           JSON.stringify(final.named_entities),
         ],
       );
-      await options.knowledge.replace(
-        { resourceType: 'audio', resourceId: audio.id },
-        ['summary'],
-        [
-          {
-            workspaceId: audio.workspace_id,
-            resourceType: 'audio',
-            resourceId: audio.id,
-            kind: 'summary',
-            position: 0,
-            title: audio.name,
-            text: final.summary,
-          },
-        ],
+      await replaceSummaryPassage(
+        options.knowledge,
+        { type: 'audio', id: audio.id, workspaceId: audio.workspace_id, title: audio.name },
+        final.summary,
       );
       await client.query(
         `update audios set summary_state = 'done', attempts = 0, error = null, lease_until = null,

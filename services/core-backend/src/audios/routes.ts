@@ -2,20 +2,12 @@
  * /api/workspaces/:id/audios: upload a recording, follow its transcription, read the transcript,
  * its speaker chunks and its summary, re-process, rename, delete.
  */
-import {
-  defineRoute,
-  HttpError,
-  multipartUpload,
-  requestWorkspace,
-  resourceRoutes,
-  type Logger,
-  type RouteDefinition,
-} from '@pelita/kit';
+import { defineRoute, HttpError, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import type { Audios } from './audios';
 import { AUDIO_EXTENSIONS } from './speech-to-text';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { memberFirst } from '../documents/member-first';
+import { uploadRoute, type UploadSettings } from '../documents/upload-routes';
 import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AudioList,
@@ -30,12 +22,8 @@ import {
   TranscriptResponse,
 } from './schemas';
 
-export interface AudioRouteDeps {
+export interface AudioRouteDeps extends UploadSettings {
   audios: Audios;
-  callerOf: CallerOf;
-  logger: Logger;
-  tempDir: string;
-  maxUploadBytes: number;
 }
 
 export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
@@ -80,34 +68,19 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
         },
       },
     ),
-    defineRoute({
-      method: 'post',
+    uploadRoute(deps, {
       path,
       summary:
         'Upload a recording (multipart `file`); it is transcribed and summarised in the background',
       tags,
-      successStatus: 201,
-      before: [
-        memberFirst(audios.mayAdd, deps.callerOf),
-        requestWorkspace(deps.tempDir, deps.logger),
-        multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
-      ],
-      request: {
-        params: WorkspaceParams,
-        body: AudioUploadForm,
-        bodyContentType: 'multipart/form-data',
-      },
-      responses: {
-        201: one,
-        404: missing,
-        413: { description: 'The file is larger than MAX_UPLOAD_BYTES' },
-        415: {
-          description: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
-        },
-        503: { description: 'No object storage or speech-to-text server is configured' },
-      },
-      handler: async ({ params, body }, req) => {
-        const fileName = basename(body.file.originalName || 'recording');
+      form: AudioUploadForm,
+      one,
+      missing: missing.description,
+      unsupported: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
+      unavailable: 'No object storage or speech-to-text server is configured',
+      mayAdd: audios.mayAdd,
+      add: async (caller, form) => {
+        const fileName = basename(form.file.originalName || 'recording');
         const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
         if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extension)) {
           throw new HttpError(
@@ -117,12 +90,9 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
           );
         }
         const audio = await audios.upload(
-          await actor(req, params.workspaceId),
-          { path: body.file.path, fileName, size: body.file.size },
-          {
-            name: body.name ?? fileName,
-            ...(body.language ? { language: body.language } : {}),
-          },
+          caller,
+          { path: form.file.path, fileName, size: form.file.size },
+          { name: form.name ?? fileName, ...(form.language ? { language: form.language } : {}) },
         );
         return toAudioResponse(audio);
       },

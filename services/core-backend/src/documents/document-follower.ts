@@ -13,6 +13,7 @@ import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from './document-repository';
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrChunk, OcrClient } from './ocr-client';
+import { replaceSummaryPassage } from './summary-passage';
 
 export interface DocumentFollowerOptions {
   pool: pg.Pool;
@@ -175,20 +176,15 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     summary: NonNullable<Awaited<ReturnType<OcrArtifacts['summary']>>>,
   ): Promise<void> {
     await whileCurrent(document, async (client) => {
-      await options.knowledge.replace(
-        { resourceType: 'document', resourceId: document.id },
-        ['summary'],
-        [
-          {
-            workspaceId: document.workspace_id,
-            resourceType: 'document',
-            resourceId: document.id,
-            kind: 'summary',
-            position: 0,
-            title: document.name,
-            text: summary.summary,
-          },
-        ],
+      await replaceSummaryPassage(
+        options.knowledge,
+        {
+          type: 'document',
+          id: document.id,
+          workspaceId: document.workspace_id,
+          title: document.name,
+        },
+        summary.summary,
       );
       await client.query(
         `insert into document_summaries (document_id, summary, key_points, topics, named_entities,
@@ -226,43 +222,42 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     });
   }
 
+  /** Ends the document as failed: it will not be summarised. */
+  async function fail(
+    document: DocumentRecord,
+    why: { error: string; error_code: number; stage?: string },
+  ): Promise<void> {
+    await update(document.id, document.task_id, {
+      state: 'failed',
+      ...why,
+      summary_state: 'none',
+      finished_at: new Date(),
+    });
+    transitions.inc({ state: 'failed' });
+  }
+
   async function followOnce(document: DocumentRecord): Promise<void> {
     if (document.state === 'done') return collectSummary(document);
     if (!document.submitted_at) {
       // Its replica stopped between recording the document and handing it over.
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         error: 'The document was never handed to the OCR service (interrupted); add it again',
         error_code: 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     const status = await ocr.status(document.task_id);
     if (!status) {
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         error: 'The OCR service no longer knows this task',
         error_code: 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     if (status.status === 'failed') {
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         stage: status.stage,
         error: status.error ?? 'OCR failed',
         error_code: status.error_code ?? 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     if (status.status === 'done') {
       if (!(await collectChunks(document))) return;

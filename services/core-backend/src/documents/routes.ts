@@ -1,15 +1,8 @@
 /** /api/workspaces/:id/documents: upload or add by URL, follow, read OCR results and summary, re-process, delete. */
-import {
-  defineRoute,
-  multipartUpload,
-  resourceRoutes,
-  requestWorkspace,
-  type Logger,
-  type RouteDefinition,
-} from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { memberFirst } from './member-first';
+import { uploadRoute, type UploadSettings } from './upload-routes';
 import type { DocumentResults } from './document-results';
 import type { Documents } from './documents';
 import type { OcrOptions } from './ocr-client';
@@ -28,13 +21,9 @@ import {
   UrlBody,
 } from './schemas';
 
-export interface DocumentRouteDeps {
+export interface DocumentRouteDeps extends UploadSettings {
   documents: Documents;
   results: DocumentResults;
-  callerOf: CallerOf;
-  logger: Logger;
-  tempDir: string;
-  maxUploadBytes: number;
   defaultProcessing: OcrOptions['processing'];
 }
 
@@ -47,6 +36,14 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
   const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
     actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/documents';
+  /** The OCR options of an upload or URL: DEFAULT_OCR_PROCESSING unless the caller chose. */
+  const ocrOptions = (form: {
+    processing?: OcrOptions['processing'];
+    type_ocr: OcrOptions['typeOcr'];
+  }): OcrOptions => ({
+    processing: form.processing ?? deps.defaultProcessing,
+    typeOcr: form.type_ocr,
+  });
 
   return [
     ...resourceRoutes(
@@ -90,44 +87,25 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         },
       },
     ),
-    defineRoute({
-      method: 'post',
+    uploadRoute(deps, {
       path,
       summary: 'Upload a document (multipart `file`); it is processed by OCR in the background',
       tags,
-      successStatus: 201,
-      before: [
-        memberFirst(documents.mayAdd, deps.callerOf),
-        requestWorkspace(deps.tempDir, deps.logger),
-        multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
-      ],
-      request: {
-        params: WorkspaceParams,
-        body: UploadForm,
-        bodyContentType: 'multipart/form-data',
-      },
-      responses: {
-        201: one,
-        404: missing,
-        413: { description: 'The file is larger than MAX_UPLOAD_BYTES' },
-        415: { description: 'Not a document the OCR service reads' },
-        503: ocrDown,
-      },
-      handler: async ({ params, body }, req) => {
-        const name = body.name ?? basename(body.file.originalName || 'document');
-        const document = await documents.upload(
-          await actor(req, params.workspaceId),
-          { path: body.file.path, name, size: body.file.size },
-          {
-            name,
-            folderId: body.folder_id ?? null,
-            options: {
-              processing: body.processing ?? deps.defaultProcessing,
-              typeOcr: body.type_ocr,
-            },
-          },
+      form: UploadForm,
+      one,
+      missing: missing.description,
+      unsupported: 'Not a document the OCR service reads',
+      unavailable: ocrDown.description,
+      mayAdd: documents.mayAdd,
+      add: async (caller, form) => {
+        const name = form.name ?? basename(form.file.originalName || 'document');
+        return toDocumentResponse(
+          await documents.upload(
+            caller,
+            { path: form.file.path, name, size: form.file.size },
+            { name, folderId: form.folder_id ?? null, options: ocrOptions(form) },
+          ),
         );
-        return toDocumentResponse(document);
       },
     }),
     defineRoute({
@@ -146,10 +124,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         const document = await documents.fromUrl(await actor(req, params.workspaceId), body.url, {
           name,
           folderId: body.folder_id,
-          options: {
-            processing: body.processing ?? deps.defaultProcessing,
-            typeOcr: body.type_ocr,
-          },
+          options: ocrOptions(body),
         });
         return toDocumentResponse(document);
       },
