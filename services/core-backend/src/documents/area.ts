@@ -15,6 +15,7 @@ import type { CallerOf } from '../workspaces/caller';
 import { createDocumentFollower, type DocumentFollower } from './document-follower';
 import { createDocumentRepository } from './document-repository';
 import { createDocumentResults } from './document-results';
+import { createFollowedDocumentRepository } from './followed-document-repository';
 import { createDocuments, type DocumentsDeps } from './documents';
 import { folderRoutes } from './folder-routes';
 import { createFolderRepository } from './folder-repository';
@@ -66,7 +67,7 @@ export function documentsArea(deps: DocumentsAreaDeps): {
   const follower =
     deps.ocr &&
     createDocumentFollower({
-      pool,
+      repository: createFollowedDocumentRepository(pool),
       ocr: deps.ocr,
       artifacts: deps.artifacts,
       knowledge,
