@@ -15,6 +15,7 @@ import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { MemberCheck } from '../workspaces/actor';
 import type { CallerOf } from '../workspaces/caller';
 import { createAudioRepository } from './audio-repository';
+import { createAudioWorkRepository } from './audio-work-repository';
 import { createAudioWorker, type AudioWorker } from './audio-worker';
 import { createAudios, type AudiosDeps } from './audios';
 import { audioRoutes } from './routes';
@@ -61,7 +62,7 @@ export function audiosArea(deps: {
     speechToText &&
     originals &&
     createAudioWorker({
-      pool,
+      repository: createAudioWorkRepository(pool),
       originals,
       speechToText,
       summarizer: settings.URL_SUMMARIZER
