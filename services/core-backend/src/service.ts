@@ -4,7 +4,6 @@
  * applies migrations; `main.ts` and the integration tests both build the service here.
  */
 import {
-  createSummarizerClient,
   createTargetPolicy,
   type ActivityRepository,
   type DecideAccess,
@@ -16,10 +15,6 @@ import { accessArea, accessListsOf } from './access/area';
 import { authArea } from './auth/area';
 import { createApp } from './app';
 import type { Area } from './area';
-import { audioRoutes } from './audios/routes';
-import { folderRoutes } from './documents/folder-routes';
-import { documentRoutes } from './documents/routes';
-import { topicRoutes } from './topics/routes';
 import type { ResolveModel, SystemPrompt } from './chats/answer-pipeline';
 import { appKeysArea } from './app-keys/area';
 import { chatsArea } from './chats/area';
@@ -27,24 +22,15 @@ import { embedArea } from './embed/area';
 import { openApiArea } from './open-api/area';
 import { retrievalArea } from './retrieval/area';
 import { createModelClient } from './chats/model-client';
-import { createAudioWorker, type AudioWorker } from './audios/audio-worker';
-import { createAudios } from './audios/audios';
-import { createSpeechToText } from './audios/speech-to-text';
-import {
-  embeddingsSettings,
-  installModel,
-  s3Configured,
-  sttSettings,
-  type Settings,
-} from './config';
-import { createDocumentFollower, type DocumentFollower } from './documents/document-follower';
-import { createDocumentResults } from './documents/document-results';
-import { createDocuments } from './documents/documents';
-import { createFolders } from './documents/folders';
+import { audiosArea } from './audios/area';
+import type { AudioWorker } from './audios/audio-worker';
+import { embeddingsSettings, installModel, s3Configured, type Settings } from './config';
+import { documentsArea } from './documents/area';
+import type { DocumentFollower } from './documents/document-follower';
 import { createOcrArtifacts } from './documents/ocr-artifacts';
 import { createOcrClient } from './documents/ocr-client';
 import { createOriginals } from './documents/originals';
-import { createTopics } from './topics/topics';
+import { topicsArea } from './topics/area';
 import { dashboardArea } from './dashboard/area';
 import { deletionArea } from './deletion/area';
 import { sourcesArea } from './sources/area';
@@ -130,54 +116,19 @@ export function createCoreBackend(
     workspaces,
     callerOf: caller,
   } = workspacesArea({ pool, users, deletions });
-  const stt = sttSettings(settings);
-  const speechToText = stt && createSpeechToText(stt);
-  const audioOriginals = objects && createOriginals(objects, 'core-audios');
-  if (!speechToText || !audioOriginals) {
-    logger.warn('audios cannot be added: they need S3_* and STT_BASE_URL (or BASE_URL_LOCAL)');
-  } else if (!settings.URL_SUMMARIZER) {
-    logger.warn('URL_SUMMARIZER is not set: audio transcripts are not summarised');
-  }
-  const audios = createAudios({
+  const { area: audioArea, audioWorker } = audiosArea({
     pool,
     access,
     workspaces,
     knowledge,
-    intake:
-      speechToText && audioOriginals
-        ? { originals: audioOriginals, sttDefaults: () => speechToText.defaults() }
-        : undefined,
     deletions,
+    objects,
+    callerOf: caller,
+    logger,
+    registry: metrics.registry,
+    settings,
   });
-  const audioWorker =
-    speechToText &&
-    audioOriginals &&
-    createAudioWorker({
-      pool,
-      originals: audioOriginals,
-      speechToText,
-      summarizer: settings.URL_SUMMARIZER
-        ? createSummarizerClient({
-            baseUrl: settings.URL_SUMMARIZER,
-            connectTimeoutMs: 10_000,
-            readTimeoutMs: settings.SUMMARIZE_TIMEOUT,
-            // Attempts are counted by the audio worker (AUDIO_MAX_ATTEMPTS).
-            retries: 0,
-            backoffMs: 0,
-            chunkSize: settings.SUMMARIZE_CHUNK_SIZE,
-            targetContext: settings.SUMMARIZE_TARGET_CONTEXT,
-            enableNer: settings.SUMMARIZE_NER,
-          })
-        : undefined,
-      knowledge,
-      logger,
-      registry: metrics.registry,
-      tempDir: settings.TEMP_DIR,
-      chunkWords: settings.TRANSCRIPT_CHUNK_WORDS,
-      intervalMs: settings.AUDIO_POLL_INTERVAL_MS,
-      maxAttempts: settings.AUDIO_MAX_ATTEMPTS,
-    });
-  const documents = createDocuments({
+  const { area: documentArea, follower } = documentsArea({
     pool,
     access,
     workspaces,
@@ -186,26 +137,12 @@ export function createCoreBackend(
     artifacts,
     originals,
     deletions,
+    callerOf: caller,
+    logger,
+    registry: metrics.registry,
+    settings,
   });
-  const topics = createTopics(pool, access, workspaces);
-  const follower =
-    ocr &&
-    createDocumentFollower({
-      pool,
-      ocr,
-      artifacts,
-      knowledge,
-      logger,
-      registry: metrics.registry,
-      resultIndex: settings.INDEX_PDF_PARSING_RESULTS,
-      summaryIndexes: {
-        summary: settings.INDEX_DOCUMENT_SUMMARIZE,
-        chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
-      },
-      intervalMs: settings.OCR_POLL_INTERVAL_MS,
-      leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
-      summaryWaitMs: settings.SUMMARY_WAIT_MS,
-    });
+  const { area: topicArea, topics } = topicsArea({ pool, access, workspaces, callerOf: caller });
   const sources = sourcesArea({
     pool,
     access,
@@ -256,30 +193,14 @@ export function createCoreBackend(
     callerOf: caller,
   });
   const { keySessions } = chatsPart;
-  const uploads = {
-    tempDir: settings.TEMP_DIR,
-    maxUploadBytes: settings.MAX_UPLOAD_BYTES,
-    defaultProcessing: settings.DEFAULT_OCR_PROCESSING,
-  };
   const workspaceModels = (workspaceId: string) => workspaceModelStore.ids(workspaceId);
   // Each area: its routes (in the order they are matched) and what runs beside them.
   const areas: Area[] = [
     workspaceArea,
     appKeysPart.area,
-    {
-      routes: [
-        ...documentRoutes({
-          ...uploads,
-          documents,
-          results: createDocumentResults({ pool, documents, knowledge }),
-          logger,
-          callerOf: caller,
-        }),
-        ...folderRoutes({ folders: createFolders(pool, access, workspaces), callerOf: caller }),
-      ],
-    },
-    { routes: audioRoutes({ ...uploads, audios, logger, callerOf: caller }) },
-    { routes: topicRoutes({ topics, callerOf: caller }) },
+    documentArea,
+    audioArea,
+    topicArea,
     retrieval.area,
     workspaceConfig.area,
     accessArea({ access, workspaces, callerOf: caller }),
@@ -316,14 +237,13 @@ export function createCoreBackend(
       const indexProblem = await knowledge.ensureIndex();
       if (indexProblem) logger.error(indexProblem);
       await originals?.ensureBucket();
-      await audioOriginals?.ensureBucket();
       await publicKey.load();
-      follower?.start();
-      audioWorker?.start();
+      // In the order the areas are listed: each starts its workers once its storage is there.
+      for (const area of areas) await area.start?.();
       deletions.start();
     },
     async stop() {
-      await Promise.all([follower?.stop(), audioWorker?.stop(), deletions.stop()]);
+      await Promise.all([...areas.map((area) => area.stop?.()), deletions.stop()]);
       objects?.close();
       await platform.stop();
     },

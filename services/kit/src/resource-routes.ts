@@ -40,7 +40,7 @@ export interface ResourceOperations<
   B extends Schema,
   U extends Schema,
 > {
-  /** A page (`{data, total, ...query}` from `{rows, total}`) or every item (`{data}` from rows). */
+  /** A page (`{data, total, page, limit}` from `{rows, total}`) or every item (`{data}` from rows). */
   list?: {
     summary: string;
     page: { description: string; schema: Schema };
@@ -124,7 +124,9 @@ export function resourceRoutes<
             input.params as z.output<CP>,
           );
           if (Array.isArray(found)) return { data: found.map(one.from) };
-          return { data: found.rows.map(one.from), total: found.total, ...(input.query as object) };
+          // The page's position, not the filters the query also held.
+          const { page, limit } = input.query as { page?: number; limit?: number };
+          return { data: found.rows.map(one.from), total: found.total, page, limit };
         },
       }),
     );

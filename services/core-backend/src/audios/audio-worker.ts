@@ -10,23 +10,18 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  errorMessage,
-  inTransaction,
-  type Logger,
-  type SummarizerClient,
-  SummarizerError,
-} from '@pelita/kit';
+import { errorMessage, type Logger, type SummarizerClient, SummarizerError } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
-import type pg from 'pg';
 import type { Originals } from '../documents/originals';
+import { replaceSummaryPassage } from '../documents/summary-passage';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
-import type { AudioRecord } from './audios';
+import type { AudioRecord } from './audio-repository';
+import type { AudioWorkRepository, HeldAudio } from './audio-work-repository';
 import { RefusedAudioError, type SpeechToText } from './speech-to-text';
 import { chunkTranscript, transcriptText, type TranscriptChunk } from './transcript-chunks';
 
 export interface AudioWorkerOptions {
-  pool: pg.Pool;
+  repository: AudioWorkRepository;
   originals: Originals;
   speechToText: SpeechToText;
   /** Unset: transcripts get no summary (`summary_state` none). */
@@ -46,7 +41,7 @@ export interface AudioWorkerOptions {
 class Superseded extends Error {}
 
 export function createAudioWorker(options: AudioWorkerOptions) {
-  const { pool, logger } = options;
+  const { repository, logger } = options;
   const leaseMs = options.leaseMs ?? 60_000;
   const finished = new Counter({
     name: 'core_audio_steps_total',
@@ -59,28 +54,13 @@ export function createAudioWorker(options: AudioWorkerOptions) {
   // Aborts the call under way on stop: a recording may take an hour, a shutdown may not.
   let stopping = new AbortController();
 
-  async function lease(): Promise<AudioRecord | undefined> {
-    const { rows } = await pool.query<AudioRecord>(
-      `update audios set lease_until = now() + make_interval(secs => $1)
-       where id = (
-         select id from audios
-         where (state in ('queued', 'transcribing') or (state = 'done' and summary_state = 'pending'))
-           and (lease_until is null or lease_until < now())
-         order by updated_at limit 1 for update skip locked)
-       returning *`,
-      [leaseMs / 1000],
-    );
-    return rows[0];
-  }
+  const lease = () => repository.lease(leaseMs / 1000);
 
   /** Keeps the lease while `work` runs. */
   async function holding<T>(id: string, work: () => Promise<T>): Promise<T> {
     const heartbeat = setInterval(() => {
-      pool
-        .query('update audios set lease_until = now() + make_interval(secs => $2) where id = $1', [
-          id,
-          leaseMs / 1000,
-        ])
+      repository
+        .renewLease(id, leaseMs / 1000)
         .catch((err: unknown) => logger.warn({ audio: id, err: errorMessage(err) }, 'heartbeat'));
     }, leaseMs / 3);
     try {
@@ -90,33 +70,17 @@ export function createAudioWorker(options: AudioWorkerOptions) {
     }
   }
 
-  /** Runs `write` in a transaction holding the audio's row, if it is still at `state`. */
-  async function whileCurrent(
+  /** Runs `write` holding the audio's row, if it is still at `at`; else the result is dropped. */
+  async function whileAt(
     id: string,
-    state: { state: string; summary_state?: string },
-    write: (client: pg.PoolClient, audio: AudioRecord) => Promise<void>,
+    at: { state: string; summary_state?: string },
+    write: (held: HeldAudio) => Promise<void>,
   ): Promise<void> {
-    await inTransaction(pool, async (client) => {
-      const { rows } = await client.query<AudioRecord>(
-        'select * from audios where id = $1 for update',
-        [id],
-      );
-      const audio = rows[0];
-      const current =
-        audio &&
-        audio.state === state.state &&
-        (state.summary_state === undefined || audio.summary_state === state.summary_state);
-      if (!current) throw new Superseded();
-      await write(client, audio);
-    });
+    if (!(await repository.whileAt(id, at, write))) throw new Superseded();
   }
 
   async function transcribe(audio: AudioRecord): Promise<void> {
-    await pool.query(
-      `update audios set state = 'transcribing', updated_at = now()
-       where id = $1 and state in ('queued', 'transcribing')`,
-      [audio.id],
-    );
+    await repository.startTranscribing(audio.id);
     const dir = await mkdtemp(join(options.tempDir, 'audio-'));
     try {
       const path = join(dir, 'recording');
@@ -133,14 +97,11 @@ export function createAudioWorker(options: AudioWorkerOptions) {
       );
       const chunks = chunkTranscript(result.segments, options.chunkWords);
       const text = transcriptText(chunks);
-      await whileCurrent(audio.id, { state: 'transcribing' }, async (client) => {
-        await storeTranscript(client, audio, result, chunks, text);
-        await client.query(
-          `update audios set state = 'done', attempts = 0, error = null, lease_until = null,
-             summary_state = $2, language = coalesce(language, $3), transcribed_at = now(),
-             updated_at = now()
-           where id = $1`,
-          [audio.id, options.summarizer && text !== '' ? 'pending' : 'none', result.language],
+      await whileAt(audio.id, { state: 'transcribing' }, async (held) => {
+        await storeTranscript(held, audio, result, chunks, text);
+        await held.transcribed(
+          options.summarizer && text !== '' ? 'pending' : 'none',
+          result.language,
         );
       });
       finished.inc({ step: 'transcription', outcome: 'done' });
@@ -150,35 +111,20 @@ export function createAudioWorker(options: AudioWorkerOptions) {
   }
 
   async function storeTranscript(
-    client: pg.PoolClient,
+    held: HeldAudio,
     audio: AudioRecord,
     result: { language: string | null; duration: number | null; segments: unknown[] },
     chunks: TranscriptChunk[],
     text: string,
   ): Promise<void> {
-    const speakers = [...new Set(chunks.map((c) => c.speaker).filter((s) => s !== null))];
-    await client.query(
-      `insert into audio_documents (audio_id, text, language, duration_seconds, speakers, segments)
-       values ($1, $2, $3, $4, $5, $6)
-       on conflict (audio_id) do update set text = excluded.text, language = excluded.language,
-         duration_seconds = excluded.duration_seconds, speakers = excluded.speakers,
-         segments = excluded.segments, created_at = now()`,
-      [audio.id, text, result.language, result.duration, speakers, result.segments.length],
-    );
-    await client.query('delete from audio_document_chunks where audio_id = $1', [audio.id]);
-    await client.query(
-      `insert into audio_document_chunks (audio_id, position, speaker, start_seconds, end_seconds, text)
-       select $1, p, s, b, e, t
-       from unnest($2::int[], $3::text[], $4::float8[], $5::float8[], $6::text[]) as c(p, s, b, e, t)`,
-      [
-        audio.id,
-        chunks.map((_, i) => i),
-        chunks.map((c) => c.speaker),
-        chunks.map((c) => c.start),
-        chunks.map((c) => c.end),
-        chunks.map((c) => c.text),
-      ],
-    );
+    await held.storeTranscript({
+      text,
+      language: result.language,
+      durationSeconds: result.duration,
+      speakers: [...new Set(chunks.map((c) => c.speaker).filter((s) => s !== null))],
+      segments: result.segments.length,
+      chunks,
+    });
     // Indexed while the row is held: a deletion waits for this and then removes the passages.
     await options.knowledge.replace(
       { resourceType: 'audio', resourceId: audio.id },
@@ -198,57 +144,26 @@ export function createAudioWorker(options: AudioWorkerOptions) {
 
   async function summarize(audio: AudioRecord): Promise<void> {
     const summarizer = options.summarizer;
-    const { rows } = await pool.query<{ text: string }>(
-      'select text from audio_documents where audio_id = $1',
-      [audio.id],
-    );
-    const text = rows[0]?.text ?? '';
+    const text = await repository.transcriptText(audio.id);
     if (!summarizer || text === '') {
-      await pool.query(
-        `update audios set summary_state = 'none', lease_until = null, updated_at = now()
-         where id = $1 and summary_state = 'pending'`,
-        [audio.id],
-      );
+      await repository.noSummary(audio.id);
       return;
     }
     const result = await summarizer.summarize({ name: `${audio.id}.txt`, text }, stopping.signal);
     const final = result.final_summary;
-    await whileCurrent(audio.id, { state: 'done', summary_state: 'pending' }, async (client) => {
-      await client.query(
-        `insert into audio_document_summaries (audio_id, summary, key_points, topics, named_entities)
-         values ($1, $2, $3, $4, $5)
-         on conflict (audio_id) do update set summary = excluded.summary,
-           key_points = excluded.key_points, topics = excluded.topics,
-           named_entities = excluded.named_entities, created_at = now()`,
-        [
-          audio.id,
-          final.summary,
-          JSON.stringify(final.key_points_model),
-          JSON.stringify(final.topics_aggregated),
-          JSON.stringify(final.named_entities),
-        ],
+    await whileAt(audio.id, { state: 'done', summary_state: 'pending' }, async (held) => {
+      await held.storeSummary({
+        summary: final.summary,
+        keyPoints: final.key_points_model,
+        topics: final.topics_aggregated,
+        namedEntities: final.named_entities,
+      });
+      await replaceSummaryPassage(
+        options.knowledge,
+        { type: 'audio', id: audio.id, workspaceId: audio.workspace_id, title: audio.name },
+        final.summary,
       );
-      await options.knowledge.replace(
-        { resourceType: 'audio', resourceId: audio.id },
-        ['summary'],
-        [
-          {
-            workspaceId: audio.workspace_id,
-            resourceType: 'audio',
-            resourceId: audio.id,
-            kind: 'summary',
-            position: 0,
-            title: audio.name,
-            text: final.summary,
-          },
-        ],
-      );
-      await client.query(
-        `update audios set summary_state = 'done', attempts = 0, error = null, lease_until = null,
-           updated_at = now()
-         where id = $1`,
-        [audio.id],
-      );
+      await held.summarized();
     });
     finished.inc({ step: 'summary', outcome: 'done' });
   }
@@ -266,22 +181,14 @@ export function createAudioWorker(options: AudioWorkerOptions) {
     const giveUp = permanent || attempts >= options.maxAttempts;
     const message = `${step}: ${errorMessage(err)}`.slice(0, 1000);
     logger.warn({ audio: audio.id, attempts, giveUp, err: message }, 'an audio step failed');
-    const stateChange =
-      step === 'transcription'
-        ? giveUp
-          ? `state = 'failed', summary_state = 'none'`
-          : `state = 'queued'`
-        : giveUp
-          ? `summary_state = 'failed'`
-          : `summary_state = 'pending'`;
-    // Not before a pause that doubles with each attempt (the lease doubles as "not before").
-    const pauseSeconds = giveUp ? 0 : (options.intervalMs / 1000) * 2 ** attempts;
-    await pool.query(
-      `update audios set ${stateChange}, attempts = $2, error = $3, updated_at = now(),
-         lease_until = case when $4::float8 > 0 then now() + make_interval(secs => $4) end
-       where id = $1`,
-      [audio.id, giveUp ? 0 : attempts, message, pauseSeconds],
-    );
+    // Not before a pause that doubles with each attempt.
+    await repository.failed(audio.id, {
+      step,
+      giveUp,
+      attempts: giveUp ? 0 : attempts,
+      error: message,
+      pauseSeconds: giveUp ? 0 : (options.intervalMs / 1000) * 2 ** attempts,
+    });
     if (giveUp) finished.inc({ step, outcome: 'failed' });
   }
 
@@ -302,9 +209,7 @@ export function createAudioWorker(options: AudioWorkerOptions) {
       if (err instanceof Superseded) return true;
       if (stopping.signal.aborted) {
         // Not a failure of the audio: the next replica (or start) takes it straight away.
-        await pool
-          .query('update audios set lease_until = null where id = $1', [leased.id])
-          .catch(() => undefined);
+        await repository.release(leased.id).catch(() => undefined);
         return false;
       }
       await failed(leased, step, err).catch((e: unknown) =>

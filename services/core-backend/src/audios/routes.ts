@@ -2,20 +2,13 @@
  * /api/workspaces/:id/audios: upload a recording, follow its transcription, read the transcript,
  * its speaker chunks and its summary, re-process, rename, delete.
  */
-import {
-  defineRoute,
-  HttpError,
-  multipartUpload,
-  requestWorkspace,
-  type Logger,
-  type RouteDefinition,
-} from '@pelita/kit';
+import { defineRoute, HttpError, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import type { Audios } from './audios';
 import { AUDIO_EXTENSIONS } from './speech-to-text';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { memberFirst } from '../documents/member-first';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { uploadRoute, type UploadSettings } from '../documents/upload-routes';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AudioList,
   AudioParams,
@@ -29,12 +22,8 @@ import {
   TranscriptResponse,
 } from './schemas';
 
-export interface AudioRouteDeps {
+export interface AudioRouteDeps extends UploadSettings {
   audios: Audios;
-  callerOf: CallerOf;
-  logger: Logger;
-  tempDir: string;
-  maxUploadBytes: number;
 }
 
 export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
@@ -47,46 +36,51 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
   const path = '/api/workspaces/:workspaceId/audios';
 
   return [
-    defineRoute({
-      method: 'get',
-      path,
-      summary: 'Audios the caller may use, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: AudioQuery },
-      responses: { 200: { description: 'A page of audios', schema: AudioList }, 404: missing },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await audios.list(await actor(req, params.workspaceId), query);
-        return { data: rows.map(toAudioResponse), total, page: query.page, limit: query.limit };
+    ...resourceRoutes(
+      {
+        tags,
+        path,
+        item: '/:audioId',
+        params: { collection: WorkspaceParams, item: AudioParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { ...one, from: toAudioResponse },
+        missing: missing.description,
       },
-    }),
-    defineRoute({
-      method: 'post',
+      {
+        list: {
+          summary: 'Audios the caller may use, newest first',
+          page: { description: 'A page of audios', schema: AudioList },
+          query: AudioQuery,
+          run: (caller, query) => audios.list(caller, query),
+        },
+        show: {
+          summary: 'One audio with its transcription and summary state',
+          run: (caller, { audioId }) => audios.find(caller, audioId),
+        },
+        change: {
+          summary: 'Rename an audio',
+          body: AudioPatch,
+          run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
+        },
+        remove: {
+          summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
+          run: (caller, { audioId }) => audios.remove(caller, audioId),
+        },
+      },
+    ),
+    uploadRoute(deps, {
       path,
       summary:
         'Upload a recording (multipart `file`); it is transcribed and summarised in the background',
       tags,
-      successStatus: 201,
-      before: [
-        memberFirst(audios.mayAdd, deps.callerOf),
-        requestWorkspace(deps.tempDir, deps.logger),
-        multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
-      ],
-      request: {
-        params: WorkspaceParams,
-        body: AudioUploadForm,
-        bodyContentType: 'multipart/form-data',
-      },
-      responses: {
-        201: one,
-        404: missing,
-        413: { description: 'The file is larger than MAX_UPLOAD_BYTES' },
-        415: {
-          description: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
-        },
-        503: { description: 'No object storage or speech-to-text server is configured' },
-      },
-      handler: async ({ params, body }, req) => {
-        const fileName = basename(body.file.originalName || 'recording');
+      form: AudioUploadForm,
+      one,
+      missing: missing.description,
+      unsupported: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
+      unavailable: 'No object storage or speech-to-text server is configured',
+      mayAdd: audios.mayAdd,
+      add: async (caller, form) => {
+        const fileName = basename(form.file.originalName || 'recording');
         const extension = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase() ?? '';
         if (!(AUDIO_EXTENSIONS as readonly string[]).includes(extension)) {
           throw new HttpError(
@@ -96,37 +90,12 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
           );
         }
         const audio = await audios.upload(
-          await actor(req, params.workspaceId),
-          { path: body.file.path, fileName, size: body.file.size },
-          {
-            name: body.name ?? fileName,
-            ...(body.language ? { language: body.language } : {}),
-          },
+          caller,
+          { path: form.file.path, fileName, size: form.file.size },
+          { name: form.name ?? fileName, ...(form.language ? { language: form.language } : {}) },
         );
         return toAudioResponse(audio);
       },
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${path}/:audioId`,
-      summary: 'One audio with its transcription and summary state',
-      tags,
-      request: { params: AudioParams },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }, req) =>
-        toAudioResponse(await audios.find(await actor(req, params.workspaceId), params.audioId)),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${path}/:audioId`,
-      summary: 'Rename an audio',
-      tags,
-      request: { params: AudioParams, body: AudioPatch },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params, body }, req) =>
-        toAudioResponse(
-          await audios.rename(await actor(req, params.workspaceId), params.audioId, body.name),
-        ),
     }),
     defineRoute({
       method: 'post',
@@ -144,18 +113,6 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
         toAudioResponse(
           await audios.reprocess(await actor(req, params.workspaceId), params.audioId),
         ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${path}/:audioId`,
-      summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
-      tags,
-      request: { params: AudioParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await audios.remove(await actor(req, params.workspaceId), params.audioId);
-        return { deleted: true };
-      },
     }),
     defineRoute({
       method: 'get',

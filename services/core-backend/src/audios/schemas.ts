@@ -1,7 +1,7 @@
 /** Shapes of audios, their transcripts, chunks and summaries. */
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
-import type { AudioRecord } from './audios';
+import type { AudioRecord } from './audio-repository';
 import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
 
 const State = z.enum(['queued', 'transcribing', 'done', 'failed']);

@@ -6,16 +6,17 @@
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
  * lives only in memory, so a restart loses no document.
  */
-import { errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
+import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
 import { Counter, type Registry } from 'prom-client';
-import type pg from 'pg';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
-import type { DocumentRecord } from './documents';
+import type { DocumentRecord } from './document-repository';
+import type { FollowedDocumentRepository } from './followed-document-repository';
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrChunk, OcrClient } from './ocr-client';
+import { replaceSummaryPassage } from './summary-passage';
 
 export interface DocumentFollowerOptions {
-  pool: pg.Pool;
+  repository: FollowedDocumentRepository;
   ocr: OcrClient;
   artifacts: OcrArtifacts;
   knowledge: KnowledgeIndex;
@@ -33,7 +34,7 @@ export interface DocumentFollowerOptions {
 }
 
 export function createDocumentFollower(options: DocumentFollowerOptions) {
-  const { pool, ocr, logger } = options;
+  const { ocr, logger, repository } = options;
   const transitions = new Counter({
     name: 'core_documents_finished_total',
     help: 'Documents whose processing ended, by state',
@@ -48,51 +49,11 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();
 
-  async function lease(): Promise<DocumentRecord[]> {
-    const { rows } = await pool.query<DocumentRecord>(
-      `update documents set lease_until = now() + make_interval(secs => $1)
-       where id in (
-         select id from documents
-         where (state in ('queued', 'processing') or (state = 'done' and summary_state = 'pending'))
-           and (submitted_at is not null or created_at < now() - make_interval(secs => $3))
-           and (lease_until is null or lease_until < now())
-         order by updated_at limit $2 for update skip locked)
-       returning *`,
-      [options.leaseMs / 1000, options.batch ?? 20, options.leaseMs / 1000],
-    );
-    return rows;
-  }
-
-  async function update(id: string, taskId: string, fields: Record<string, unknown>) {
-    const names = Object.keys(fields);
-    const sets = names.map((name, i) => `${name} = $${i + 3}`);
-    // Only while the document still runs this task (a re-processing may have started meanwhile).
-    await pool.query(
-      `update documents set ${[...sets, 'lease_until = null', 'updated_at = now()'].join(', ')}
-       where id = $1 and task_id = $2`,
-      [id, taskId, ...names.map((name) => fields[name])],
-    );
-  }
-
-  /**
-   * Runs `write` in a transaction holding the document's row while it still runs this task; false
-   * when it is gone or re-processed meanwhile. A deletion takes the row first, so it waits for
-   * passages being written and then removes them: none outlives its document.
-   */
-  async function whileCurrent(
-    document: DocumentRecord,
-    write: (client: pg.PoolClient) => Promise<void>,
-  ): Promise<boolean> {
-    return inTransaction(pool, async (client) => {
-      const { rows } = await client.query(
-        'select 1 from documents where id = $1 and task_id = $2 for update',
-        [document.id, document.task_id],
-      );
-      if (rows.length === 0) return false;
-      await write(client);
-      return true;
-    });
-  }
+  const lease = () => repository.lease(options.leaseMs / 1000, options.batch ?? 20);
+  // Progress is recorded only while the document still runs this task (a re-processing may have
+  // started meanwhile). What OCR made of it is written holding its row (`whileCurrent`): a
+  // deletion takes the row first, so it waits for passages being written and then removes them,
+  // and none outlives its document.
 
   /**
    * Runs `work` — writing what the OCR made of the document — in a span of the trace of the
@@ -124,34 +85,21 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       metadata: { chunk_id: chunk.id, pages: pagesOf(chunk) },
     }));
     const pages = new Set(chunks.flatMap(pagesOf)).size;
-    const current = await whileCurrent(document, async (client) => {
+    const stillCurrent = await repository.whileCurrent(document, async (current) => {
       await options.knowledge.replace(
         { resourceType: 'document', resourceId: document.id },
         ['chunk'],
         passages.filter((p) => p.text.trim() !== ''),
       );
-      await client.query(
-        `insert into document_ocr_results (document_id, result_index, chunk_ids, pages, characters)
-         values ($1, $2, $3, $4, $5)
-         on conflict (document_id) do update set result_index = excluded.result_index,
-           chunk_ids = excluded.chunk_ids, pages = excluded.pages, characters = excluded.characters,
-           collected_at = now()`,
-        [
-          document.id,
-          options.resultIndex,
-          chunks.map((chunk) => chunk.id),
-          pages,
-          passages.reduce((sum, p) => sum + p.text.length, 0),
-        ],
-      );
-      await client.query(
-        `update documents set state = 'done', stage = 'done', progress_pct = 100, pdf_url = $2,
-           finished_at = now(), lease_until = null, updated_at = now()
-         where id = $1`,
-        [document.id, chunks.find((chunk) => chunk.output_pdf_file)?.output_pdf_file ?? null],
-      );
+      await current.storeOcrResult({
+        resultIndex: options.resultIndex,
+        chunkIds: chunks.map((chunk) => chunk.id),
+        pages,
+        characters: passages.reduce((sum, p) => sum + p.text.length, 0),
+        pdfUrl: chunks.find((chunk) => chunk.output_pdf_file)?.output_pdf_file ?? null,
+      });
     });
-    if (!current) return false;
+    if (!stillCurrent) return false;
     transitions.inc({ state: 'done' });
     return true;
   }
@@ -160,7 +108,7 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     const summary = await options.artifacts.summary(document.task_id);
     if (!summary) {
       const waited = Date.now() - (document.finished_at?.getTime() ?? Date.now());
-      await update(document.id, document.task_id, {
+      await repository.update(document.id, document.task_id, {
         ...(waited > options.summaryWaitMs ? { summary_state: 'none' } : {}),
       });
       return;
@@ -174,44 +122,22 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     document: DocumentRecord,
     summary: NonNullable<Awaited<ReturnType<OcrArtifacts['summary']>>>,
   ): Promise<void> {
-    await whileCurrent(document, async (client) => {
-      await options.knowledge.replace(
-        { resourceType: 'document', resourceId: document.id },
-        ['summary'],
-        [
-          {
-            workspaceId: document.workspace_id,
-            resourceType: 'document',
-            resourceId: document.id,
-            kind: 'summary',
-            position: 0,
-            title: document.name,
-            text: summary.summary,
-          },
-        ],
+    await repository.whileCurrent(document, async (current) => {
+      await replaceSummaryPassage(
+        options.knowledge,
+        {
+          type: 'document',
+          id: document.id,
+          workspaceId: document.workspace_id,
+          title: document.name,
+        },
+        summary.summary,
       );
-      await client.query(
-        `insert into document_summaries (document_id, summary, key_points, topics, named_entities,
-           summary_index, chunk_summary_index)
-         values ($1, $2, $3, $4, $5, $6, $7)
-         on conflict (document_id) do update set summary = excluded.summary,
-           key_points = excluded.key_points, topics = excluded.topics,
-           named_entities = excluded.named_entities, collected_at = now()`,
-        [
-          document.id,
-          summary.summary,
-          JSON.stringify(summary.keyPoints),
-          JSON.stringify(summary.topics),
-          JSON.stringify(summary.namedEntities),
-          options.summaryIndexes.summary,
-          options.summaryIndexes.chunkSummary,
-        ],
-      );
-      await client.query(
-        `update documents set summary_state = 'done', lease_until = null, updated_at = now()
-         where id = $1`,
-        [document.id],
-      );
+      await current.storeSummary({
+        ...summary,
+        summaryIndex: options.summaryIndexes.summary,
+        chunkSummaryIndex: options.summaryIndexes.chunkSummary,
+      });
     });
   }
 
@@ -226,49 +152,48 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     });
   }
 
+  /** Ends the document as failed: it will not be summarised. */
+  async function fail(
+    document: DocumentRecord,
+    why: { error: string; error_code: number; stage?: string },
+  ): Promise<void> {
+    await repository.update(document.id, document.task_id, {
+      state: 'failed',
+      ...why,
+      summary_state: 'none',
+      finished_at: new Date(),
+    });
+    transitions.inc({ state: 'failed' });
+  }
+
   async function followOnce(document: DocumentRecord): Promise<void> {
     if (document.state === 'done') return collectSummary(document);
     if (!document.submitted_at) {
       // Its replica stopped between recording the document and handing it over.
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         error: 'The document was never handed to the OCR service (interrupted); add it again',
         error_code: 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     const status = await ocr.status(document.task_id);
     if (!status) {
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         error: 'The OCR service no longer knows this task',
         error_code: 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     if (status.status === 'failed') {
-      await update(document.id, document.task_id, {
-        state: 'failed',
+      return fail(document, {
         stage: status.stage,
         error: status.error ?? 'OCR failed',
         error_code: status.error_code ?? 500,
-        summary_state: 'none',
-        finished_at: new Date(),
       });
-      transitions.inc({ state: 'failed' });
-      return;
     }
     if (status.status === 'done') {
       if (!(await collectChunks(document))) return;
       return collectSummary({ ...document, state: 'done', finished_at: new Date() });
     }
-    await update(document.id, document.task_id, {
+    await repository.update(document.id, document.task_id, {
       state: status.status === 'pending' ? 'queued' : 'processing',
       stage: status.stage,
       progress_pct: status.progress_pct,
@@ -294,9 +219,7 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
           'following a document failed; retried next round',
         );
         // Let the next round (of any replica) take it again.
-        await pool
-          .query('update documents set lease_until = null where id = $1', [document.id])
-          .catch(() => undefined);
+        await repository.release(document.id).catch(() => undefined);
       }
     }
   }

@@ -4,40 +4,20 @@
  * (`knowledge.read`, then the document's access list).
  */
 import { HttpError } from '@pelita/kit';
-import type pg from 'pg';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Actor } from '../workspaces/actor';
+import type { DocumentRepository } from './document-repository';
 import type { Documents } from './documents';
 
-interface OcrResultRow {
-  result_index: string;
-  pages: number;
-  characters: number;
-  chunk_ids: string[];
-}
-
-interface SummaryRow {
-  summary: string;
-  key_points: unknown;
-  topics: unknown;
-  named_entities: unknown;
-  summary_index: string;
-  chunk_summary_index: string;
-}
-
 export function createDocumentResults(deps: {
-  pool: pg.Pool;
+  repository: Pick<DocumentRepository, 'ocrResult' | 'summary'>;
   documents: Documents;
   knowledge: KnowledgeIndex;
 }) {
   return {
     async ocrResult(actor: Actor, documentId: string, paging: { page: number; limit: number }) {
       const document = await deps.documents.find(actor, documentId);
-      const { rows } = await deps.pool.query<OcrResultRow>(
-        'select * from document_ocr_results where document_id = $1',
-        [document.id],
-      );
-      const result = rows[0];
+      const result = await deps.repository.ocrResult(document.id);
       if (!result) {
         throw new HttpError(404, 'ocr_result_not_found', 'The document has no OCR result yet');
       }
@@ -62,11 +42,7 @@ export function createDocumentResults(deps: {
 
     async summary(actor: Actor, documentId: string) {
       const document = await deps.documents.find(actor, documentId);
-      const { rows } = await deps.pool.query<SummaryRow>(
-        'select * from document_summaries where document_id = $1',
-        [document.id],
-      );
-      const summary = rows[0];
+      const summary = await deps.repository.summary(document.id);
       if (!summary)
         throw new HttpError(404, 'summary_not_found', 'The document has no summary yet');
       return { document_id: document.id, ...summary };

@@ -7,47 +7,16 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conflict, currentTraceparent, HttpError, inTransaction } from '@pelita/kit';
-import type pg from 'pg';
+import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
+import type { DocumentRecord, DocumentRepository, DocumentState } from './document-repository';
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrClient, OcrOptions } from './ocr-client';
 import type { Originals } from './originals';
-
-export type DocumentState = 'queued' | 'processing' | 'done' | 'failed';
-
-export interface DocumentRecord {
-  id: string;
-  workspace_id: string;
-  folder_id: string | null;
-  task_id: string;
-  attempt: number;
-  original_key: string | null;
-  name: string;
-  source: 'upload' | 'url';
-  url: string | null;
-  size_bytes: string | null;
-  processing: OcrOptions['processing'];
-  type_ocr: OcrOptions['typeOcr'];
-  state: DocumentState;
-  stage: string;
-  progress_pct: number;
-  error: string | null;
-  error_code: number | null;
-  pdf_url: string | null;
-  summary_state: 'pending' | 'done' | 'none';
-  submitted_at: Date | null;
-  /** The trace of the request that added or last re-processed it (W3C), when traced. */
-  traceparent: string | null;
-  created_by: string;
-  created_at: Date;
-  updated_at: Date;
-  finished_at: Date | null;
-}
 
 export interface NewDocument {
   name: string;
@@ -56,7 +25,7 @@ export interface NewDocument {
 }
 
 export interface DocumentsDeps {
-  pool: pg.Pool;
+  repository: DocumentRepository;
   access: AccessLists;
   /** Decides membership and permission: reading asks `knowledge.read`, changing `knowledge.write`. */
   workspaces: MemberCheck;
@@ -74,7 +43,7 @@ const documentNotFound = (id: string) =>
   new HttpError(404, 'document_not_found', `The document ${id} does not exist`);
 
 export function createDocuments(deps: DocumentsDeps) {
-  const { pool, access } = deps;
+  const { repository, access } = deps;
   const ocr = () => {
     if (!deps.ocr) {
       throw new HttpError(503, 'ocr_not_configured', 'No OCR service is configured (URL_OCR)');
@@ -84,11 +53,9 @@ export function createDocuments(deps: DocumentsDeps) {
 
   async function find(member: Membership, id: string): Promise<DocumentRecord> {
     await access.requireVisible(member, 'document', id);
-    const { rows } = await pool.query<DocumentRecord>('select * from documents where id = $1', [
-      id,
-    ]);
-    if (!rows[0]) throw documentNotFound(id);
-    return rows[0];
+    const document = await repository.byId(id);
+    if (!document) throw documentNotFound(id);
+    return document;
   }
 
   async function checkFolder(member: Membership, folderId: string | null): Promise<void> {
@@ -104,34 +71,24 @@ export function createDocuments(deps: DocumentsDeps) {
     ocr();
     await checkFolder(member, input.folderId);
     const id = randomUUID();
-    await inTransaction(pool, async (client) => {
-      await client.query(
-        `insert into documents (id, task_id, workspace_id, folder_id, name, source, url, size_bytes,
-           processing, type_ocr, created_by, traceparent)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-        [
-          id,
-          id,
-          member.workspaceId,
-          input.folderId,
-          input.name,
-          input.source,
-          input.url ?? null,
-          input.size ?? null,
-          input.options.processing,
-          input.options.typeOcr,
-          member.userId,
-          currentTraceparent() ?? null,
-        ],
-      );
-      await access.grantCreator(member, 'document', id, client);
-    });
+    await access.createGranted(member, 'document', id, (client) =>
+      repository.insert(client, {
+        id,
+        workspace_id: member.workspaceId,
+        folder_id: input.folderId,
+        name: input.name,
+        source: input.source,
+        url: input.url ?? null,
+        size_bytes: input.size ?? null,
+        processing: input.options.processing,
+        type_ocr: input.options.typeOcr,
+        created_by: member.userId,
+        traceparent: currentTraceparent() ?? null,
+      }),
+    );
     try {
       const { originalKey } = await send(id);
-      await pool.query(
-        'update documents set original_key = $2, submitted_at = now(), updated_at = now() where id = $1',
-        [id, originalKey ?? null],
-      );
+      await repository.submitted(id, originalKey ?? null);
     } catch (err) {
       // Through a deletion job: a kept original goes too, and a task the ocr-service took before
       // failing to answer is waited for and removed.
@@ -154,32 +111,12 @@ export function createDocuments(deps: DocumentsDeps) {
       actor: Actor,
       filter: Paging & { folderId?: string; state?: DocumentState },
     ): Promise<{ rows: DocumentRecord[]; total: number }> {
-      const member = await reader(actor);
-      const values: unknown[] = [member.workspaceId];
-      const conditions = [
-        'd.workspace_id = $1',
-        access.visibleSql(member, 'document', 'd', values),
-      ];
-      if (filter.folderId) {
-        values.push(filter.folderId);
-        conditions.push(`d.folder_id = $${values.length}`);
-      }
-      if (filter.state) {
-        values.push(filter.state);
-        conditions.push(`d.state = $${values.length}`);
-      }
-      const where = conditions.join(' and ');
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n from documents d where ${where}`,
-        values,
+      return access.page<DocumentRecord>(
+        await reader(actor),
+        'document',
+        repository.listing(filter),
+        filter,
       );
-      values.push(filter.limit, (filter.page - 1) * filter.limit);
-      const { rows } = await pool.query<DocumentRecord>(
-        `select d.* from documents d where ${where} order by d.created_at desc, d.id
-         limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
     },
 
     async upload(
@@ -191,12 +128,7 @@ export function createDocuments(deps: DocumentsDeps) {
       return add(member, { ...input, source: 'upload', size: file.size }, async (id) => {
         const originalKey = await deps.originals?.put(id, file.path);
         // Recorded before sending, so a failed send removes it with the record.
-        if (originalKey) {
-          await pool.query('update documents set original_key = $2 where id = $1', [
-            id,
-            originalKey,
-          ]);
-        }
+        if (originalKey) await repository.keptOriginal(id, originalKey);
         await ocr().submitFile(id, { path: file.path, name: input.name }, input.options);
         return originalKey ? { originalKey } : {};
       });
@@ -218,12 +150,7 @@ export function createDocuments(deps: DocumentsDeps) {
       const member = await writer(actor);
       await find(member, id);
       if (changes.folderId) await checkFolder(member, changes.folderId);
-      await pool.query(
-        `update documents set name = coalesce($2, name),
-           folder_id = case when $3 then $4::uuid else folder_id end, updated_at = now()
-         where id = $1`,
-        [id, changes.name ?? null, changes.folderId !== undefined, changes.folderId ?? null],
-      );
+      await repository.update(id, changes);
       return find(member, id);
     },
 
@@ -260,14 +187,12 @@ export function createDocuments(deps: DocumentsDeps) {
         await ocr().submitUrl(taskId, document.url!, chosen);
       }
       await forgetResults(document);
-      await pool.query(
-        `update documents set task_id = $2, attempt = $3, processing = $4, type_ocr = $5,
-           state = 'queued', stage = 'pending', progress_pct = 0, error = null, error_code = null,
-           pdf_url = null, summary_state = 'pending', finished_at = null, lease_until = null,
-           submitted_at = now(), updated_at = now(), traceparent = $6
-         where id = $1`,
-        [id, taskId, attempt, chosen.processing, chosen.typeOcr, currentTraceparent() ?? null],
-      );
+      await repository.requeue(id, {
+        taskId,
+        attempt,
+        options: chosen,
+        traceparent: currentTraceparent() ?? null,
+      });
       return find(member, id);
     },
 
@@ -286,8 +211,7 @@ export function createDocuments(deps: DocumentsDeps) {
   async function forgetResults(document: DocumentRecord): Promise<void> {
     await deps.knowledge.remove('document', document.id);
     await deps.artifacts.remove(document.task_id);
-    await pool.query('delete from document_ocr_results where document_id = $1', [document.id]);
-    await pool.query('delete from document_summaries where document_id = $1', [document.id]);
+    await repository.forgetResults(document.id);
   }
 }
 

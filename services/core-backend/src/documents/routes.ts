@@ -1,18 +1,12 @@
 /** /api/workspaces/:id/documents: upload or add by URL, follow, read OCR results and summary, re-process, delete. */
-import {
-  defineRoute,
-  multipartUpload,
-  requestWorkspace,
-  type Logger,
-  type RouteDefinition,
-} from '@pelita/kit';
+import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import { actorOf, type CallerOf } from '../workspaces/caller';
-import { memberFirst } from './member-first';
+import { uploadRoute, type UploadSettings } from './upload-routes';
 import type { DocumentResults } from './document-results';
 import type { Documents } from './documents';
 import type { OcrOptions } from './ocr-client';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   DocumentList,
   DocumentParams,
@@ -27,13 +21,9 @@ import {
   UrlBody,
 } from './schemas';
 
-export interface DocumentRouteDeps {
+export interface DocumentRouteDeps extends UploadSettings {
   documents: Documents;
   results: DocumentResults;
-  callerOf: CallerOf;
-  logger: Logger;
-  tempDir: string;
-  maxUploadBytes: number;
   defaultProcessing: OcrOptions['processing'];
 }
 
@@ -46,66 +36,76 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
   const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
     actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/documents';
+  /** The OCR options of an upload or URL: DEFAULT_OCR_PROCESSING unless the caller chose. */
+  const ocrOptions = (form: {
+    processing?: OcrOptions['processing'];
+    type_ocr: OcrOptions['typeOcr'];
+  }): OcrOptions => ({
+    processing: form.processing ?? deps.defaultProcessing,
+    typeOcr: form.type_ocr,
+  });
 
   return [
-    defineRoute({
-      method: 'get',
-      path,
-      summary: 'Documents the caller may use, newest first',
-      tags,
-      request: { params: WorkspaceParams, query: DocumentQuery },
-      responses: {
-        200: { description: 'A page of documents', schema: DocumentList },
-        404: missing,
+    ...resourceRoutes(
+      {
+        tags,
+        path,
+        item: '/:documentId',
+        params: { collection: WorkspaceParams, item: DocumentParams },
+        caller: (req, params) => actor(req, params.workspaceId),
+        one: { ...one, from: toDocumentResponse },
+        missing: missing.description,
       },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await documents.list(await actor(req, params.workspaceId), {
-          page: query.page,
-          limit: query.limit,
-          ...(query.folder_id ? { folderId: query.folder_id } : {}),
-          ...(query.state ? { state: query.state } : {}),
-        });
-        return { data: rows.map(toDocumentResponse), total, page: query.page, limit: query.limit };
+      {
+        list: {
+          summary: 'Documents the caller may use, newest first',
+          page: { description: 'A page of documents', schema: DocumentList },
+          query: DocumentQuery,
+          run: (caller, { folder_id, state, ...paging }) =>
+            documents.list(caller, {
+              ...paging,
+              ...(folder_id ? { folderId: folder_id } : {}),
+              ...(state ? { state } : {}),
+            }),
+        },
+        show: {
+          summary: 'One document with its processing state',
+          run: (caller, { documentId }) => documents.find(caller, documentId),
+        },
+        change: {
+          summary: 'Rename a document or move it to another folder (null: out of any)',
+          body: DocumentPatch,
+          run: (caller, { documentId }, body) =>
+            documents.update(caller, documentId, {
+              ...(body.name !== undefined ? { name: body.name } : {}),
+              ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
+            }),
+        },
+        remove: {
+          summary: 'Delete a document with its chunks, summaries, passages and stored files',
+          run: (caller, { documentId }) => documents.remove(caller, documentId),
+        },
       },
-    }),
-    defineRoute({
-      method: 'post',
+    ),
+    uploadRoute(deps, {
       path,
       summary: 'Upload a document (multipart `file`); it is processed by OCR in the background',
       tags,
-      successStatus: 201,
-      before: [
-        memberFirst(documents.mayAdd, deps.callerOf),
-        requestWorkspace(deps.tempDir, deps.logger),
-        multipartUpload({ field: 'file', maxFiles: 1, maxBytes: deps.maxUploadBytes }),
-      ],
-      request: {
-        params: WorkspaceParams,
-        body: UploadForm,
-        bodyContentType: 'multipart/form-data',
-      },
-      responses: {
-        201: one,
-        404: missing,
-        413: { description: 'The file is larger than MAX_UPLOAD_BYTES' },
-        415: { description: 'Not a document the OCR service reads' },
-        503: ocrDown,
-      },
-      handler: async ({ params, body }, req) => {
-        const name = body.name ?? basename(body.file.originalName || 'document');
-        const document = await documents.upload(
-          await actor(req, params.workspaceId),
-          { path: body.file.path, name, size: body.file.size },
-          {
-            name,
-            folderId: body.folder_id ?? null,
-            options: {
-              processing: body.processing ?? deps.defaultProcessing,
-              typeOcr: body.type_ocr,
-            },
-          },
+      form: UploadForm,
+      one,
+      missing: missing.description,
+      unsupported: 'Not a document the OCR service reads',
+      unavailable: ocrDown.description,
+      mayAdd: documents.mayAdd,
+      add: async (caller, form) => {
+        const name = form.name ?? basename(form.file.originalName || 'document');
+        return toDocumentResponse(
+          await documents.upload(
+            caller,
+            { path: form.file.path, name, size: form.file.size },
+            { name, folderId: form.folder_id ?? null, options: ocrOptions(form) },
+          ),
         );
-        return toDocumentResponse(document);
       },
     }),
     defineRoute({
@@ -124,40 +124,10 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         const document = await documents.fromUrl(await actor(req, params.workspaceId), body.url, {
           name,
           folderId: body.folder_id,
-          options: {
-            processing: body.processing ?? deps.defaultProcessing,
-            typeOcr: body.type_ocr,
-          },
+          options: ocrOptions(body),
         });
         return toDocumentResponse(document);
       },
-    }),
-    defineRoute({
-      method: 'get',
-      path: `${path}/:documentId`,
-      summary: 'One document with its processing state',
-      tags,
-      request: { params: DocumentParams },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params }, req) =>
-        toDocumentResponse(
-          await documents.find(await actor(req, params.workspaceId), params.documentId),
-        ),
-    }),
-    defineRoute({
-      method: 'patch',
-      path: `${path}/:documentId`,
-      summary: 'Rename a document or move it to another folder (null: out of any)',
-      tags,
-      request: { params: DocumentParams, body: DocumentPatch },
-      responses: { 200: one, 404: missing },
-      handler: async ({ params, body }, req) =>
-        toDocumentResponse(
-          await documents.update(await actor(req, params.workspaceId), params.documentId, {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
-          }),
-        ),
     }),
     defineRoute({
       method: 'post',
@@ -179,18 +149,6 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
             ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
           }),
         ),
-    }),
-    defineRoute({
-      method: 'delete',
-      path: `${path}/:documentId`,
-      summary: 'Delete a document with its chunks, summaries, passages and stored files',
-      tags,
-      request: { params: DocumentParams },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await documents.remove(await actor(req, params.workspaceId), params.documentId);
-        return { deleted: true };
-      },
     }),
     defineRoute({
       method: 'get',

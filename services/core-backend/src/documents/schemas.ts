@@ -1,8 +1,8 @@
 /** Shapes of documents, their folders, OCR results and summaries. */
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
-import type { DocumentRecord } from './documents';
-import type { FolderRecord } from './folders';
+import type { DocumentRecord } from './document-repository';
+import type { FolderRecord } from './folder-repository';
 import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
 
 const Processing = z.enum(['cloud', 'local']);

@@ -1,6 +1,6 @@
 /** Shapes of topics and the documents in them. */
 import { z } from 'zod';
-import type { TopicRecord } from './topics';
+import type { TopicRecord } from './topic-repository';
 import { Description, Name, pageOf, Timestamp } from '../http-schemas';
 
 export const TopicParams = z.object({ workspaceId: z.uuid(), topicId: z.uuid() });

@@ -33,7 +33,7 @@ export function fakeWorkspaces(): MemberCheck & { asked: (Permission | undefined
   };
 }
 
-/** A pool, and access lists, that count every use (and answer nothing). */
+/** A pool, access lists and repositories that count every use (and answer nothing). */
 export function untouched() {
   const uses: string[] = [];
   const record =
@@ -46,7 +46,10 @@ export function untouched() {
   const access = new Proxy({} as AccessLists, {
     get: (_target, key) => record(`access.${String(key)}`),
   });
-  return { pool, access, uses };
+  /** An area's repository: any of its functions counts as a use. */
+  const repository = <R>() =>
+    new Proxy({} as R & object, { get: (_target, key) => record(`repository.${String(key)}`) });
+  return { pool, access, repository, uses };
 }
 
 /** What a refused call rejects with: an HttpError of this status. */

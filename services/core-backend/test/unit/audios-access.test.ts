@@ -15,7 +15,7 @@ function setup() {
     return Promise.reject(new Error(`${name} was reached`));
   };
   const audios = createAudios({
-    pool: data.pool,
+    repository: data.repository(),
     access: data.access,
     workspaces,
     knowledge: { remove: reached('knowledge') },

@@ -2,6 +2,7 @@
  * Documents and their results decide access themselves: a viewer reads, never adds, changes or
  * deletes; an outsider sees nothing. Refusals come before any query, upload or OCR request.
  */
+import type { DocumentRepository } from '../../src/documents/document-repository';
 import { createDocumentResults } from '../../src/documents/document-results';
 import { createDocuments, type DocumentsDeps } from '../../src/documents/documents';
 import { fakeWorkspaces, outsider, refused, untouched, viewer } from './access-fakes';
@@ -15,8 +16,9 @@ function setup() {
     data.uses.push(name);
     return Promise.reject(new Error(`${name} was reached`));
   };
+  const repository = data.repository<DocumentRepository>();
   const deps = {
-    pool: data.pool,
+    repository,
     access: data.access,
     workspaces,
     knowledge: new Proxy({}, { get: (_t, key) => reached(`knowledge.${String(key)}`) }),
@@ -27,7 +29,7 @@ function setup() {
   } as unknown as DocumentsDeps;
   const documents = createDocuments(deps);
   const results = createDocumentResults({
-    pool: data.pool,
+    repository,
     documents,
     knowledge: deps.knowledge,
   });

@@ -7,7 +7,7 @@ const FOLDER = '00000000-0000-4000-8000-0000000000bb';
 function setup() {
   const workspaces = fakeWorkspaces();
   const data = untouched();
-  return { workspaces, data, folders: createFolders(data.pool, data.access, workspaces) };
+  return { workspaces, data, folders: createFolders(data.repository(), data.access, workspaces) };
 }
 type Folders = ReturnType<typeof setup>['folders'];
 

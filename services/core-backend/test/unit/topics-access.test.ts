@@ -7,7 +7,7 @@ const TOPIC = '00000000-0000-4000-8000-0000000000aa';
 function setup() {
   const workspaces = fakeWorkspaces();
   const data = untouched();
-  return { workspaces, data, topics: createTopics(data.pool, data.access, workspaces) };
+  return { workspaces, data, topics: createTopics(data.repository(), data.access, workspaces) };
 }
 
 type Topics = ReturnType<typeof setup>['topics'];

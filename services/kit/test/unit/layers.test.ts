@@ -56,7 +56,15 @@ const LAYERS: string[][] = [
     'serve',
     'instrument',
   ],
-  ['health', 'openapi', 'validate', 'activity-log', 'safe-download', 'run-service'],
+  [
+    'health',
+    'openapi',
+    'validate',
+    'activity-log',
+    'safe-download',
+    'run-service',
+    'resource-routes',
+  ],
   ['create-service'],
   // The entries.
   ['index', 'testing'],
