@@ -30,6 +30,11 @@ export interface LayerOptions {
    * module's domain files and below (a repository may ask the access lists for their filter).
    */
   roles?: FileRole[];
+  /**
+   * Folders whose entries are modules of their own (`api` makes `api/routes` and `api/app`
+   * modules): a service with two entry points layers each inside.
+   */
+  nested?: string[];
 }
 
 /**
@@ -40,7 +45,11 @@ export function expectLayers(srcDir: string, layers: string[][], options: LayerO
   const src = resolve(srcDir);
   const files = sourceFiles(src);
   const name = (file: string) => relative(src, file);
-  const moduleOf = (file: string) => name(file).split(sep)[0]!.replace(/\.ts$/, '');
+  const moduleOf = (file: string) => {
+    const [first, second] = name(file).split(sep);
+    const nested = second !== undefined && options.nested?.includes(first!);
+    return (nested ? `${first}/${second}` : first!).replace(/\.ts$/, '');
+  };
   const layerOf = (module: string) => layers.findIndex((layer) => layer.includes(module));
   const roles = options.roles ?? [];
   const domainRole = roles.findIndex((role) => !role.files);

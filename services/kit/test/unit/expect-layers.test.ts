@@ -115,6 +115,21 @@ describe('expectLayers', () => {
     );
   });
 
+  it('layers the entries of a nested folder as modules of their own', () => {
+    tree(CLEAN);
+    tree({
+      'api/app.ts': "import { handler } from './routes/tasks';\nexport const app = handler;\n",
+      'api/routes/tasks.ts':
+        "import { users } from '../../users/users';\nexport const handler = users;\n",
+    });
+    const layers = [...LAYERS.slice(0, 3), ['api/routes'], ['api/app'], ['routes'], ['main']];
+    expect(() => expectLayers(src, layers, { nested: ['api'] })).not.toThrow();
+    tree({ 'api/routes/tasks.ts': "import { app } from '../app';\nexport const handler = app;\n" });
+    expect(() => expectLayers(src, layers, { nested: ['api'] })).toThrow(
+      'api/routes/tasks.ts imports ../app (upward: api/routes → api/app)',
+    );
+  });
+
   it('lists every problem in one error', () => {
     tree({
       ...CLEAN,
