@@ -10,15 +10,18 @@ import {
   baseSettings,
   booleanSetting,
   httpUrl,
+  MIB,
   optionalHttpUrl,
+  openSearchSettings,
   optionalSetting,
+  pemSetting,
+  positiveInt,
   STRUCTURED_OUTPUT_MODES,
 } from '@pelita/kit';
 import { z } from 'zod';
+import { objectStoreSettings } from '@pelita/kit/object-store';
 import { redisSettings } from '@pelita/kit/redis-client';
 
-// PEM in one environment variable: `\n` escapes are accepted where real newlines cannot be set.
-const pem = optionalSetting.transform((value) => value?.replace(/\\n/g, '\n'));
 const milliseconds = z.coerce.number().int().positive();
 
 /** 32 bytes for AES-256-GCM, as 64 hex digits or base64 (what `openssl rand -base64 32` prints). */
@@ -46,7 +49,7 @@ export const settingsSchema = baseSettings.extend({
    * The user service's ES256 public key (PEM): access tokens are verified with it. Unset: fetched
    * from `URL_USER` at start.
    */
-  JWT_PUBLIC_KEY: pem,
+  JWT_PUBLIC_KEY: pemSetting,
   /**
    * The user service: its public key is fetched from it when JWT_PUBLIC_KEY is unset, and the
    * chat page's login, refresh and logout are relayed to it.
@@ -71,9 +74,7 @@ export const settingsSchema = baseSettings.extend({
   SERVICE_TOKEN: optionalSetting,
   /** Secrets of databases and APIs are stored encrypted with this key (AES-256-GCM). */
   ENCRYPTION_KEY: encryptionKey,
-  OPENSEARCH_URL: httpUrl,
-  OPENSEARCH_USERNAME: optionalSetting,
-  OPENSEARCH_PASSWORD: optionalSetting,
+  ...openSearchSettings,
   /** Passages of every workspace (chunks, summaries, transcripts) for retrieval. */
   KNOWLEDGE_INDEX: z.string().min(1).default('pelita-knowledge'),
   INDEX_USER_ACTIVITY_LOG: z.string().min(1).default('user-activity-log'),
@@ -96,20 +97,11 @@ export const settingsSchema = baseSettings.extend({
   INDEX_DOCUMENT_SUMMARIZE: z.string().min(1).default('summarize_document'),
   INDEX_DOCUMENT_SUMMARIZE_CHUNK: z.string().min(1).default('summarize_document_chunk'),
   /** Largest upload. */
-  MAX_UPLOAD_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(100 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: positiveInt(100 * MIB),
   /** Uploads are received here. */
   TEMP_DIR: z.string().default(tmpdir()),
   /** Object storage: uploaded originals (re-processing) and the OCR's stored PDFs (deletion). */
-  S3_ENDPOINT: optionalHttpUrl,
-  S3_REGION: z.string().default('us-east-1'),
-  S3_BUCKET: z.string().min(1).default('pelita'),
-  S3_ACCESS_KEY: optionalSetting,
-  S3_SECRET_KEY: optionalSetting,
-  S3_FORCE_PATH_STYLE: booleanSetting.default(true),
+  ...objectStoreSettings,
   /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
   MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
   /** db-proxy, for testing databases and listing their tables; unset: those answer 503. */
@@ -124,7 +116,7 @@ export const settingsSchema = baseSettings.extend({
   HTTP_PROXY_TOKEN: optionalSetting,
   HTTP_PROXY_TIMEOUT_MS: milliseconds.default(60_000),
   /** Most characters of material a report is made from (the seed's setting). */
-  MAX_CHAR_GENERATE_REPORT: z.coerce.number().int().positive().default(100_000),
+  MAX_CHAR_GENERATE_REPORT: positiveInt(100_000),
   /** Time allowed for the model's first answer and between two streamed chunks. */
   LLM_TIMEOUT_MS: milliseconds.default(120_000),
   /** Retries of a model call that fails before answering (connection errors, 429, 5xx). */
@@ -169,8 +161,8 @@ export const settingsSchema = baseSettings.extend({
   /** The seed's core-backend summarise settings. */
   SUMMARIZE_TIMEOUT: milliseconds.default(86_400_000),
   SUMMARIZE_NER: booleanSetting.default(true),
-  SUMMARIZE_CHUNK_SIZE: z.coerce.number().int().positive().default(1000),
-  SUMMARIZE_TARGET_CONTEXT: z.coerce.number().int().positive().default(128_000),
+  SUMMARIZE_CHUNK_SIZE: positiveInt(1000),
+  SUMMARIZE_TARGET_CONTEXT: positiveInt(128_000),
   /** Calls to a workspace integration's messaging bridge (the seed's). */
   WHATSAPP_TIMEOUT: milliseconds.default(86_400_000),
   /** An app key's `last_used_at` is written at most this often (not a database write per call). */

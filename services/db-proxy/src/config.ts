@@ -5,11 +5,10 @@ import {
   commaList,
   errorMessage,
   optionalSetting,
+  positiveInt,
 } from '@pelita/kit';
 import { z } from 'zod';
 import { parseHostAllowlist } from './connection/host-allowlist';
-
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings
   .extend({

@@ -37,6 +37,12 @@ export function loadConfig<S extends z.ZodType>(
   throw new ConfigError(`Invalid settings: ${problems.join('; ')}`);
 }
 
+export const MIB = 1024 * 1024;
+
+/** Positive integer setting (a count, a size in bytes, a time in milliseconds) with its default. */
+export const positiveInt = (fallback: number) =>
+  z.coerce.number().int().positive().default(fallback);
+
 /** Comma-separated list setting (`a, b,c`) → trimmed, non-empty entries. */
 export const commaList = z
   .string()
@@ -58,6 +64,9 @@ const emptyAsUnset = (value: unknown) => (value === '' ? undefined : value);
 
 /** Optional string setting; empty means unset. */
 export const optionalSetting = z.preprocess(emptyAsUnset, z.string().optional());
+
+/** Optional PEM setting (a key); `\n` escapes are accepted where real newlines cannot be set. */
+export const pemSetting = optionalSetting.transform((value) => value?.replace(/\\n/g, '\n'));
 
 /**
  * An http(s) base URL without a trailing slash: callers append paths (`/v1/data`), and a

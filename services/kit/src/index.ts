@@ -69,6 +69,9 @@ export {
   httpUrl,
   optionalHttpUrl,
   optionalPort,
+  pemSetting,
+  positiveInt,
+  MIB,
   ConfigError,
   type BaseSettings,
 } from './config';
@@ -80,7 +83,12 @@ export { migrate, withStartupLock } from './postgres-migrations';
 export { inTransaction, type Db } from './postgres-transaction';
 
 // An OpenSearch client from the OPENSEARCH_* settings (Redis and S3: entries `./redis-client`, `./object-store`)
-export { createOpenSearchClient, type OpenSearchSettings } from './opensearch-client';
+export {
+  createIndexUnlessExists,
+  createOpenSearchClient,
+  openSearchSettings,
+  type OpenSearchSettings,
+} from './opensearch-client';
 
 // Text stored in PostgreSQL (no NUL characters)
 export { storedText } from './stored-text';

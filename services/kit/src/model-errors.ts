@@ -64,27 +64,22 @@ export function describeModelError(err: unknown): string {
   return errorMessage(err);
 }
 
+/** The HTTP status and error code answered for each way a model call fails. */
+const UPSTREAM_ANSWERS: Record<Exclude<CallOutcome, 'success'>, [number, string]> = {
+  unreachable: [503, 'llm_unreachable'],
+  rate_limited: [503, 'llm_rate_limited'],
+  unavailable: [503, 'llm_unavailable'],
+  timeout: [504, 'llm_timeout'],
+  invalid_output: [502, 'llm_invalid_output'],
+  aborted: [499, 'client_closed_request'],
+  upstream_error: [502, 'llm_error'],
+};
+
 /** The HTTP error for a request that failed because of `err`; `context` says what failed. */
 export function toUpstreamHttpError(err: unknown, context: string): HttpError {
   if (!isModelFailure(err)) {
     return new HttpError(500, 'internal_error', 'Internal server error', { cause: err });
   }
-  const message = `${context}: ${describeModelError(err)}`;
-  const options = { cause: err };
-  switch (outcomeOf(err)) {
-    case 'unreachable':
-      return new HttpError(503, 'llm_unreachable', message, options);
-    case 'rate_limited':
-      return new HttpError(503, 'llm_rate_limited', message, options);
-    case 'unavailable':
-      return new HttpError(503, 'llm_unavailable', message, options);
-    case 'timeout':
-      return new HttpError(504, 'llm_timeout', message, options);
-    case 'invalid_output':
-      return new HttpError(502, 'llm_invalid_output', message, options);
-    case 'aborted':
-      return new HttpError(499, 'client_closed_request', message, options);
-    case 'upstream_error':
-      return new HttpError(502, 'llm_error', message, options);
-  }
+  const [status, code] = UPSTREAM_ANSWERS[outcomeOf(err)];
+  return new HttpError(status, code, `${context}: ${describeModelError(err)}`, { cause: err });
 }

@@ -106,54 +106,57 @@ class LenientParser {
 
   private object(): Record<string, unknown> {
     const result: Record<string, unknown> = {};
-    this.pos += 1;
-    for (;;) {
-      this.skipBlank();
-      const c = this.text[this.pos];
-      if (c === undefined) return result;
-      if (c === '}' || c === ']') {
-        this.pos += 1;
-        return result;
-      }
-      if (c === ',') {
-        this.pos += 1;
-        continue;
-      }
+    this.items(() => {
       const key = this.key();
       if (key === undefined) {
         this.pos += 1; // a stray character: skip it
-        continue;
+        return true;
       }
       this.skipBlank();
       if (this.text[this.pos] === ':') this.pos += 1;
       const item = this.value();
-      if (item === MISSING) return result;
+      if (item === MISSING) return false;
       result[key] = item;
-    }
+      return true;
+    });
+    return result;
   }
 
   private array(): unknown[] {
     const result: unknown[] = [];
+    this.items((c) => {
+      if (c === ':') {
+        this.pos += 1;
+        return true;
+      }
+      const item = this.value();
+      if (item === MISSING) return false;
+      result.push(item);
+      return true;
+    });
+    return result;
+  }
+
+  /**
+   * Reads the items of the object or array opening at the current position with `item`, up to
+   * its closing bracket (either kind: models mismatch them) or the end of the text, skipping
+   * commas. `item` is called at each item's first character and answers false to stop.
+   */
+  private items(item: (c: string) => boolean): void {
     this.pos += 1;
     for (;;) {
       this.skipBlank();
       const c = this.text[this.pos];
-      if (c === undefined) return result;
-      if (c === ']' || c === '}') {
+      if (c === undefined) return;
+      if (c === '}' || c === ']') {
         this.pos += 1;
-        return result;
+        return;
       }
       if (c === ',') {
         this.pos += 1;
         continue;
       }
-      if (c === ':') {
-        this.pos += 1;
-        continue;
-      }
-      const item = this.value();
-      if (item === MISSING) return result;
-      result.push(item);
+      if (!item(c)) return;
     }
   }
 

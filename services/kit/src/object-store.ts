@@ -15,6 +15,19 @@ import {
   PutObjectCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
+import { z } from 'zod';
+import { booleanSetting, optionalHttpUrl, optionalSetting } from './config';
+
+/** The settings, to spread into a service's schema. */
+export const objectStoreSettings = {
+  /** S3 endpoint (MinIO and friends); unset: AWS S3 of `S3_REGION`. */
+  S3_ENDPOINT: optionalHttpUrl,
+  S3_REGION: z.string().min(1).default('us-east-1'),
+  S3_BUCKET: z.string().min(1).default('pelita'),
+  S3_ACCESS_KEY: optionalSetting,
+  S3_SECRET_KEY: optionalSetting,
+  S3_FORCE_PATH_STYLE: booleanSetting.default(true),
+};
 
 /** The settings, as services name them; the key pair is used only when both halves are set. */
 export interface ObjectStoreSettings {

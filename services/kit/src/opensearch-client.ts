@@ -1,5 +1,14 @@
 /** An OpenSearch client from the OPENSEARCH_* settings every service names alike. */
-import { Client } from '@opensearch-project/opensearch';
+import { Client, type API } from '@opensearch-project/opensearch';
+import { httpUrl, optionalSetting } from './config';
+import { errorMessage } from './error-message';
+
+/** The settings, to spread into a service's schema. */
+export const openSearchSettings = {
+  OPENSEARCH_URL: httpUrl,
+  OPENSEARCH_USERNAME: optionalSetting,
+  OPENSEARCH_PASSWORD: optionalSetting,
+};
 
 export interface OpenSearchSettings {
   OPENSEARCH_URL: string;
@@ -18,4 +27,23 @@ export function createOpenSearchClient(
     ...(username && password ? { auth: { username, password } } : {}),
     ...(options.requestTimeout ? { requestTimeout: options.requestTimeout } : {}),
   });
+}
+
+/**
+ * Creates `index` with `body` (its mappings and settings) unless it exists, and answers whether
+ * it existed already (callers may then check or extend its mapping). Another replica creating it
+ * between the check and the create is fine.
+ */
+export async function createIndexUnlessExists(
+  client: Client,
+  index: string,
+  body: API.Indices_Create_RequestBody,
+): Promise<boolean> {
+  if ((await client.indices.exists({ index })).body) return true;
+  try {
+    await client.indices.create({ index, body });
+  } catch (err) {
+    if (!errorMessage(err).includes('resource_already_exists')) throw err;
+  }
+  return false;
 }

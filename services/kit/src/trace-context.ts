@@ -57,17 +57,9 @@ export async function inTraceOf<T>(
     if (linked) links.push({ context: linked });
   }
   const spanOptions = { kind: options.kind ?? SpanKind.CONSUMER, links };
-  return tracer().startActiveSpan(name, spanOptions, parent, async (span) => {
-    try {
-      return await work(span);
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(name, spanOptions, parent, (span) =>
+    runInSpan(span, () => work(span)),
+  );
 }
 
 /**
@@ -80,15 +72,20 @@ export async function inSpan<T>(
   work: () => Promise<T>,
   attributes: Record<string, string | number> = {},
 ): Promise<T> {
-  return tracer().startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, async (span) => {
-    try {
-      return await work();
-    } catch (err) {
-      span.recordException(err as Error);
-      span.setStatus({ code: SpanStatusCode.ERROR });
-      throw err;
-    } finally {
-      span.end();
-    }
-  });
+  return tracer().startActiveSpan(name, { kind: SpanKind.INTERNAL, attributes }, (span) =>
+    runInSpan(span, work),
+  );
+}
+
+/** Runs `work` in the started `span`: records a thrown error on it; always ends it. */
+async function runInSpan<T>(span: Span, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    span.recordException(err as Error);
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    throw err;
+  } finally {
+    span.end();
+  }
 }

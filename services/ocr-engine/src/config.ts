@@ -1,11 +1,8 @@
 /** Settings of the local OCR engine: where tasks live, how many run, OCR and vision-model options. */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { baseSettings, optionalHttpUrl, optionalSetting } from '@pelita/kit';
+import { baseSettings, MIB, optionalHttpUrl, optionalSetting, positiveInt } from '@pelita/kit';
 import { z } from 'zod';
-
-const MIB = 1024 * 1024;
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings
   .extend({

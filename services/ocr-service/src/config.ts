@@ -8,16 +8,15 @@ import { hostname, tmpdir } from 'node:os';
 import {
   allowedTargetsSetting,
   baseSettings,
-  booleanSetting,
-  httpUrl,
+  MIB,
+  openSearchSettings,
   optionalHttpUrl,
   optionalSetting,
+  positiveInt,
 } from '@pelita/kit';
 import { z } from 'zod';
+import { objectStoreSettings } from '@pelita/kit/object-store';
 import { redisSettings } from '@pelita/kit/redis-client';
-
-const MIB = 1024 * 1024;
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings.extend({
   ...redisSettings,
@@ -27,21 +26,13 @@ export const settingsSchema = baseSettings.extend({
    */
   REDIS_KEY_PREFIX: z.string().min(1).default('pelita:ocr'),
 
-  OPENSEARCH_URL: httpUrl,
-  OPENSEARCH_USERNAME: optionalSetting,
-  OPENSEARCH_PASSWORD: optionalSetting,
+  ...openSearchSettings,
   /** The result index of the OCR chunks (the seed's default name). */
   INDEX_PDF_PARSING_RESULTS: z.string().min(1).default('pdf-parsing-results'),
   INDEX_DOCUMENT_SUMMARIZE: z.string().min(1).default('summarize_document'),
   INDEX_DOCUMENT_SUMMARIZE_CHUNK: z.string().min(1).default('summarize_document_chunk'),
 
-  /** S3 endpoint (MinIO and friends); unset: AWS S3 of `S3_REGION`. */
-  S3_ENDPOINT: optionalHttpUrl,
-  S3_REGION: z.string().min(1).default('us-east-1'),
-  S3_BUCKET: z.string().min(1).default('pelita'),
-  S3_ACCESS_KEY: optionalSetting,
-  S3_SECRET_KEY: optionalSetting,
-  S3_FORCE_PATH_STYLE: booleanSetting.default(true),
+  ...objectStoreSettings,
   /** Base of the public URL in `output_pdf_file`; unset: `{S3_ENDPOINT}/{S3_BUCKET}`. */
   S3_PUBLIC_URL: optionalHttpUrl,
 

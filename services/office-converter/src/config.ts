@@ -1,10 +1,7 @@
 /** Settings of the office converter: the LibreOffice binary, limits, and where temporary files go. */
 import { tmpdir } from 'node:os';
-import { baseSettings } from '@pelita/kit';
+import { baseSettings, MIB, positiveInt } from '@pelita/kit';
 import { z } from 'zod';
-
-const MIB = 1024 * 1024;
-const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 
 export const settingsSchema = baseSettings.extend({
   /** LibreOffice's command (`soffice` on the PATH in the image). */

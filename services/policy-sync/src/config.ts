@@ -1,5 +1,5 @@
 /** Settings of the policy sync: the kit's base settings plus the seed's names (`NODE_PORT`, `URL_USER`, `URL_OPA`). */
-import { baseSettings, httpUrl, optionalPort, optionalSetting } from '@pelita/kit';
+import { baseSettings, httpUrl, optionalPort, optionalSetting, positiveInt } from '@pelita/kit';
 import { z } from 'zod';
 
 const DEFAULT_PORT = 3666;
@@ -32,8 +32,8 @@ export const settingsSchema = baseSettings
     RESYNC_INTERVAL_MS: milliseconds.default(60_000),
     /** How often OPA is checked for still holding the pushed document (0 turns it off). */
     OPA_PROBE_INTERVAL_MS: milliseconds.default(5_000),
-    USER_SERVICE_TIMEOUT_MS: z.coerce.number().int().positive().default(10_000),
-    OPA_TIMEOUT_MS: z.coerce.number().int().positive().default(5_000),
+    USER_SERVICE_TIMEOUT_MS: positiveInt(10_000),
+    OPA_TIMEOUT_MS: positiveInt(5_000),
     /**
      * When set, sent as `Authorization: Bearer <token>` on every call to OPA: an OPA run with
      * `--authentication=token --authorization=basic` lets only its holder write `data`.

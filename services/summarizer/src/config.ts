@@ -4,10 +4,8 @@
  * added, fills the same names before `loadConfig` runs.
  */
 import { tmpdir } from 'node:os';
-import { baseSettings, STRUCTURED_OUTPUT_MODES } from '@pelita/kit';
+import { baseSettings, MIB, positiveInt, STRUCTURED_OUTPUT_MODES } from '@pelita/kit';
 import { z } from 'zod';
-
-const MIB = 1024 * 1024;
 
 export const settingsSchema = baseSettings.extend({
   /** OpenAI-compatible API root of the model server, including `/v1`. */
@@ -23,11 +21,7 @@ export const settingsSchema = baseSettings.extend({
   /** Model calls in flight at once, for the whole process. */
   LLM_MAX_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(2),
   /** Largest uploaded file, in bytes; larger uploads are answered 413. */
-  MAX_UPLOAD_BYTES: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(50 * MIB),
+  MAX_UPLOAD_BYTES: positiveInt(50 * MIB),
   /** Upper bound of re-summarising passes, on top of the rule that every pass must shrink. */
   MAX_REDUCTION_PASSES: z.coerce.number().int().min(0).max(100).default(10),
   /** Where per-request temporary directories (upload, result file) are created. */
@@ -51,7 +45,7 @@ export const settingsSchema = baseSettings.extend({
   /** The model's context length in tokens; 0: as the model list reports it (else no cap). */
   LLM_CONTEXT_LENGTH: z.coerce.number().int().min(0).default(0),
   /** Time limit of the model list call made by `/health`, `/ready` and the start-up probe. */
-  UPSTREAM_CHECK_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
+  UPSTREAM_CHECK_TIMEOUT_MS: positiveInt(5000),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

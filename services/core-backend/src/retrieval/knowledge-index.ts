@@ -9,6 +9,7 @@
  * rank (RRF, k = 60): scores of the two never need to be put on one scale.
  */
 import type { Client } from '@opensearch-project/opensearch';
+import { createIndexUnlessExists } from '@pelita/kit';
 import type { ResourceType, Visible } from '../access/access-lists';
 import type { Embedder } from './embeddings';
 
@@ -156,56 +157,44 @@ export function createKnowledgeIndex({
      */
     async ensureIndex(): Promise<string | undefined> {
       const dimension = configured ? (await configured.embed(['dimension probe']))[0]!.length : 0;
-      const exists = await search.indices.exists({ index });
-      if (exists.body) {
-        if (!configured) return undefined;
-        const mapping = await search.indices.getMapping({ index });
-        const properties = (
-          Object.values(mapping.body)[0] as {
-            mappings?: { properties?: { embedding?: { dimension?: number } } };
-          }
-        )?.mappings?.properties;
-        const existing = properties?.embedding?.dimension;
-        if (existing === dimension) return undefined;
-        embedder = undefined;
-        return existing === undefined
-          ? `the index ${index} was made without vectors: retrieval is BM25 only`
-          : `the index ${index} holds vectors of dimension ${existing}, the embeddings model gives ${dimension}: retrieval is BM25 only until the passages are indexed again into a new KNOWLEDGE_INDEX`;
-      }
-      await search.indices
-        .create({
-          index,
-          body: {
-            // `index.knn` exists only with the k-NN plugin, needed only for vectors.
-            ...(dimension > 0 ? { settings: { index: { knn: true } } } : {}),
-            mappings: {
-              properties: {
-                workspace_id: { type: 'keyword' },
-                resource_type: { type: 'keyword' },
-                resource_id: { type: 'keyword' },
-                kind: { type: 'keyword' },
-                position: { type: 'integer' },
-                title: { type: 'text' },
-                text: { type: 'text' },
-                metadata: { type: 'object', enabled: false },
-                ...(dimension > 0
-                  ? {
-                      embedding: {
-                        type: 'knn_vector',
-                        dimension,
-                        method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil' },
-                      },
-                    }
-                  : {}),
-              },
-            },
+      const existed = await createIndexUnlessExists(search, index, {
+        // `index.knn` exists only with the k-NN plugin, needed only for vectors.
+        ...(dimension > 0 ? { settings: { index: { knn: true } } } : {}),
+        mappings: {
+          properties: {
+            workspace_id: { type: 'keyword' },
+            resource_type: { type: 'keyword' },
+            resource_id: { type: 'keyword' },
+            kind: { type: 'keyword' },
+            position: { type: 'integer' },
+            title: { type: 'text' },
+            text: { type: 'text' },
+            metadata: { type: 'object', enabled: false },
+            ...(dimension > 0
+              ? {
+                  embedding: {
+                    type: 'knn_vector',
+                    dimension,
+                    method: { name: 'hnsw', engine: 'lucene', space_type: 'cosinesimil' },
+                  },
+                }
+              : {}),
           },
-        })
-        .catch((err: unknown) => {
-          // Another replica made it meanwhile.
-          if (!String(err).includes('resource_already_exists_exception')) throw err;
-        });
-      return undefined;
+        },
+      });
+      if (!existed || !configured) return undefined;
+      const mapping = await search.indices.getMapping({ index });
+      const properties = (
+        Object.values(mapping.body)[0] as {
+          mappings?: { properties?: { embedding?: { dimension?: number } } };
+        }
+      )?.mappings?.properties;
+      const existing = properties?.embedding?.dimension;
+      if (existing === dimension) return undefined;
+      embedder = undefined;
+      return existing === undefined
+        ? `the index ${index} was made without vectors: retrieval is BM25 only`
+        : `the index ${index} holds vectors of dimension ${existing}, the embeddings model gives ${dimension}: retrieval is BM25 only until the passages are indexed again into a new KNOWLEDGE_INDEX`;
     },
 
     /**

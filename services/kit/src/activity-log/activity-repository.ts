@@ -1,7 +1,6 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import type { Types } from '@opensearch-project/opensearch';
-import { errorMessage } from '../error-message';
-import { createOpenSearchClient } from '../opensearch-client';
+import { createIndexUnlessExists, createOpenSearchClient } from '../opensearch-client';
 import type { ActivityChange } from './activity-changes';
 
 export interface ActivityEntry {
@@ -108,17 +107,10 @@ export function createActivityRepository(
   return {
     /** Creates the index with its mappings unless it exists (another replica may race: fine). */
     async ensureIndex(): Promise<void> {
-      const exists = await client.indices.exists({ index });
-      if (exists.body) {
+      if (await createIndexUnlessExists(client, index, { mappings: MAPPINGS })) {
         // An index made before `changes` existed gets its mapping (adding fields is allowed);
         // left to dynamic mapping, the first value's type would refuse every other.
         await client.indices.putMapping({ index, body: { properties: MAPPINGS.properties } });
-        return;
-      }
-      try {
-        await client.indices.create({ index, body: { mappings: MAPPINGS } });
-      } catch (err) {
-        if (!errorMessage(err).includes('resource_already_exists')) throw err;
       }
     },
     async record(entry: ActivityEntry): Promise<void> {

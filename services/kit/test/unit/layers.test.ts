@@ -22,8 +22,6 @@ const LAYERS: string[][] = [
     'lifecycle',
     'metrics',
     'model-json',
-    'object-store',
-    'opensearch-client',
     'password-hash',
     'postgres-transaction',
     'redact',
@@ -43,6 +41,8 @@ const LAYERS: string[][] = [
     'postgres-migrations',
     'structured-output',
     'redis-client',
+    'object-store',
+    'opensearch-client',
   ],
   // Routes and what builds on errors or the logger.
   [

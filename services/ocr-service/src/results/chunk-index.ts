@@ -4,6 +4,7 @@
  * chunks instead of doubling them, and chunks a shorter re-run no longer has are removed.
  */
 import type { Client } from '@opensearch-project/opensearch';
+import { createIndexUnlessExists } from '@pelita/kit';
 import type { ChunkDocument } from './chunks';
 
 export interface ChunkPage {
@@ -51,12 +52,7 @@ const MAPPINGS = {
 export function createChunkIndex(client: Client, index: string): ChunkIndex {
   return {
     async ensure() {
-      const exists = await client.indices.exists({ index });
-      if (exists.body) return;
-      await client.indices.create({ index, body: { mappings: MAPPINGS } }).catch((err: unknown) => {
-        // Another replica created it first.
-        if (!String((err as Error).message).includes('resource_already_exists')) throw err;
-      });
+      await createIndexUnlessExists(client, index, { mappings: MAPPINGS });
     },
     async store(taskId, chunks) {
       const body = chunks.flatMap((chunk) => [{ index: { _index: index, _id: chunk.id } }, chunk]);
