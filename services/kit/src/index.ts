@@ -13,7 +13,15 @@ export {
   type ServiceDefinition,
 } from './run-service';
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
-export { Deleted, resourceRoutes, type Resource, type ResourceOperations } from './resource-routes';
+export {
+  Deleted,
+  itemRoute,
+  moduleRoutes,
+  resourceRoutes,
+  type CrudModule,
+  type Resource,
+  type ResourceOperations,
+} from './resource-routes';
 export type { ReadinessCheck } from './health';
 
 // Multipart uploads into a per-request temporary directory

@@ -6,7 +6,7 @@
  */
 import type { Request } from 'express';
 import { z } from 'zod';
-import { defineRoute, type ResponseSpec, type RouteDefinition } from './route';
+import { defineRoute, type HttpMethod, type ResponseSpec, type RouteDefinition } from './route';
 
 /** The body of every successful DELETE. */
 export const Deleted = z.object({ deleted: z.literal(true) });
@@ -78,6 +78,12 @@ export interface ResourceOperations<
   };
 }
 
+/** Further answers as documented responses. */
+const answers = (extra: Answers | undefined): Record<number, ResponseSpec> =>
+  Object.fromEntries(
+    Object.entries(extra ?? {}).map(([status, description]) => [status, { description }]),
+  );
+
 /** The operations given, as routes in the order list, create, show, change, remove. */
 export function resourceRoutes<
   C,
@@ -92,16 +98,11 @@ export function resourceRoutes<
   operations: ResourceOperations<C, Row, CP, IP, Q, B, U>,
 ): RouteDefinition[] {
   const { tags, path, params, one, missing } = resource;
-  const itemPath = `${path}${resource.item}`;
   const oneAnswer = { description: one.description, schema: one.schema };
   // A nested collection can itself be missing; a top-level one cannot.
   const collectionMissing: Record<number, ResponseSpec> = params.collection
     ? { 404: { description: missing } }
     : {};
-  const answers = (extra: Answers | undefined): Record<number, ResponseSpec> =>
-    Object.fromEntries(
-      Object.entries(extra ?? {}).map(([status, description]) => [status, { description }]),
-    );
   const callerOf = (req: Request, parsed: unknown) =>
     resource.caller(req, parsed as z.output<CP> | z.output<IP>);
   const routes: RouteDefinition[] = [];
@@ -150,61 +151,167 @@ export function resourceRoutes<
       }),
     );
   }
-  const itemRoute = (
-    method: 'get' | 'patch' | 'put' | 'delete',
-    summary: string,
-    body: Schema | undefined,
-    success: ResponseSpec,
-    extra: Answers | undefined,
-    run: (caller: C, params: z.output<IP>, body: unknown) => Promise<unknown>,
-  ) =>
-    defineRoute({
-      method,
-      path: itemPath,
-      summary,
-      tags,
-      request: { params: params.item, body },
-      responses: { 200: success, 404: { description: missing }, ...answers(extra) },
-      handler: async (input, req) => {
-        const parsed = input.params as z.output<IP>;
-        return run(await callerOf(req, parsed), parsed, input.body);
-      },
-    });
   if (show) {
     routes.push(
-      itemRoute('get', show.summary, undefined, oneAnswer, show.answers, async (caller, parsed) =>
-        one.from(await show.run(caller, parsed)),
-      ),
+      itemRoute(resource, {
+        method: 'get',
+        summary: show.summary,
+        answer: oneAnswer,
+        answers: show.answers,
+        run: async (caller, parsed) => one.from(await show.run(caller, parsed)),
+      }),
     );
   }
   if (change) {
     routes.push(
-      itemRoute(
-        change.method ?? 'patch',
-        change.summary,
-        change.body,
-        oneAnswer,
-        change.answers,
-        async (caller, parsed, body) =>
-          one.from(await change.run(caller, parsed, body as z.output<U>)),
-      ),
+      itemRoute(resource, {
+        method: change.method ?? 'patch',
+        summary: change.summary,
+        body: change.body,
+        answer: oneAnswer,
+        answers: change.answers,
+        run: async (caller, parsed, { body }) => one.from(await change.run(caller, parsed, body)),
+      }),
     );
   }
   if (remove) {
-    const deleted = { description: 'Deleted', schema: Deleted };
     routes.push(
-      itemRoute(
-        'delete',
-        remove.summary,
-        undefined,
-        deleted,
-        remove.answers,
-        async (caller, parsed) => {
+      itemRoute(resource, {
+        method: 'delete',
+        summary: remove.summary,
+        answer: { description: 'Deleted', schema: Deleted },
+        answers: remove.answers,
+        run: async (caller, parsed) => {
           await remove.run(caller, parsed);
           return { deleted: true as const };
         },
-      ),
+      }),
     );
   }
   return routes;
+}
+
+/**
+ * One route on an item of the resource, beyond show, change and remove (`/:documentId/reprocess`):
+ * the item's path parameters, its caller, and its 404 unless `answers` says otherwise.
+ */
+export function itemRoute<
+  C,
+  Row,
+  CP extends Schema,
+  IP extends Schema,
+  Q extends Schema = z.ZodUndefined,
+  B extends Schema = z.ZodUndefined,
+>(
+  resource: Resource<C, Row, CP, IP>,
+  route: {
+    method: HttpMethod;
+    /** Below the item's path; none for the item itself. */
+    path?: string;
+    summary: string;
+    description?: string;
+    query?: Q;
+    body?: B;
+    /** The 200 answer. */
+    answer: ResponseSpec;
+    answers?: Answers;
+    run: (
+      caller: C,
+      params: z.output<IP>,
+      input: { query: z.output<Q>; body: z.output<B> },
+    ) => Promise<unknown>;
+  },
+): RouteDefinition {
+  return defineRoute({
+    method: route.method,
+    path: `${resource.path}${resource.item}${route.path ?? ''}`,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    tags: resource.tags,
+    request: { params: resource.params.item, query: route.query, body: route.body },
+    responses: {
+      200: route.answer,
+      404: { description: resource.missing },
+      ...answers(route.answers),
+    },
+    handler: async (input, req) => {
+      const params = input.params as z.output<IP>;
+      return route.run(await resource.caller(req, params), params, {
+        query: input.query as z.output<Q>,
+        body: input.body as z.output<B>,
+      });
+    },
+  });
+}
+
+/** A domain module with the usual functions of a collection, each taking the caller first. */
+export interface CrudModule<C, Row, Q, B, U> {
+  list?(this: void, caller: C, query: Q): Promise<{ rows: Row[]; total: number } | Row[]>;
+  create?(this: void, caller: C, body: B): Promise<Row>;
+  find?(this: void, caller: C, id: string): Promise<Row>;
+  update?(this: void, caller: C, id: string, body: U): Promise<Row>;
+  remove?(this: void, caller: C, id: string): Promise<unknown>;
+}
+
+/** An operation as documented; its `run` is the module's function unless given. */
+type Documented<T> = T extends { run: infer R } ? Omit<T, 'run'> & { run?: R } : never;
+type Ops<
+  C,
+  Row,
+  CP extends Schema,
+  IP extends Schema,
+  Q extends Schema,
+  B extends Schema,
+  U extends Schema,
+> = Required<ResourceOperations<C, Row, CP, IP, Q, B, U>>;
+
+/**
+ * resourceRoutes over a domain module: list, create, show, change and remove call the module's
+ * list, create, find, update and remove, the item named by the one parameter of `resource.item`
+ * (`/:topicId`). An operation may still give its own `run` where the module differs.
+ */
+export function moduleRoutes<
+  C,
+  Row,
+  CP extends Schema = z.ZodUndefined,
+  IP extends Schema = Schema,
+  Q extends Schema = z.ZodUndefined,
+  B extends Schema = Schema,
+  U extends Schema = Schema,
+>(
+  resource: Resource<C, Row, CP, IP>,
+  module: CrudModule<C, Row, z.output<Q>, z.output<B>, z.output<U>>,
+  operations: {
+    [K in keyof Ops<C, Row, CP, IP, Q, B, U>]?: Documented<Ops<C, Row, CP, IP, Q, B, U>[K]>;
+  },
+): RouteDefinition[] {
+  const param = /^\/:(\w+)$/.exec(resource.item)?.[1];
+  if (!param) throw new Error(`moduleRoutes needs an item path of one parameter: ${resource.item}`);
+  const idOf = (params: z.output<IP>) => (params as Record<string, string>)[param]!;
+  /** The module's function of an operation left without `run`. */
+  const from = <F>(fn: F | undefined, name: string): F => {
+    if (!fn) throw new Error(`moduleRoutes: the module has no ${name}`);
+    return fn;
+  };
+  const { list, create, show, change, remove } = operations;
+  return resourceRoutes<C, Row, CP, IP, Q, B, U>(resource, {
+    ...(list && {
+      list: { run: (c, query) => from(module.list, 'list')(c, query), ...list },
+    }),
+    ...(create && {
+      create: { run: (c, body) => from(module.create, 'create')(c, body), ...create },
+    }),
+    ...(show && {
+      show: { run: (c, p) => from(module.find, 'find')(c, idOf(p)), ...show },
+    }),
+    ...(change && {
+      change: {
+        run: (c, p, body) => from(module.update, 'update')(c, idOf(p), body),
+        ...change,
+      },
+    }),
+    ...(remove && {
+      remove: { run: (c, p) => from(module.remove, 'remove')(c, idOf(p)), ...remove },
+    }),
+  });
 }

@@ -3,9 +3,10 @@
  * Only the list is a plain collection route: a new key is answered with its secret, a key's
  * scope is replaced at `/scope`, and a revoked key stays (DELETE answers it).
  */
-import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
 import type { AppKeys } from './app-keys';
-import { actorOf, type CallerOf } from '../workspaces/caller';
+import type { CallerOf } from '../workspaces/caller';
+import { actorFor, workspaceResource } from '../workspaces/collection-routes';
 import { Paging, WorkspaceParams } from '../http-schemas';
 import {
   AppKeyBody,
@@ -21,28 +22,24 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
   const tags = ['app keys'];
   const missing = { description: 'No such workspace or key' };
   const badScope = { description: 'A source the caller may not use, or a key of elsewhere' };
-  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    actorOf(callerOf, req, workspaceId);
+  const actor = actorFor(callerOf);
+  const key = workspaceResource(callerOf, {
+    segment: 'app-keys',
+    tags,
+    item: '/:keyId',
+    params: AppKeyParams,
+    one: { description: 'The key', schema: AppKeyResponse, from: toAppKeyResponse },
+    missing: missing.description,
+  });
+  const answer = { description: 'The key', schema: AppKeyResponse };
   return [
-    ...resourceRoutes(
-      {
-        tags,
-        path: '/api/workspaces/:workspaceId/app-keys',
-        item: '/:keyId',
-        params: { collection: WorkspaceParams, item: AppKeyParams },
-        caller: (req, params) => actor(req, params.workspaceId),
-        one: { description: 'The key', schema: AppKeyResponse, from: toAppKeyResponse },
-        missing: missing.description,
+    ...moduleRoutes(key, appKeys, {
+      list: {
+        summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
+        page: { description: 'A page of keys', schema: AppKeyList },
+        query: Paging,
       },
-      {
-        list: {
-          summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
-          page: { description: 'A page of keys', schema: AppKeyList },
-          query: Paging,
-          run: (caller, query) => appKeys.list(caller, query),
-        },
-      },
-    ),
+    }),
     defineRoute({
       method: 'post',
       path: '/api/workspaces/:workspaceId/app-keys',
@@ -58,39 +55,25 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
         404: missing,
       },
       handler: async ({ params, body }, req) => {
-        const created = await appKeys.create(await actor(req, params.workspaceId), body);
+        const created = await appKeys.create(await actor(req, params), body);
         return { ...toAppKeyResponse(created), key: created.key };
       },
     }),
-    defineRoute({
+    itemRoute(key, {
       method: 'put',
-      path: '/api/workspaces/:workspaceId/app-keys/:keyId/scope',
+      path: '/scope',
       summary: 'Replace what a key may answer from and whose sessions it may read',
-      tags,
-      request: { params: AppKeyParams, body: AppKeyScope },
-      responses: {
-        200: { description: 'The key', schema: AppKeyResponse },
-        400: badScope,
-        404: missing,
-      },
-      handler: async ({ params, body }, req) => {
-        return toAppKeyResponse(
-          await appKeys.setScope(await actor(req, params.workspaceId), params.keyId, body),
-        );
-      },
+      body: AppKeyScope,
+      answer,
+      answers: { 400: badScope.description },
+      run: async (caller, { keyId }, { body }) =>
+        toAppKeyResponse(await appKeys.setScope(caller, keyId, body)),
     }),
-    defineRoute({
+    itemRoute(key, {
       method: 'delete',
-      path: '/api/workspaces/:workspaceId/app-keys/:keyId',
       summary: 'Revoke a key (it stays listed with `revoked_at`)',
-      tags,
-      request: { params: AppKeyParams },
-      responses: { 200: { description: 'The revoked key', schema: AppKeyResponse }, 404: missing },
-      handler: async ({ params }, req) => {
-        return toAppKeyResponse(
-          await appKeys.revoke(await actor(req, params.workspaceId), params.keyId),
-        );
-      },
+      answer: { ...answer, description: 'The revoked key' },
+      run: async (caller, { keyId }) => toAppKeyResponse(await appKeys.revoke(caller, keyId)),
     }),
   ];
 }

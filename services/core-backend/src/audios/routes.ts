@@ -2,13 +2,13 @@
  * /api/workspaces/:id/audios: upload a recording, follow its transcription, read the transcript,
  * its speaker chunks and its summary, re-process, rename, delete.
  */
-import { defineRoute, HttpError, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import { HttpError, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import type { Audios } from './audios';
 import { AUDIO_EXTENSIONS } from './speech-to-text';
-import { actorOf, type CallerOf } from '../workspaces/caller';
+import { workspaceResource } from '../workspaces/collection-routes';
 import { uploadRoute, type UploadSettings } from '../documents/upload-routes';
-import { Paging, WorkspaceParams } from '../http-schemas';
+import { Paging } from '../http-schemas';
 import {
   AudioList,
   AudioParams,
@@ -31,43 +31,33 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
   const tags = ['audios'];
   const one = { description: 'The audio', schema: AudioResponse };
   const missing = { description: 'No such workspace or audio (or not shared with the caller)' };
-  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    actorOf(deps.callerOf, req, workspaceId);
   const path = '/api/workspaces/:workspaceId/audios';
 
+  const resource = workspaceResource(deps.callerOf, {
+    segment: 'audios',
+    item: '/:audioId',
+    params: AudioParams,
+    one: { ...one, from: toAudioResponse },
+    missing: missing.description,
+  });
+
   return [
-    ...resourceRoutes(
-      {
-        tags,
-        path,
-        item: '/:audioId',
-        params: { collection: WorkspaceParams, item: AudioParams },
-        caller: (req, params) => actor(req, params.workspaceId),
-        one: { ...one, from: toAudioResponse },
-        missing: missing.description,
+    ...moduleRoutes(resource, audios, {
+      list: {
+        summary: 'Audios the caller may use, newest first',
+        page: { description: 'A page of audios', schema: AudioList },
+        query: AudioQuery,
       },
-      {
-        list: {
-          summary: 'Audios the caller may use, newest first',
-          page: { description: 'A page of audios', schema: AudioList },
-          query: AudioQuery,
-          run: (caller, query) => audios.list(caller, query),
-        },
-        show: {
-          summary: 'One audio with its transcription and summary state',
-          run: (caller, { audioId }) => audios.find(caller, audioId),
-        },
-        change: {
-          summary: 'Rename an audio',
-          body: AudioPatch,
-          run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
-        },
-        remove: {
-          summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
-          run: (caller, { audioId }) => audios.remove(caller, audioId),
-        },
+      show: { summary: 'One audio with its transcription and summary state' },
+      change: {
+        summary: 'Rename an audio',
+        body: AudioPatch,
+        run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
       },
-    ),
+      remove: {
+        summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
+      },
+    }),
     uploadRoute(deps, {
       path,
       summary:
@@ -97,78 +87,53 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
         return toAudioResponse(audio);
       },
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'post',
-      path: `${path}/:audioId/reprocess`,
+      path: '/reprocess',
       summary: "Transcribe and summarise again with the install's current speech-to-text settings",
-      tags,
-      request: { params: AudioParams },
-      responses: {
-        200: one,
-        404: missing,
-        409: { description: 'Still being transcribed' },
-        503: { description: 'No speech-to-text server is configured' },
+      answer: one,
+      answers: {
+        409: 'Still being transcribed',
+        503: 'No speech-to-text server is configured',
       },
-      handler: async ({ params }, req) =>
-        toAudioResponse(
-          await audios.reprocess(await actor(req, params.workspaceId), params.audioId),
-        ),
+      run: async (caller, { audioId }) => toAudioResponse(await audios.reprocess(caller, audioId)),
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:audioId/transcript`,
+      path: '/transcript',
       summary: 'The transcript ("audio document"): speaker turns, language, duration',
-      tags,
-      request: { params: AudioParams },
-      responses: {
-        200: { description: 'The transcript', schema: TranscriptResponse },
-        404: { description: 'No such audio, or not transcribed (yet)' },
-      },
-      handler: async ({ params }, req) => {
-        const transcript = await audios.transcript(
-          await actor(req, params.workspaceId),
-          params.audioId,
-        );
+      answer: { description: 'The transcript', schema: TranscriptResponse },
+      answers: { 404: 'No such audio, or not transcribed (yet)' },
+      run: async (caller, { audioId }) => {
+        const transcript = await audios.transcript(caller, audioId);
         if (!transcript) {
           throw new HttpError(404, 'transcript_not_found', 'The audio has no transcript yet');
         }
-        return { audio_id: params.audioId, ...transcript };
+        return { audio_id: audioId, ...transcript };
       },
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:audioId/chunks`,
+      path: '/chunks',
       summary: 'The transcript chunks as indexed for retrieval, with speaker and times',
-      tags,
-      request: { params: AudioParams, query: Paging },
-      responses: {
-        200: { description: 'A page of chunks', schema: TranscriptChunkList },
-        404: missing,
-      },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await audios.chunks(
-          await actor(req, params.workspaceId),
-          params.audioId,
-          query,
-        );
+      query: Paging,
+      answer: { description: 'A page of chunks', schema: TranscriptChunkList },
+      run: async (caller, { audioId }, { query }) => {
+        const { rows, total } = await audios.chunks(caller, audioId, query);
         return { data: rows, total, page: query.page, limit: query.limit };
       },
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:audioId/summary`,
+      path: '/summary',
       summary: "The transcript's summary, key points, topics and named entities",
-      tags,
-      request: { params: AudioParams },
-      responses: {
-        200: { description: 'The summary', schema: AudioSummaryResponse },
-        404: { description: 'No such audio, or no summary (yet)' },
-      },
-      handler: async ({ params }, req) => {
-        const summary = await audios.summary(await actor(req, params.workspaceId), params.audioId);
+      answer: { description: 'The summary', schema: AudioSummaryResponse },
+      answers: { 404: 'No such audio, or no summary (yet)' },
+      run: async (caller, { audioId }) => {
+        const summary = await audios.summary(caller, audioId);
         if (!summary) throw new HttpError(404, 'summary_not_found', 'The audio has no summary yet');
         return {
-          audio_id: params.audioId,
+          audio_id: audioId,
           summary: summary.summary,
           key_points: summary.key_points,
           topics: summary.topics,

@@ -2,7 +2,7 @@
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
 import type { AudioRecord } from './audio-repository';
-import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
+import { Name, pageOf, Paging, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
 
 const State = z.enum(['queued', 'transcribing', 'done', 'failed']);
 
@@ -38,8 +38,7 @@ export const AudioResponse = z.object({
   attempts: z.number().int(),
   error: z.string().nullable(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
   transcribed_at: Timestamp.nullable(),
 });
 export const AudioList = pageOf(AudioResponse);
@@ -59,8 +58,7 @@ export const toAudioResponse = (a: AudioRecord): z.infer<typeof AudioResponse> =
   attempts: a.attempts,
   error: a.error,
   created_by: a.created_by,
-  created_at: a.created_at.toISOString(),
-  updated_at: a.updated_at.toISOString(),
+  ...timestampsOf(a.created_at, a.updated_at),
   transcribed_at: a.transcribed_at?.toISOString() ?? null,
 });
 

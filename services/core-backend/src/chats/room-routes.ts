@@ -2,8 +2,9 @@
  * /api/workspaces/:id/rooms: a user's chat rooms and their messages. Rooms are private to their
  * user: anyone else, owners included, is told the room does not exist. Needs `chat`.
  */
-import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
-import { actorOf, type CallerOf } from '../workspaces/caller';
+import { itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import type { CallerOf } from '../workspaces/caller';
+import { workspaceResource } from '../workspaces/collection-routes';
 import type { Rooms } from './rooms';
 import {
   ChatMessageRecord,
@@ -18,7 +19,7 @@ import {
   toChatMessageRecord,
   toRoomResponse,
 } from './schemas';
-import { Paging, WorkspaceParams } from '../http-schemas';
+import { Paging } from '../http-schemas';
 
 export interface RoomDeps {
   rooms: Rooms;
@@ -29,22 +30,26 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
   const { rooms } = deps;
   const tags = ['rooms'];
   const missing = 'No such workspace or room (or not yours)';
-  const actor = (req: Parameters<CallerOf>[0], params: { workspaceId: string }) =>
-    actorOf(deps.callerOf, req, params.workspaceId);
-  const path = '/api/workspaces/:workspaceId/rooms';
   const badSource = { 400: 'A source the caller may not use' };
 
+  const message = workspaceResource(deps.callerOf, {
+    segment: 'rooms/:roomId/messages',
+    tags,
+    item: '/:messageId',
+    params: MessageParams,
+    collection: RoomParams,
+    one: { description: 'The message', schema: ChatMessageRecord, from: toChatMessageRecord },
+    missing,
+  });
   return [
     ...resourceRoutes(
-      {
-        tags,
-        path,
+      workspaceResource(deps.callerOf, {
+        segment: 'rooms',
         item: '/:roomId',
-        params: { collection: WorkspaceParams, item: RoomParams },
-        caller: actor,
+        params: RoomParams,
         one: { description: 'The room', schema: RoomResponse, from: toRoomResponse },
         missing,
-      },
+      }),
       {
         list: {
           summary: "The caller's rooms, last used first",
@@ -81,56 +86,29 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
         },
       },
     ),
-    ...resourceRoutes(
-      {
-        tags,
-        path: `${path}/:roomId/messages`,
-        item: '/:messageId',
-        params: { collection: RoomParams, item: MessageParams },
-        caller: actor,
-        one: { description: 'The message', schema: ChatMessageRecord, from: toChatMessageRecord },
-        missing,
-      },
-      {
-        list: {
-          summary: "The room's messages, newest first",
-          page: { description: 'A page of messages', schema: MessageList },
-          query: Paging,
-          run: async (caller, query, { roomId }) => {
-            const { room, messages } = await rooms.messages(
-              caller,
-              roomId,
-              query.page,
-              query.limit,
-            );
-            return { rows: messages, total: room.messageCount };
-          },
-        },
-        remove: {
-          summary: 'Delete a message',
-          run: (caller, { roomId, messageId }) => rooms.deleteMessage(caller, roomId, messageId),
+    ...resourceRoutes(message, {
+      list: {
+        summary: "The room's messages, newest first",
+        page: { description: 'A page of messages', schema: MessageList },
+        query: Paging,
+        run: async (caller, query, { roomId }) => {
+          const { room, messages } = await rooms.messages(caller, roomId, query.page, query.limit);
+          return { rows: messages, total: room.messageCount };
         },
       },
-    ),
-    defineRoute({
+      remove: {
+        summary: 'Delete a message',
+        run: (caller, { roomId, messageId }) => rooms.deleteMessage(caller, roomId, messageId),
+      },
+    }),
+    itemRoute(message, {
       method: 'put',
-      path: `${path}/:roomId/messages/:messageId/reaction`,
+      path: '/reaction',
       summary: 'Like or dislike an answer (each replaces the other), or take it back (null)',
-      tags,
-      request: { params: MessageParams, body: ReactionBody },
-      responses: {
-        200: { description: 'The message', schema: ChatMessageRecord },
-        404: { description: missing },
-      },
-      handler: async ({ params, body }, req) =>
-        toChatMessageRecord(
-          await rooms.react(
-            await actor(req, params),
-            params.roomId,
-            params.messageId,
-            body.reaction,
-          ),
-        ),
+      body: ReactionBody,
+      answer: { description: 'The message', schema: ChatMessageRecord },
+      run: async (caller, { roomId, messageId }, { body }) =>
+        toChatMessageRecord(await rooms.react(caller, roomId, messageId, body.reaction)),
     }),
   ];
 }

@@ -2,7 +2,7 @@
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { Message, Room } from './chat-repository';
-import { Name, pageOf, Timestamp } from '../http-schemas';
+import { Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
 
 export const KnowledgeSource = z.object({
   /** `topic`, `document`, `database` or `api`: what the ids in `topic_id` name. */
@@ -39,8 +39,7 @@ export const RoomResponse = z.object({
   knowledge_sources: z.array(KnowledgeSource),
   model: z.string().nullable(),
   message_count: z.number().int(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const RoomList = pageOf(RoomResponse);
 
@@ -52,8 +51,7 @@ export const toRoomResponse = (room: Room): z.infer<typeof RoomResponse> => ({
   knowledge_sources: room.knowledgeSources as z.infer<typeof KnowledgeSource>[],
   model: room.model,
   message_count: room.messageCount,
-  created_at: room.createdAt.toISOString(),
-  updated_at: room.updatedAt.toISOString(),
+  ...timestampsOf(room.createdAt, room.updatedAt),
 });
 
 /** The seed's chat message record, plus `status` (answering, complete, partial, failed) and `error`. */
@@ -67,8 +65,7 @@ export const ChatMessageRecord = z.object({
   llm: z.string(),
   response: z.string(),
   knowledge_source_detail: z.array(z.object({ type: z.string(), topic_id: z.array(z.string()) })),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
   status: z.enum(['answering', 'complete', 'partial', 'failed']),
   error: z.string().nullable(),
 });
@@ -84,8 +81,7 @@ export const toChatMessageRecord = (m: Message): z.infer<typeof ChatMessageRecor
   llm: m.llm,
   response: m.response,
   knowledge_source_detail: m.knowledgeSourceDetail,
-  created_at: m.createdAt.toISOString(),
-  updated_at: m.updatedAt.toISOString(),
+  ...timestampsOf(m.createdAt, m.updatedAt),
   status: m.status,
   error: m.error,
 });

@@ -1,8 +1,8 @@
 /** /api/workspaces/:id/folders: the workspace's document folders. */
 import { resourceRoutes, type RouteDefinition } from '@pelita/kit';
-import { actorOf, type CallerOf } from '../workspaces/caller';
+import type { CallerOf } from '../workspaces/caller';
+import { workspaceResource } from '../workspaces/collection-routes';
 import type { Folders } from './folders';
-import { WorkspaceParams } from '../http-schemas';
 import {
   FolderBody,
   FolderList,
@@ -17,15 +17,13 @@ export function folderRoutes(deps: { folders: Folders; callerOf: CallerOf }): Ro
   const { folders } = deps;
   const taken = { 409: 'A folder of that name is already there, or a move into itself' };
   return resourceRoutes(
-    {
-      tags: ['folders'],
-      path: '/api/workspaces/:workspaceId/folders',
+    workspaceResource(deps.callerOf, {
+      segment: 'folders',
       item: '/:folderId',
-      params: { collection: WorkspaceParams, item: FolderParams },
-      caller: (req, params) => actorOf(deps.callerOf, req, params.workspaceId),
+      params: FolderParams,
       one: { description: 'The folder', schema: FolderResponse, from: toFolderResponse },
       missing: 'No such workspace or folder (or not shared with the caller)',
-    },
+    }),
     {
       list: {
         summary: 'Folders the caller may see, by name',

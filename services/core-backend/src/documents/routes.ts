@@ -1,7 +1,7 @@
 /** /api/workspaces/:id/documents: upload or add by URL, follow, read OCR results and summary, re-process, delete. */
-import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
-import { actorOf, type CallerOf } from '../workspaces/caller';
+import { actorFor, workspaceResource } from '../workspaces/collection-routes';
 import { uploadRoute, type UploadSettings } from './upload-routes';
 import type { DocumentResults } from './document-results';
 import type { Documents } from './documents';
@@ -32,9 +32,8 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
   const tags = ['documents'];
   const one = { description: 'The document', schema: DocumentResponse };
   const missing = { description: 'No such workspace or document (or not shared with the caller)' };
-  const ocrDown = { description: 'The OCR service is not configured, unreachable or busy' };
-  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    actorOf(deps.callerOf, req, workspaceId);
+  const ocrDown = 'The OCR service is not configured, unreachable or busy';
+  const actor = actorFor(deps.callerOf);
   const path = '/api/workspaces/:workspaceId/documents';
   /** The OCR options of an upload or URL: DEFAULT_OCR_PROCESSING unless the caller chose. */
   const ocrOptions = (form: {
@@ -45,48 +44,41 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
     typeOcr: form.type_ocr,
   });
 
+  const resource = workspaceResource(deps.callerOf, {
+    segment: 'documents',
+    item: '/:documentId',
+    params: DocumentParams,
+    one: { ...one, from: toDocumentResponse },
+    missing: missing.description,
+  });
+
   return [
-    ...resourceRoutes(
-      {
-        tags,
-        path,
-        item: '/:documentId',
-        params: { collection: WorkspaceParams, item: DocumentParams },
-        caller: (req, params) => actor(req, params.workspaceId),
-        one: { ...one, from: toDocumentResponse },
-        missing: missing.description,
+    ...moduleRoutes(resource, documents, {
+      list: {
+        summary: 'Documents the caller may use, newest first',
+        page: { description: 'A page of documents', schema: DocumentList },
+        query: DocumentQuery,
+        run: (caller, { folder_id, state, ...paging }) =>
+          documents.list(caller, {
+            ...paging,
+            ...(folder_id ? { folderId: folder_id } : {}),
+            ...(state ? { state } : {}),
+          }),
       },
-      {
-        list: {
-          summary: 'Documents the caller may use, newest first',
-          page: { description: 'A page of documents', schema: DocumentList },
-          query: DocumentQuery,
-          run: (caller, { folder_id, state, ...paging }) =>
-            documents.list(caller, {
-              ...paging,
-              ...(folder_id ? { folderId: folder_id } : {}),
-              ...(state ? { state } : {}),
-            }),
-        },
-        show: {
-          summary: 'One document with its processing state',
-          run: (caller, { documentId }) => documents.find(caller, documentId),
-        },
-        change: {
-          summary: 'Rename a document or move it to another folder (null: out of any)',
-          body: DocumentPatch,
-          run: (caller, { documentId }, body) =>
-            documents.update(caller, documentId, {
-              ...(body.name !== undefined ? { name: body.name } : {}),
-              ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
-            }),
-        },
-        remove: {
-          summary: 'Delete a document with its chunks, summaries, passages and stored files',
-          run: (caller, { documentId }) => documents.remove(caller, documentId),
-        },
+      show: { summary: 'One document with its processing state' },
+      change: {
+        summary: 'Rename a document or move it to another folder (null: out of any)',
+        body: DocumentPatch,
+        run: (caller, { documentId }, body) =>
+          documents.update(caller, documentId, {
+            ...(body.name !== undefined ? { name: body.name } : {}),
+            ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
+          }),
       },
-    ),
+      remove: {
+        summary: 'Delete a document with its chunks, summaries, passages and stored files',
+      },
+    }),
     uploadRoute(deps, {
       path,
       summary: 'Upload a document (multipart `file`); it is processed by OCR in the background',
@@ -95,7 +87,7 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       one,
       missing: missing.description,
       unsupported: 'Not a document the OCR service reads',
-      unavailable: ocrDown.description,
+      unavailable: ocrDown,
       mayAdd: documents.mayAdd,
       add: async (caller, form) => {
         const name = form.name ?? basename(form.file.originalName || 'document');
@@ -116,12 +108,12 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       tags,
       successStatus: 201,
       request: { params: WorkspaceParams, body: UrlBody },
-      responses: { 201: one, 404: missing, 503: ocrDown },
+      responses: { 201: one, 404: missing, 503: { description: ocrDown } },
       handler: async ({ params, body }, req) => {
         const name =
           body.name ??
           (decodeURIComponent(new URL(body.url).pathname.split('/').pop() ?? '') || 'document.pdf');
-        const document = await documents.fromUrl(await actor(req, params.workspaceId), body.url, {
+        const document = await documents.fromUrl(await actor(req, params), body.url, {
           name,
           folderId: body.folder_id,
           options: ocrOptions(body),
@@ -129,52 +121,38 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         return toDocumentResponse(document);
       },
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'post',
-      path: `${path}/:documentId/reprocess`,
+      path: '/reprocess',
       summary:
         'Process the document again (optionally with other OCR options); old results are replaced',
-      tags,
-      request: { params: DocumentParams, body: ReprocessBody },
-      responses: {
-        200: one,
-        404: missing,
-        409: { description: 'Still processing, or the uploaded original was not kept' },
-        503: ocrDown,
-      },
-      handler: async ({ params, body }, req) =>
+      body: ReprocessBody,
+      answer: one,
+      answers: { 409: 'Still processing, or the uploaded original was not kept', 503: ocrDown },
+      run: async (caller, { documentId }, { body }) =>
         toDocumentResponse(
-          await documents.reprocess(await actor(req, params.workspaceId), params.documentId, {
+          await documents.reprocess(caller, documentId, {
             ...(body.processing ? { processing: body.processing } : {}),
             ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
           }),
         ),
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:documentId/ocr-results`,
+      path: '/ocr-results',
       summary: 'What OCR made of the document: its chunks, in order',
-      tags,
-      request: { params: DocumentParams, query: Paging },
-      responses: {
-        200: { description: 'The OCR result', schema: OcrResultResponse },
-        404: { description: 'No such document, or no OCR result yet' },
-      },
-      handler: async ({ params, query }, req) =>
-        deps.results.ocrResult(await actor(req, params.workspaceId), params.documentId, query),
+      query: Paging,
+      answer: { description: 'The OCR result', schema: OcrResultResponse },
+      answers: { 404: 'No such document, or no OCR result yet' },
+      run: (caller, { documentId }, { query }) => deps.results.ocrResult(caller, documentId, query),
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:documentId/summary`,
+      path: '/summary',
       summary: "The document's summary, key points, topics and named entities",
-      tags,
-      request: { params: DocumentParams },
-      responses: {
-        200: { description: 'The summary', schema: SummaryResponse },
-        404: { description: 'No such document, or no summary (yet)' },
-      },
-      handler: async ({ params }, req) =>
-        deps.results.summary(await actor(req, params.workspaceId), params.documentId),
+      answer: { description: 'The summary', schema: SummaryResponse },
+      answers: { 404: 'No such document, or no summary (yet)' },
+      run: (caller, { documentId }) => deps.results.summary(caller, documentId),
     }),
   ];
 }

@@ -3,7 +3,7 @@ import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
 import type { DocumentRecord } from './document-repository';
 import type { FolderRecord } from './folder-repository';
-import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
+import { Name, pageOf, Paging, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
 
 const Processing = z.enum(['cloud', 'local']);
 const TypeOcr = z.enum(['ekstrak_only', 'representasi']);
@@ -57,8 +57,7 @@ export const DocumentResponse = z.object({
   pdf_url: z.string().nullable(),
   summary_state: z.enum(['pending', 'done', 'none']),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
   finished_at: Timestamp.nullable(),
 });
 export const DocumentList = pageOf(DocumentResponse);
@@ -82,8 +81,7 @@ export const toDocumentResponse = (d: DocumentRecord): z.infer<typeof DocumentRe
   pdf_url: d.pdf_url,
   summary_state: d.summary_state,
   created_by: d.created_by,
-  created_at: d.created_at.toISOString(),
-  updated_at: d.updated_at.toISOString(),
+  ...timestampsOf(d.created_at, d.updated_at),
   finished_at: d.finished_at?.toISOString() ?? null,
 });
 
@@ -124,8 +122,7 @@ export const FolderResponse = z.object({
   parent_id: z.string().nullable(),
   name: z.string(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const FolderList = pageOf(FolderResponse);
 export const toFolderResponse = (f: FolderRecord): z.infer<typeof FolderResponse> => ({
@@ -134,6 +131,5 @@ export const toFolderResponse = (f: FolderRecord): z.infer<typeof FolderResponse
   parent_id: f.parent_id,
   name: f.name,
   created_by: f.created_by,
-  created_at: f.created_at.toISOString(),
-  updated_at: f.updated_at.toISOString(),
+  ...timestampsOf(f.created_at, f.updated_at),
 });

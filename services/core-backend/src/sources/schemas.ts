@@ -3,7 +3,7 @@ import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { DatabaseRecord } from './databases';
 import type { ApiRecord, EndpointRecord } from './apis';
-import { Description, Name, pageOf, Timestamp } from '../http-schemas';
+import { Description, Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
 
 const Secret = storedText().min(1).max(4000);
 const HostName = storedText()
@@ -36,8 +36,7 @@ export const DatabaseResponse = z.object({
   username: z.string(),
   has_password: z.boolean(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const DatabaseList = pageOf(DatabaseResponse);
 export const toDatabaseResponse = (d: DatabaseRecord): z.infer<typeof DatabaseResponse> => ({
@@ -51,8 +50,7 @@ export const toDatabaseResponse = (d: DatabaseRecord): z.infer<typeof DatabaseRe
   username: d.username,
   has_password: d.password_sealed !== null,
   created_by: d.created_by,
-  created_at: d.created_at.toISOString(),
-  updated_at: d.updated_at.toISOString(),
+  ...timestampsOf(d.created_at, d.updated_at),
 });
 export const ConnectionResult = z.object({ status: z.string() });
 export const SchemaResult = z.object({
@@ -100,8 +98,7 @@ export const ApiResponse = z.object({
   }),
   has_headers: z.boolean(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const ApiList = pageOf(ApiResponse);
 export const toApiResponse = (a: ApiRecord): z.infer<typeof ApiResponse> => ({
@@ -117,8 +114,7 @@ export const toApiResponse = (a: ApiRecord): z.infer<typeof ApiResponse> => ({
   },
   has_headers: a.headers_sealed !== null,
   created_by: a.created_by,
-  created_at: a.created_at.toISOString(),
-  updated_at: a.updated_at.toISOString(),
+  ...timestampsOf(a.created_at, a.updated_at),
 });
 
 export const EndpointParams = z.object({
@@ -162,14 +158,12 @@ export const EndpointResponse = z.object({
   path: z.string(),
   params: z.array(Param),
   allow_write: z.boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const EndpointList = pageOf(EndpointResponse);
 export const toEndpointResponse = (e: EndpointRecord): z.infer<typeof EndpointResponse> => ({
   ...e,
-  created_at: e.created_at.toISOString(),
-  updated_at: e.updated_at.toISOString(),
+  ...timestampsOf(e.created_at, e.updated_at),
 });
 export const TryBody = z.object({
   values: z

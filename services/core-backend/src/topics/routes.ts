@@ -1,7 +1,8 @@
 /** /api/workspaces/:id/topics: named groups of documents a chat can be pointed at. */
-import { defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
-import { actorOf, type CallerOf } from '../workspaces/caller';
-import { Deleted, Paging, WorkspaceParams } from '../http-schemas';
+import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import type { CallerOf } from '../workspaces/caller';
+import { actorFor, workspaceResource } from '../workspaces/collection-routes';
+import { Deleted, Paging } from '../http-schemas';
 import {
   TopicBody,
   TopicDocumentList,
@@ -20,62 +21,36 @@ export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): Route
   const tags = ['topics'];
   const one = { description: 'The topic', schema: TopicResponse };
   const missing = { description: 'No such workspace or topic (or not shared with the caller)' };
-  const actor = (req: Parameters<CallerOf>[0], workspaceId: string) =>
-    actorOf(deps.callerOf, req, workspaceId);
+  const actor = actorFor(deps.callerOf);
   const path = '/api/workspaces/:workspaceId/topics';
+  const taken = { 409: 'Name taken' };
+  const resource = workspaceResource(deps.callerOf, {
+    segment: 'topics',
+    item: '/:topicId',
+    params: TopicParams,
+    one: { ...one, from: toTopicResponse },
+    missing: missing.description,
+  });
   return [
-    ...resourceRoutes(
-      {
-        tags,
-        path,
-        item: '/:topicId',
-        params: { collection: WorkspaceParams, item: TopicParams },
-        caller: (req, params) => actor(req, params.workspaceId),
-        one: { description: 'The topic', schema: TopicResponse, from: toTopicResponse },
-        missing: missing.description,
+    ...moduleRoutes(resource, topics, {
+      list: {
+        summary: 'Topics the caller may use, by name',
+        page: { description: 'A page of topics', schema: TopicList },
+        query: Paging,
       },
-      {
-        list: {
-          summary: 'Topics the caller may use, by name',
-          page: { description: 'A page of topics', schema: TopicList },
-          query: Paging,
-          run: (caller, query) => topics.list(caller, query),
-        },
-        create: {
-          summary: 'Create a topic',
-          body: TopicBody,
-          run: (caller, body) => topics.create(caller, body),
-          answers: { 409: 'Name taken' },
-        },
-        show: { summary: 'One topic', run: (caller, { topicId }) => topics.find(caller, topicId) },
-        change: {
-          summary: 'Rename or describe a topic',
-          body: TopicPatch,
-          run: (caller, { topicId }, body) => topics.update(caller, topicId, body),
-          answers: { 409: 'Name taken' },
-        },
-        remove: {
-          summary: 'Delete a topic (its documents stay)',
-          run: (caller, { topicId }) => topics.remove(caller, topicId),
-        },
-      },
-    ),
-    defineRoute({
+      create: { summary: 'Create a topic', body: TopicBody, answers: taken },
+      show: { summary: 'One topic' },
+      change: { summary: 'Rename or describe a topic', body: TopicPatch, answers: taken },
+      remove: { summary: 'Delete a topic (its documents stay)' },
+    }),
+    itemRoute(resource, {
       method: 'get',
-      path: `${path}/:topicId/documents`,
+      path: '/documents',
       summary: "The topic's documents the caller may use",
-      tags,
-      request: { params: TopicParams, query: Paging },
-      responses: {
-        200: { description: 'A page of documents', schema: TopicDocumentList },
-        404: missing,
-      },
-      handler: async ({ params, query }, req) => {
-        const { rows, total } = await topics.documents(
-          await actor(req, params.workspaceId),
-          params.topicId,
-          query,
-        );
+      query: Paging,
+      answer: { description: 'A page of documents', schema: TopicDocumentList },
+      run: async (caller, { topicId }, { query }) => {
+        const { rows, total } = await topics.documents(caller, topicId, query);
         return {
           data: rows.map((row) => ({ ...row, added_at: row.added_at.toISOString() })),
           total,
@@ -83,25 +58,15 @@ export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): Route
         };
       },
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'post',
-      path: `${path}/:topicId/documents`,
+      path: '/documents',
       summary: 'Add documents to a topic (documents the caller may use, of this workspace)',
-      tags,
-      request: { params: TopicParams, body: TopicDocumentsBody },
-      responses: {
-        200: one,
-        400: { description: 'A document the caller may not use' },
-        404: missing,
-      },
-      handler: async ({ params, body }, req) =>
-        toTopicResponse(
-          await topics.addDocuments(
-            await actor(req, params.workspaceId),
-            params.topicId,
-            body.document_ids,
-          ),
-        ),
+      body: TopicDocumentsBody,
+      answer: one,
+      answers: { 400: 'A document the caller may not use' },
+      run: async (caller, { topicId }, { body }) =>
+        toTopicResponse(await topics.addDocuments(caller, topicId, body.document_ids)),
     }),
     defineRoute({
       method: 'delete',
@@ -111,11 +76,7 @@ export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): Route
       request: { params: TopicDocumentParams },
       responses: { 200: { description: 'Removed', schema: Deleted }, 404: missing },
       handler: async ({ params }, req) => {
-        await topics.removeDocument(
-          await actor(req, params.workspaceId),
-          params.topicId,
-          params.documentId,
-        );
+        await topics.removeDocument(await actor(req, params), params.topicId, params.documentId);
         return { deleted: true };
       },
     }),

@@ -1,7 +1,7 @@
 /** Shapes of topics and the documents in them. */
 import { z } from 'zod';
 import type { TopicRecord } from './topic-repository';
-import { Description, Name, pageOf, Timestamp } from '../http-schemas';
+import { Description, Name, pageOf, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
 
 export const TopicParams = z.object({ workspaceId: z.uuid(), topicId: z.uuid() });
 export const TopicDocumentParams = TopicParams.extend({ documentId: z.uuid() });
@@ -15,8 +15,7 @@ export const TopicResponse = z.object({
   description: z.string(),
   document_count: z.number().int(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const TopicList = pageOf(TopicResponse);
 export const TopicDocumentList = pageOf(
@@ -29,6 +28,5 @@ export const toTopicResponse = (t: TopicRecord): z.infer<typeof TopicResponse> =
   description: t.description,
   document_count: t.document_count,
   created_by: t.created_by,
-  created_at: t.created_at.toISOString(),
-  updated_at: t.updated_at.toISOString(),
+  ...timestampsOf(t.created_at, t.updated_at),
 });

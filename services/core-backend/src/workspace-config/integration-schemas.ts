@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Iframe } from './iframes';
 import type { Integration } from './integrations';
-import { Name, pageOf, Timestamp } from '../http-schemas';
+import { Name, pageOf, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
 
 export const IntegrationParams = z.object({ workspaceId: z.uuid(), integrationId: z.uuid() });
 export const IntegrationBody = z.object({
@@ -40,8 +40,7 @@ export const IntegrationResponse = z.object({
   display_phone_number: z.string().nullable(),
   verified_name: z.string().nullable(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const IntegrationList = pageOf(IntegrationResponse);
 export const toIntegrationResponse = (i: Integration): z.infer<typeof IntegrationResponse> => ({
@@ -57,8 +56,7 @@ export const toIntegrationResponse = (i: Integration): z.infer<typeof Integratio
   display_phone_number: i.display_phone_number,
   verified_name: i.verified_name,
   created_by: i.created_by,
-  created_at: i.created_at.toISOString(),
-  updated_at: i.updated_at.toISOString(),
+  ...timestampsOf(i.created_at, i.updated_at),
 });
 
 /** `scheme://host[:port]`, exactly as a browser sends it in `Origin`. */
@@ -128,8 +126,7 @@ export const IframeResponse = z.object({
   enabled: z.boolean(),
   show_passages: z.boolean(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const IframeList = pageOf(IframeResponse);
 export const toIframeResponse = (f: Iframe): z.infer<typeof IframeResponse> => ({
@@ -143,8 +140,7 @@ export const toIframeResponse = (f: Iframe): z.infer<typeof IframeResponse> => (
   enabled: f.enabled,
   show_passages: f.show_passages,
   created_by: f.created_by,
-  created_at: f.created_at.toISOString(),
-  updated_at: f.updated_at.toISOString(),
+  ...timestampsOf(f.created_at, f.updated_at),
 });
 export const EmbedParams = z.object({ iframeId: z.uuid() });
 export const EmbedConfig = z.object({

@@ -3,7 +3,7 @@ import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { SystemPrompt } from './system-prompts';
 import type { WorkspaceModel } from './workspace-models';
-import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
+import { Name, pageOf, Paging, Timestamps, timestampsOf } from '../http-schemas';
 
 const PromptType = z.enum(['persistent', 'report', 'custom']);
 export const PromptParams = z.object({ workspaceId: z.uuid(), promptId: z.uuid() });
@@ -22,8 +22,7 @@ export const PromptResponse = z.object({
   content: z.string(),
   is_default: z.boolean(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const PromptList = pageOf(PromptResponse);
 export const toPromptResponse = (p: SystemPrompt): z.infer<typeof PromptResponse> => ({
@@ -33,8 +32,7 @@ export const toPromptResponse = (p: SystemPrompt): z.infer<typeof PromptResponse
   content: p.content,
   is_default: p.is_default,
   created_by: p.created_by,
-  created_at: p.created_at.toISOString(),
-  updated_at: p.updated_at.toISOString(),
+  ...timestampsOf(p.created_at, p.updated_at),
 });
 
 export const ModelParams = z.object({ workspaceId: z.uuid(), modelId: z.uuid() });
@@ -79,8 +77,7 @@ export const ModelResponse = z.object({
   context_window: z.number().int().nullable(),
   is_default: z.boolean(),
   created_by: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const ModelList = pageOf(ModelResponse);
 export const ModelCheck = z.object({ available: z.boolean(), server_models: z.array(z.string()) });
@@ -93,6 +90,5 @@ export const toModelResponse = (m: WorkspaceModel): z.infer<typeof ModelResponse
   context_window: m.context_window,
   is_default: m.is_default,
   created_by: m.created_by,
-  created_at: m.created_at.toISOString(),
-  updated_at: m.updated_at.toISOString(),
+  ...timestampsOf(m.created_at, m.updated_at),
 });

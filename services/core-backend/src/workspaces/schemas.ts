@@ -5,7 +5,7 @@ import { Permission } from './permissions';
 import type { WorkspaceRole } from './workspace-roles';
 import { WorkspaceSettings } from './workspace-settings';
 import type { Member, Workspace } from './workspaces';
-import { Description, Name, pageOf, Timestamp } from '../http-schemas';
+import { Description, Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
 
 export const WorkspaceBody = z.object({
   name: Name,
@@ -24,8 +24,7 @@ export const WorkspaceResponse = z.object({
   created_by: z.string(),
   /** The caller's workspace role; absent in the administrators' list. */
   role: z.string().optional(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const WorkspaceList = pageOf(WorkspaceResponse);
 
@@ -36,8 +35,7 @@ export const toWorkspaceResponse = (w: Workspace): z.infer<typeof WorkspaceRespo
   settings: w.settings,
   created_by: w.createdBy,
   ...(w.role ? { role: w.role } : {}),
-  created_at: w.createdAt.toISOString(),
-  updated_at: w.updatedAt.toISOString(),
+  ...timestampsOf(w.createdAt, w.updatedAt),
 });
 
 const RoleName = z
@@ -55,8 +53,7 @@ export const MemberResponse = z.object({
   username: z.string(),
   full_name: z.string(),
   role: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const MemberList = pageOf(MemberResponse);
 export const toMemberResponse = (m: Member): z.infer<typeof MemberResponse> => ({
@@ -64,8 +61,7 @@ export const toMemberResponse = (m: Member): z.infer<typeof MemberResponse> => (
   username: m.username,
   full_name: m.fullName,
   role: m.role,
-  created_at: m.createdAt.toISOString(),
-  updated_at: m.updatedAt.toISOString(),
+  ...timestampsOf(m.createdAt, m.updatedAt),
 });
 
 export const RoleBody = z.object({
@@ -79,14 +75,12 @@ export const RoleResponse = z.object({
   description: z.string(),
   permissions: z.array(Permission),
   builtin: z.boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const toRoleResponse = (r: WorkspaceRole): z.infer<typeof RoleResponse> => ({
   name: r.name,
   description: r.description,
   permissions: r.permissions,
   builtin: r.builtin,
-  created_at: r.createdAt.toISOString(),
-  updated_at: r.updatedAt.toISOString(),
+  ...timestampsOf(r.createdAt, r.updatedAt),
 });

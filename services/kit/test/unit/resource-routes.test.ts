@@ -9,6 +9,8 @@ import {
   createLogger,
   createService,
   HttpError,
+  itemRoute,
+  moduleRoutes,
   resourceRoutes,
   serve,
   type RunningServer,
@@ -182,5 +184,147 @@ describe('resourceRoutes', () => {
     expect(collection.post.responses['409'].description).toBe('A note with that text exists');
     expect(item.delete.responses['200'].description).toBe('Deleted');
     expect(item.get.responses['404'].description).toBe('No such note');
+  });
+});
+
+describe('moduleRoutes', () => {
+  let moduleServer: RunningServer;
+  /** What the module was asked: its function, the caller, and the id or input. */
+  let asked: unknown[][];
+  const Shelf = z.object({ shelf: z.string(), id: z.string() });
+  const Item = z.object({ id: z.string(), name: z.string() });
+  const row = (id: string, name = 'n') => ({ id, name });
+
+  beforeAll(async () => {
+    const logger = createLogger({ name: 'module-routes', level: 'silent' });
+    const module = {
+      list: (caller: string, query: { page: number }) =>
+        after(() => (asked.push(['list', caller, query]), { rows: [row('1')], total: 1 })),
+      create: (caller: string, body: { name: string }) =>
+        after(() => (asked.push(['create', caller, body]), row('2', body.name))),
+      find: (caller: string, id: string) =>
+        after(() => (asked.push(['find', caller, id]), row(id))),
+      update: (caller: string, id: string, body: { name?: string }) =>
+        after(() => (asked.push(['update', caller, id, body]), row(id, body.name))),
+      remove: (caller: string, id: string) => after(() => asked.push(['remove', caller, id])),
+    };
+    const resource = {
+      tags: ['items'],
+      path: '/items',
+      item: '/:id',
+      params: { item: Shelf.pick({ id: true }) },
+      caller: (req: { header(name: string): string | undefined }) =>
+        after(() => req.header('x-user') ?? 'nobody'),
+      one: {
+        description: 'The item',
+        schema: Item,
+        from: (r: { id: string; name: string }) => r,
+      },
+      missing: 'No such item',
+    };
+    const routes = moduleRoutes(resource, module, {
+      list: {
+        summary: 'Items',
+        page: { description: 'Items', schema: z.unknown() },
+        query: Paging,
+      },
+      create: { summary: 'Add', body: z.object({ name: z.string() }) },
+      show: { summary: 'One' },
+      // An operation may still call the module its own way.
+      change: {
+        summary: 'Rename',
+        body: z.object({ name: z.string() }),
+        run: (caller, { id }, body) => module.update(caller, id, { name: `${body.name}!` }),
+      },
+      remove: { summary: 'Remove' },
+    });
+    const copy = itemRoute(resource, {
+      method: 'post',
+      path: '/copy',
+      summary: 'Copy an item',
+      body: z.object({ times: z.number() }),
+      answer: { description: 'The copy', schema: Item },
+      answers: { 409: 'Busy' },
+      run: (caller, { id }, { body }) =>
+        after(() => (asked.push(['copy', caller, id, body]), row(id))),
+    });
+    const app = createService({ name: 'items', logger, routes: [...routes, copy] });
+    moduleServer = await serve(app, {
+      port: 0,
+      host: '127.0.0.1',
+      logger,
+      shutdownTimeoutMs: 1000,
+      handleSignals: false,
+    });
+  });
+  afterAll(() => moduleServer.stop());
+  beforeEach(() => {
+    asked = [];
+  });
+
+  const send = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${moduleServer.url}${path}`, {
+      method,
+      headers: { 'x-user': 'bob', ...(body ? { 'content-type': 'application/json' } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, body: await res.json() };
+  };
+
+  it("calls the module's list, create, find, update and remove with the item's id", async () => {
+    expect(await send('GET', '/items?page=3')).toEqual({
+      status: 200,
+      body: { data: [row('1')], total: 1, page: 3 },
+    });
+    expect(await send('POST', '/items', { name: 'x' })).toEqual({
+      status: 201,
+      body: row('2', 'x'),
+    });
+    expect(await send('GET', '/items/7')).toEqual({ status: 200, body: row('7') });
+    expect(await send('PATCH', '/items/7', { name: 'y' })).toEqual({
+      status: 200,
+      body: row('7', 'y!'),
+    });
+    expect(await send('DELETE', '/items/7')).toEqual({ status: 200, body: { deleted: true } });
+    expect(asked).toEqual([
+      ['list', 'bob', { page: 3 }],
+      ['create', 'bob', { name: 'x' }],
+      ['find', 'bob', '7'],
+      ['update', 'bob', '7', { name: 'y!' }],
+      ['remove', 'bob', '7'],
+    ]);
+  });
+
+  it("adds a route below an item with the item's caller, parameters and 404", async () => {
+    expect(await send('POST', '/items/7/copy', { times: 2 })).toEqual({
+      status: 200,
+      body: row('7'),
+    });
+    expect(asked).toEqual([['copy', 'bob', '7', { times: 2 }]]);
+    expect((await send('POST', '/items/7/copy', { times: 'x' })).status).toBe(400);
+    const doc = (await send('GET', '/api-docs.json')).body as {
+      paths: Record<string, { post: { responses: Record<string, { description: string }> } }>;
+    };
+    const responses = doc.paths['/items/{id}/copy']!.post.responses;
+    expect(Object.keys(responses)).toEqual(expect.arrayContaining(['200', '404', '409']));
+    expect(responses['404']!.description).toBe('No such item');
+  });
+
+  it('refuses an item path that does not name one parameter', () => {
+    expect(() =>
+      moduleRoutes(
+        {
+          tags: [],
+          path: '/items',
+          item: '/:a/:b',
+          params: { item: z.object({}) },
+          caller: () => after(() => 'x'),
+          one: { description: '', schema: Item, from: (r: unknown) => r },
+          missing: '',
+        },
+        {},
+        { show: { summary: 'One' } },
+      ),
+    ).toThrow(/one parameter/);
   });
 });
