@@ -46,7 +46,7 @@ export function recordedResourceRoutes<
     change,
     remove,
   }: {
-    list: RunWith<
+    list?: RunWith<
       ResourceOperations<Request, Row, CP, IP, Q, B, U>['list'],
       [query: z.output<Q>, params: z.output<CP>],
       { rows: Row[]; total: number } | Row[]
@@ -82,7 +82,7 @@ export function recordedResourceRoutes<
     // changes on its response; the reads need neither.
     { ...resource, caller: (req) => Promise.resolve(req) },
     {
-      list: { ...list, run: (_req, query, params) => list.run(query, params) },
+      list: list && { ...list, run: (_req, query, params) => list.run(query, params) },
       show: { ...show, run: (_req, params) => show.run(params) },
       create: create && {
         ...create,
