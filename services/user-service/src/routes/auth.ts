@@ -66,6 +66,27 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       request: { body },
       responses: { 429: tooMany, ...responses },
     });
+  /**
+   * A limited POST that mails a link to an address and answers 202 with the same message whether
+   * or not an account has it, so that the answer does not tell which addresses have accounts.
+   */
+  const mailsLink = <B extends z.ZodType>(
+    name: string,
+    summary: string,
+    body: B,
+    send: (body: z.output<B>) => Promise<void>,
+    message: string,
+  ) =>
+    limited(name, {
+      summary,
+      successStatus: 202,
+      body,
+      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
+      handler: async (input) => {
+        await send(input.body as z.output<B>);
+        return { message };
+      },
+    });
   return [
     defineRoute({
       method: 'post',
@@ -159,27 +180,20 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         return { message: 'E-mail address confirmed; you can log in' };
       },
     }),
-    limited('resend-verification', {
-      summary:
-        'Mail a new confirmation link (older ones stop working); the answer is the same whether or not such an account exists',
-      successStatus: 202,
-      body: ResendVerificationBody,
-      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
-      handler: async ({ body }) => {
-        await emailVerification.resend(body.email);
-        return { message: RESEND_ANSWER };
-      },
-    }),
-    limited('forgot-password', {
-      summary: 'E-mail a reset link; the answer is the same whether or not the account exists',
-      successStatus: 202,
-      body: ForgotPasswordBody,
-      responses: { 202: { description: 'Accepted', schema: MessageResponse } },
-      handler: async ({ body }) => {
-        await passwordReset.forgotPassword(body.email);
-        return { message: FORGOT_ANSWER };
-      },
-    }),
+    mailsLink(
+      'resend-verification',
+      'Mail a new confirmation link (older ones stop working); the answer is the same whether or not such an account exists',
+      ResendVerificationBody,
+      ({ email }) => emailVerification.resend(email),
+      RESEND_ANSWER,
+    ),
+    mailsLink(
+      'forgot-password',
+      'E-mail a reset link; the answer is the same whether or not the account exists',
+      ForgotPasswordBody,
+      ({ email }) => passwordReset.forgotPassword(email),
+      FORGOT_ANSWER,
+    ),
     limited('reset-password', {
       summary:
         'Set a new password with a reset token (single use); ends every session of the account',

@@ -8,6 +8,3 @@ export interface RouteContext {
   actorOf: (req: Request) => Promise<Actor>;
   time: FormatTimestamp;
 }
-
-/** The caller of resourceRoutes whose operations need no actor (reads the guard has allowed). */
-export const noActor = (): Promise<undefined> => Promise.resolve(undefined);

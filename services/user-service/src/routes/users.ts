@@ -1,5 +1,5 @@
 /** /users: paged list, read, create, change, delete (users whose role is below the caller's level). */
-import { Deleted, defineRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import { Deleted, defineRoute, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
 import { Paging, Uuid } from '../schemas/common';
 import {
@@ -15,7 +15,8 @@ import {
 } from '../schemas/users';
 import type { Users } from '../users/users';
 import { recorded } from './recorded';
-import { noActor, type RouteContext } from './route-context';
+import { recordedResourceRoutes } from './recorded-resource';
+import type { RouteContext } from './route-context';
 
 const SessionList = z.object({
   data: z.array(z.object({ id: z.string(), created_at: z.string().nullable() })),
@@ -23,21 +24,19 @@ const SessionList = z.object({
 
 export function userRoutes(users: Users, { actorOf, time }: RouteContext): RouteDefinition[] {
   const tags = ['users'];
-  const one = { description: 'The user', schema: UserResponse };
   const missing = { description: 'No such user' };
   const notBelow = { description: 'Not below your level' };
   const ended = { description: 'Ended', schema: Deleted };
   const asAnswer = (row: Parameters<typeof toUserResponse>[0]) => toUserResponse(row, time);
   return [
-    // Reads need no actor; the writes below record their changes, which resourceRoutes cannot.
-    ...resourceRoutes(
+    ...recordedResourceRoutes(
+      actorOf,
       {
         tags,
         path: '/users',
         item: '/:id',
         params: { item: Uuid },
-        caller: noActor,
-        one: { ...one, from: asAnswer },
+        one: { description: 'The user', schema: UserResponse, from: asAnswer },
         missing: missing.description,
       },
       {
@@ -45,26 +44,23 @@ export function userRoutes(users: Users, { actorOf, time }: RouteContext): Route
           summary: 'Users, paged',
           page: { description: 'A page of users', schema: UserListResponse },
           query: Paging,
-          run: (_caller, query) => users.list(query.page, query.limit),
+          run: (query) => users.list(query.page, query.limit),
         },
-        show: { summary: 'One user', run: (_caller, { id }) => users.get(id) },
+        show: { summary: 'One user', run: ({ id }) => users.get(id) },
+        create: {
+          summary: 'Create a user with a role below your level',
+          body: CreateUserBody,
+          answers: { 403: 'Role not below your level', 409: 'E-mail or username taken' },
+          run: (actor, body) => users.create(actor, toNewUser(body)),
+        },
+        remove: {
+          summary: 'Delete a user below your level (their sessions end)',
+          answers: { 403: notBelow.description },
+          run: (actor, { id }) => users.remove(actor, id),
+        },
       },
     ),
-    defineRoute({
-      method: 'post',
-      path: '/users',
-      summary: 'Create a user with a role below your level',
-      tags,
-      successStatus: 201,
-      request: { body: CreateUserBody },
-      responses: {
-        201: one,
-        403: { description: 'Role not below your level' },
-        409: { description: 'E-mail or username taken' },
-      },
-      handler: async ({ body }, req, res) =>
-        recorded(res, null, asAnswer(await users.create(await actorOf(req), toNewUser(body)))),
-    }),
+    // A change answers the pending e-mail address too, which the resource's answer has not.
     defineRoute({
       method: 'patch',
       path: '/users/:id',
@@ -136,21 +132,6 @@ export function userRoutes(users: Users, { actorOf, time }: RouteContext): Route
       },
       handler: async ({ params }, req) => {
         await users.endSessions(await actorOf(req), params.id, params.sessionId);
-        return { deleted: true as const };
-      },
-    }),
-    defineRoute({
-      method: 'delete',
-      path: '/users/:id',
-      summary: 'Delete a user below your level (their sessions end)',
-      tags,
-      request: { params: Uuid },
-      responses: { 200: { description: 'Deleted', schema: Deleted }, 403: notBelow, 404: missing },
-      handler: async ({ params }, req, res) => {
-        const actor = await actorOf(req);
-        const before = asAnswer(await users.get(params.id));
-        await users.remove(actor, params.id);
-        recorded(res, before, null);
         return { deleted: true as const };
       },
     }),

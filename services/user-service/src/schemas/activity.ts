@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { ActivityEntry, ActivityQuery } from '@pelita/kit';
 import type { FormatTimestamp } from '../timestamps';
-import { Paging, Timestamp } from './common';
+import { Paging, Timestamp, pageOf } from './common';
 
 export const ActivityQuerySchema = Paging.extend({
   user_id: z.string().max(64).optional(),
@@ -35,12 +35,7 @@ export const ActivityEntryResponse = z.object({
       'What the action changed (field, before, after); secrets are `[hidden]`. Absent for actions that record none (logins, refusals) and for entries written before this field existed',
     ),
 });
-export const ActivityListResponse = z.object({
-  data: z.array(ActivityEntryResponse),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const ActivityListResponse = pageOf(ActivityEntryResponse);
 
 export const toActivityResponse = (
   entry: ActivityEntry,

@@ -1,6 +1,7 @@
 /** Pieces shared by the resource schemas. */
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
+import type { FormatTimestamp } from '../timestamps';
 
 export const IntId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const Uuid = z.object({ id: z.uuid() });
@@ -10,6 +11,23 @@ export const Paging = z.object({
 });
 /** Timestamps are strings in `APP_TIMEZONE` with their offset. */
 export const Timestamp = z.string();
+/** When a resource was made and last changed: the last fields of every resource's answer. */
+export const Timestamps = { created_at: Timestamp, updated_at: Timestamp };
+export const toTimestamps = (
+  row: { createdAt: Date; updatedAt: Date },
+  time: FormatTimestamp,
+): { created_at: string; updated_at: string } => ({
+  created_at: time(row.createdAt),
+  updated_at: time(row.updatedAt),
+});
+/** A page of a paged list: its items, how many match in all, and which page of what size. */
+export const pageOf = <Item extends z.ZodType>(item: Item) =>
+  z.object({
+    data: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  });
 export const Email = z
   .email()
   .max(254)

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { Feature, SubFeature } from '../access/access-repository';
 import type { FormatTimestamp } from '../timestamps';
-import { Label, Name, Timestamp } from './common';
+import { Label, Name, Timestamps, toTimestamps } from './common';
 
 export const FeatureBody = z.object({ name: Name, label: Label });
 export const FeatureSubFeatureParams = z.object({
@@ -34,8 +34,7 @@ export const FeatureResponse = z.object({
   id: z.number().int(),
   name: z.string(),
   label: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const SubFeatureResponse = z.object({
   id: z.number().int(),
@@ -44,8 +43,7 @@ export const SubFeatureResponse = z.object({
   label: z.string(),
   method: z.string(),
   path: z.string(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const FeatureListResponse = z.object({ data: z.array(FeatureResponse) });
 export const SubFeatureListResponse = z.object({ data: z.array(SubFeatureResponse) });
@@ -54,8 +52,7 @@ export const toFeatureResponse = (row: Feature, time: FormatTimestamp) => ({
   id: row.id,
   name: row.name,
   label: row.label,
-  created_at: time(row.createdAt),
-  updated_at: time(row.updatedAt),
+  ...toTimestamps(row, time),
 });
 export const toSubFeatureResponse = (row: SubFeature, time: FormatTimestamp) => ({
   id: row.id,
@@ -64,6 +61,5 @@ export const toSubFeatureResponse = (row: SubFeature, time: FormatTimestamp) => 
   label: row.label,
   method: row.method,
   path: row.path,
-  created_at: time(row.createdAt),
-  updated_at: time(row.updatedAt),
+  ...toTimestamps(row, time),
 });

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Policy } from '../access/access-repository';
 import type { PolicyInput } from '../access/policies';
 import type { FormatTimestamp } from '../timestamps';
-import { Timestamp } from './common';
+import { Timestamps, toTimestamps } from './common';
 
 const Id = z.number().int().positive().max(2_147_483_647);
 export const GrantBody = z.object({
@@ -32,8 +32,7 @@ export const PolicyResponse = z.object({
     path: z.string(),
   }),
   status: z.boolean(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const PolicyListResponse = z.object({ data: z.array(PolicyResponse) });
 
@@ -51,6 +50,5 @@ export const toPolicyResponse = (
     path: row.path,
   },
   status: row.status,
-  created_at: time(row.createdAt),
-  updated_at: time(row.updatedAt),
+  ...toTimestamps(row, time),
 });

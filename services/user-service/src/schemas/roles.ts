@@ -3,7 +3,7 @@ import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { Role } from '../roles/role-repository';
 import type { FormatTimestamp } from '../timestamps';
-import { Name, Timestamp } from './common';
+import { Name, Timestamps, toTimestamps } from './common';
 
 export const RoleBody = z.object({
   name: Name,
@@ -16,8 +16,7 @@ export const RoleResponse = z.object({
   name: z.string(),
   description: z.string(),
   level: z.number().int(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 export const RoleListResponse = z.object({ data: z.array(RoleResponse) });
 
@@ -26,6 +25,5 @@ export const toRoleResponse = (row: Role, time: FormatTimestamp): z.infer<typeof
   name: row.name,
   description: row.description,
   level: row.level,
-  created_at: time(row.createdAt),
-  updated_at: time(row.updatedAt),
+  ...toTimestamps(row, time),
 });

@@ -27,9 +27,15 @@ export const ShortcutListResponse = z.object({
   shortcuts: z.array(ShortcutResponse),
 });
 
-export const toShortcutList = (roleId: number, rows: ShortcutEntity[]) => ({
+/** A role's shortcut list: what `Shortcuts.ofActor` gives, and the routes give of any role. */
+export interface RoleShortcuts {
+  roleId: number;
+  shortcuts: ShortcutEntity[];
+}
+
+export const toShortcutList = ({ roleId, shortcuts }: RoleShortcuts) => ({
   role_id: roleId,
-  shortcuts: rows.map(({ id, position, name, label, path }) => ({
+  shortcuts: shortcuts.map(({ id, position, name, label, path }) => ({
     id,
     position,
     name,

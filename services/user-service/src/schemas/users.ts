@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { NewUserInput, User, UserChanges } from '../users/user-repository';
 import type { UpdatedUser } from '../users/users';
 import type { FormatTimestamp } from '../timestamps';
-import { Email, Name, Password, Timestamp, Username } from './common';
+import { Email, Name, Password, Timestamps, Username, pageOf, toTimestamps } from './common';
 
 export const CreateUserBody = z.object({
   email: Email,
@@ -37,8 +37,7 @@ export const UserResponse = z.object({
   /** Path of the profile photo, null when there is none. */
   photo_url: z.string().nullable(),
   role: z.object({ id: z.number().int(), name: z.string(), level: z.number().int() }),
-  created_at: Timestamp,
-  updated_at: Timestamp,
+  ...Timestamps,
 });
 /** The answer of a change: your own new address is not the account's until its link is followed. */
 export const UpdatedUserResponse = UserResponse.extend({
@@ -47,12 +46,7 @@ export const UpdatedUserResponse = UserResponse.extend({
       'Your own new e-mail address, waiting for the link mailed to it to be followed; `email` is still the old one',
   }),
 });
-export const UserListResponse = z.object({
-  data: z.array(UserResponse),
-  total: z.number().int(),
-  page: z.number().int(),
-  limit: z.number().int(),
-});
+export const UserListResponse = pageOf(UserResponse);
 
 // The API speaks snake_case, the service camelCase: these are the only crossings.
 
@@ -92,6 +86,5 @@ export const toUserResponse = (
   email_verified: user.emailVerified,
   photo_url: user.photoKey ? `/users/${user.id}/photo` : null,
   role: { id: user.roleId, name: user.roleName, level: user.roleLevel },
-  created_at: time(user.createdAt),
-  updated_at: time(user.updatedAt),
+  ...toTimestamps(user, time),
 });
