@@ -1,5 +1,2 @@
-/** Which page of a list, as every list endpoint takes it (validated in `schemas/common.ts`). */
-export interface Paging {
-  page: number;
-  limit: number;
-}
+/** Which page of a list: the kit's, so domain modules and repositories name it from here. */
+export type { Paging } from '@pelita/kit';

@@ -15,6 +15,8 @@ export {
 export { defineRoute, type RouteDefinition, type ResponseSpec, type HttpMethod } from './route';
 export {
   Deleted,
+  pageOf,
+  Paging,
   itemRoute,
   moduleRoutes,
   resourceRoutes,

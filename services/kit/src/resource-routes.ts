@@ -11,6 +11,23 @@ import { defineRoute, type HttpMethod, type ResponseSpec, type RouteDefinition }
 /** The body of every successful DELETE. */
 export const Deleted = z.object({ deleted: z.literal(true) });
 
+/** Which page of a list, as every list takes it in its query. */
+export const Paging = z.object({
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+export type Paging = z.infer<typeof Paging>;
+
+/** A page of results, as a list answers it. */
+export function pageOf<T extends z.ZodType>(item: T) {
+  return z.object({
+    data: z.array(item),
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+  });
+}
+
 type Schema = z.ZodType;
 /** Further documented answers of one operation: status → description. */
 type Answers = Record<number, string>;

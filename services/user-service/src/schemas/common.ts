@@ -5,10 +5,8 @@ import type { FormatTimestamp } from '../timestamps';
 
 export const IntId = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
 export const Uuid = z.object({ id: z.uuid() });
-export const Paging = z.object({
-  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
-  limit: z.coerce.number().int().min(1).max(200).default(50),
-});
+// The kit's, as every list of every service takes and answers them.
+export { pageOf, Paging } from '@pelita/kit';
 /** Timestamps are strings in `APP_TIMEZONE` with their offset. */
 export const Timestamp = z.string();
 /** When a resource was made and last changed: the last fields of every resource's answer. */
@@ -20,14 +18,6 @@ export const toTimestamps = (
   created_at: time(row.createdAt),
   updated_at: time(row.updatedAt),
 });
-/** A page of a paged list: its items, how many match in all, and which page of what size. */
-export const pageOf = <Item extends z.ZodType>(item: Item) =>
-  z.object({
-    data: z.array(item),
-    total: z.number().int(),
-    page: z.number().int(),
-    limit: z.number().int(),
-  });
 export const Email = z
   .email()
   .max(254)
