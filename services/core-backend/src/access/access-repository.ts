@@ -6,6 +6,7 @@
 import { inTransaction } from '@pelita/kit';
 import type pg from 'pg';
 import type { Paging } from '../paging';
+import { readPage, type Filter } from '../db/page-query';
 
 export const RESOURCE_TYPES = ['document', 'folder', 'topic', 'audio', 'database', 'api'] as const;
 export type ResourceType = (typeof RESOURCE_TYPES)[number];
@@ -40,7 +41,7 @@ export interface Listing {
   columns?: string;
   orderBy: string;
   /** Conditions on a value (`(ref) => \`d.state = ${ref}\``); an undefined value is no filter. */
-  filters?: Array<[condition: (ref: string) => string, value: unknown]>;
+  filters?: Filter[];
 }
 
 /**
@@ -105,24 +106,19 @@ export function createAccessRepository(pool: pg.Pool) {
     ): Promise<{ rows: Row[]; total: number }> {
       const { alias } = listing;
       const values: unknown[] = [seen.workspaceId];
-      const conditions = [`${alias}.workspace_id = $1`, visibleSql(seen, alias, values)];
-      for (const [condition, value] of listing.filters ?? []) {
-        if (value === undefined) continue;
-        values.push(value);
-        conditions.push(condition(`$${values.length}`));
-      }
-      const from = `from ${TABLES[seen.type]} ${alias} where ${conditions.join(' and ')}`;
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n ${from}`,
-        values,
+      const where = [`${alias}.workspace_id = $1`, visibleSql(seen, alias, values)];
+      return readPage<Row>(
+        pool,
+        {
+          columns: listing.columns ?? `${alias}.*`,
+          from: `${TABLES[seen.type]} ${alias}`,
+          where,
+          values,
+          filters: listing.filters,
+          orderBy: listing.orderBy,
+        },
+        paging,
       );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<Row>(
-        `select ${listing.columns ?? `${alias}.*`} ${from} order by ${listing.orderBy}
-         limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
     },
 
     /** Runs `insert` and puts the user on the new resource's list, in one transaction. */

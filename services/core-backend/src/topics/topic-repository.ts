@@ -5,6 +5,7 @@
 import type pg from 'pg';
 import type { Listing } from '../access/access-lists';
 import type { Paging } from '../paging';
+import { readPage } from '../db/page-query';
 
 export interface TopicRecord {
   id: string;
@@ -73,19 +74,18 @@ export function createTopicRepository(pool: pg.Pool) {
       paging: Paging,
     ): Promise<{ rows: TopicDocumentRow[]; total: number }> {
       const values: unknown[] = [id];
-      const where = `td.topic_id = $1 and ${visible('d', values)}`;
-      const from = 'from topic_documents td join documents d on d.id = td.document_id';
-      const { rows: count } = await pool.query<{ n: number }>(
-        `select count(*)::int as n ${from} where ${where}`,
-        values,
+      const where = ['td.topic_id = $1', visible('d', values)];
+      return readPage<TopicDocumentRow>(
+        pool,
+        {
+          columns: 'd.id, d.name, d.state, td.added_at',
+          from: 'topic_documents td join documents d on d.id = td.document_id',
+          where,
+          values,
+          orderBy: 'td.added_at desc, d.id',
+        },
+        paging,
       );
-      values.push(paging.limit, (paging.page - 1) * paging.limit);
-      const { rows } = await pool.query<TopicDocumentRow>(
-        `select d.id, d.name, d.state, td.added_at ${from} where ${where}
-         order by td.added_at desc, d.id limit $${values.length - 1} offset $${values.length}`,
-        values,
-      );
-      return { rows, total: count[0]?.n ?? 0 };
     },
 
     async addDocuments(id: string, documentIds: string[], addedBy: string): Promise<void> {

@@ -50,8 +50,8 @@ export function createIframeRepository(pool: pg.Pool) {
   return {
     ...workspaceRows<Iframe>(pool, {
       table: 'workspace_iframes',
-      select: `select t.*, k.prefix as app_key_prefix, k.revoked_at is null as app_key_active
-        from workspace_iframes t join app_keys k on k.id = t.app_key_id`,
+      columns: 't.*, k.prefix as app_key_prefix, k.revoked_at is null as app_key_active',
+      from: 'workspace_iframes t join app_keys k on k.id = t.app_key_id',
       orderBy: 't.name',
     }),
     /** Whether the key is a live key of this workspace. */
