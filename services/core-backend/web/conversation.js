@@ -2,9 +2,11 @@
 /**
  * A conversation on a page: each exchange is the question, the answer (streamed in as it comes),
  * the sources it was given and, where the page allows it, like / dislike. Text is only ever
- * set as text, never as HTML: answers and document names are not trusted markup.
+ * set as text, never as HTML: answers and document names are not trusted markup. An answer's
+ * markdown is built as elements (`markdown.js`), re-built as its text streams in.
  */
 import { readEvents } from './event-stream.js';
+import { renderMarkdown } from './markdown.js';
 
 /**
  * @typedef {{ type: string, topic_id: string[] }} SourceDetail
@@ -55,7 +57,7 @@ export class Conversation {
     this.clear();
     for (const record of [...records].reverse()) {
       const exchange = this.#exchange(record.chat);
-      exchange.text.textContent = record.response;
+      exchange.showAnswer(record.response);
       exchange.finish(record);
       exchange.showSources(this.#namedSources(record.knowledge_source_detail));
     }
@@ -73,6 +75,7 @@ export class Conversation {
     const exchange = this.#exchange(question);
     exchange.answer.setAttribute('aria-busy', 'true');
     let record;
+    let text = '';
     try {
       for await (const { event, data } of readEvents(response)) {
         if (event === 'sources') {
@@ -80,7 +83,8 @@ export class Conversation {
             /** @type {Passage[]} */ (data).map((p) => `${p.title}${sourceWhere(p)}`),
           );
         } else if (event === 'token') {
-          exchange.text.append(data.text);
+          text += data.text;
+          exchange.showAnswer(text);
           exchange.answer.scrollIntoView({ block: 'end' });
         } else if (event === 'done') {
           record = /** @type {ChatRecord} */ (data);
@@ -112,7 +116,8 @@ export class Conversation {
     const asked = element('div', 'question');
     asked.append(element('span', 'who', 'You'), element('p', 'text', question));
     const answer = element('div', 'answer');
-    const text = element('p', 'text');
+    // A div: the answer's markdown may hold headings, lists and code blocks.
+    const text = element('div', 'text');
     answer.append(element('span', 'who', 'Assistant'), text);
     item.append(asked, answer);
     this.list.append(item);
@@ -121,7 +126,10 @@ export class Conversation {
     const react = this.options.react;
     return {
       answer,
-      text,
+      /** @param {string} markdown the answer so far */
+      showAnswer(markdown) {
+        text.replaceChildren(renderMarkdown(markdown));
+      },
       /** @param {string} message */
       note(message) {
         answer.append(element('p', 'note', message));
