@@ -554,7 +554,7 @@ describe('the chat page and the widget in Chromium', () => {
         await screenshot(page, 'core-backend', `chat-${size}-login`);
 
         await logIn(page, name);
-        await page.locator('.answer .text h3').waitFor();
+        await page.locator('.answer .reactions').waitFor();
         await page
           .locator('.document .status')
           .filter({ hasText: 'done' })
@@ -562,12 +562,12 @@ describe('the chat page and the widget in Chromium', () => {
         const side = page.locator('#side');
         const chat = page.locator('.chat');
         const toggle = page.getByRole('button', { name: 'Documents and chats' });
+        expect(await page.evaluate(OVERFLOWS)).toEqual([]);
+        expect(await seriousViolations(page)).toEqual([]);
         expect(await chat.isVisible()).toBe(true);
         // On a phone the conversation takes the screen; the side panel waits behind its button.
         expect(await side.isVisible()).toBe(size === 'desktop');
         expect(await toggle.isVisible()).toBe(size === 'phone');
-        expect(await page.evaluate(OVERFLOWS)).toEqual([]);
-        expect(await seriousViolations(page)).toEqual([]);
         await screenshot(page, 'core-backend', `chat-${size}`);
 
         if (size === 'phone') {
