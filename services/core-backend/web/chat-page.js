@@ -5,7 +5,7 @@
  * history. Everything goes through the core backend's API with the user's own token, so the page
  * can do exactly what the user may do, no more.
  */
-import { Conversation, errorOf, onQuestion } from './conversation.js';
+import { Conversation, errorOf } from './conversation.js';
 import { Session } from './session.js';
 
 /** How often documents still in processing are looked at again (ms). */
@@ -31,7 +31,9 @@ const state = {
   /** @type {ReturnType<typeof setTimeout> | undefined} */ following: undefined,
 };
 
-const conversation = new Conversation(byId('messages'), {
+const conversation = new Conversation(byId('conversation'), {
+  rows: 3,
+  ask: (question) => act('chat-status', () => ask(question)),
   react: (id, reaction) =>
     session.json(
       `/api/workspaces/${state.workspaceId}/rooms/${state.roomId}/messages/${id}/reaction`,
@@ -302,8 +304,6 @@ byId('new-room').addEventListener('click', () =>
     byId('question').focus();
   }),
 );
-
-onQuestion(formById('ask-form'), (question) => act('chat-status', () => ask(question)));
 
 if (session.loggedIn) act('chat-status', showApp);
 else showLogin();

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * A conversation on a page: each exchange is the question, the answer (streamed in as it comes),
- * the sources it was given and, where the page allows it, like / dislike. Text is only ever
+ * A conversation on a page, the same on the chat page and in the widget: the messages, the
+ * question form and a status line. Each exchange is the question, the answer (streamed in as it
+ * comes), the sources it was given and, where the page allows it, like / dislike. Text is only ever
  * set as text, never as HTML: answers and document names are not trusted markup. An answer's
  * markdown is built as elements (`markdown.js`), re-built as its text streams in.
  */
@@ -15,6 +16,8 @@ import { renderMarkdown } from './markdown.js';
  * @typedef {{ type: string, id: string, title: string, kind: string, position: number }} Passage
  * @typedef {'like' | 'dislike' | null} Reaction
  * @typedef {{
+ *   ask: (question: string) => Promise<unknown>,
+ *   rows: number,
  *   react?: (id: string, reaction: Reaction) => Promise<ChatRecord>,
  *   sourceName?: (type: string, id: string) => string | undefined,
  * }} ConversationOptions
@@ -40,12 +43,23 @@ export async function errorOf(/** @type {Response} */ response) {
 
 export class Conversation {
   /**
-   * @param {HTMLElement} list an `<ol>` the exchanges go in
+   * Builds the conversation in `host`: the messages (a log of exchanges), the question form
+   * (`rows` high; a question goes to `ask`) and the status line `#chat-status`.
+   * @param {HTMLElement} host
    * @param {ConversationOptions} options
    */
-  constructor(list, options = {}) {
-    this.list = list;
+  constructor(host, options) {
     this.options = options;
+    this.list = element('ol');
+    this.list.id = 'messages';
+    const log = element('div', 'messages');
+    log.setAttribute('role', 'log');
+    log.setAttribute('aria-label', 'Messages');
+    log.append(this.list);
+    const status = element('p', 'status');
+    status.id = 'chat-status';
+    status.setAttribute('role', 'status');
+    host.append(log, questionForm(options.rows, options.ask), status);
   }
 
   clear() {
@@ -200,12 +214,19 @@ function reactions(record, react) {
 /**
  * The question form: on submit (the button, or Enter; Shift+Enter starts a new line) the
  * question is taken from the box and handed to `ask`, the button disabled until it settles.
- * @param {HTMLFormElement} form
+ * @param {number} rows
  * @param {(question: string) => Promise<unknown>} ask
  */
-export function onQuestion(form, ask) {
-  const box = /** @type {HTMLTextAreaElement} */ (form.querySelector('textarea'));
-  const send = /** @type {HTMLButtonElement} */ (form.querySelector('button'));
+function questionForm(rows, ask) {
+  const form = /** @type {HTMLFormElement} */ (element('form', 'ask'));
+  form.id = 'ask-form';
+  const label = element('label', undefined, 'Your question');
+  label.setAttribute('for', 'question');
+  const box = /** @type {HTMLTextAreaElement} */ (element('textarea'));
+  Object.assign(box, { id: 'question', name: 'question', rows, required: true, maxLength: 20000 });
+  const send = /** @type {HTMLButtonElement} */ (element('button', undefined, 'Send'));
+  send.type = 'submit';
+  form.append(label, box, send);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const question = box.value.trim();
@@ -223,4 +244,5 @@ export function onQuestion(form, ask) {
       form.requestSubmit();
     }
   });
+  return form;
 }
