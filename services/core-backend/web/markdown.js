@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * Markdown in a model's answer, built as DOM nodes: headings, paragraphs, lists (nested by
- * indentation), block quotes, fenced code, rules; inline code, strong, emphasis, strike-through
- * and links. The answer is never parsed as HTML: every character of it ends up in a text node,
+ * indentation), block quotes, fenced code, tables, rules; inline code, strong, emphasis,
+ * strike-through and links (an image is shown as a link to it). The answer is never parsed as HTML: every character of it ends up in a text node,
  * so markup a model writes (`<img onerror=…>`) shows as the characters it is. A link keeps only
  * an http or https target; any other (`javascript:`, `data:`, relative) stays text.
  *
@@ -18,6 +18,10 @@ const HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?/;
 const ITEM = /^( *)([-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$/;
+/** The line under a table's header: `| --- | :-: |`. */
+const TABLE_RULE = /^ {0,3}\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)*\|?[ \t]*$/;
+/** `[text](address "title")`; the address may hold balanced parentheses (`…/Lamp_(light)`). */
+const LINK = /^\[([^\]]*)\]\(\s*<?((?:[^\s<>()]|\([^\s<>()]*\))*)>?(?:\s+"[^"]*")?\s*\)/;
 
 /**
  * @param {string} markdown
@@ -100,6 +104,10 @@ function blocks(lines) {
       i = list(lines, i, out);
       continue;
     }
+    if (line.includes('|') && TABLE_RULE.test(lines[i + 1] ?? '')) {
+      i = table(lines, i, out);
+      continue;
+    }
     const paragraph = [];
     while (i < lines.length && (lines[i] ?? '').trim() !== '' && !startsBlock(lines[i] ?? '')) {
       paragraph.push((lines[i] ?? '').trim());
@@ -146,10 +154,17 @@ function list(lines, start, out) {
     const current = items[items.length - 1] ?? [];
     const depth = line.length - line.trimStart().length;
     if (line.trim() === '') {
-      // A blank line ends the list unless the next line goes on inside the item.
+      // A blank line ends the list unless the next line goes on inside it: deeper, or its next item.
       const next = lines[i + 1] ?? '';
-      if (next.trim() === '' || next.length - next.trimStart().length <= indent) break;
-      current.push('');
+      const nextItem = ITEM.exec(next);
+      const sameList =
+        nextItem &&
+        (nextItem[1] ?? '').length === indent &&
+        /\d/.test(nextItem[2] ?? '') === ordered;
+      if (next.trim() === '' || (!sameList && next.length - next.trimStart().length <= indent)) {
+        break;
+      }
+      if (!sameList) current.push('');
     } else if (depth > indent) {
       current.push(line.slice(Math.min(indent + 2, depth)));
     } else if (!startsBlock(line)) {
@@ -171,6 +186,37 @@ function list(lines, start, out) {
 }
 
 /**
+ * A table (GitHub's): the header row, the rule under it, then rows while lines hold a `|`.
+ * @param {string[]} lines
+ * @param {number} start
+ * @param {Node[]} out
+ * @returns {number} the index of the first line after the table
+ */
+function table(lines, start, out) {
+  /** @param {string} line @param {string} tag */
+  const row = (line, tag) =>
+    element(
+      'tr',
+      line
+        .trim()
+        .replace(/^\|/, '')
+        .replace(/(?<!\\)\|$/, '')
+        .split(/(?<!\\)\|/)
+        .map((cell) => element(tag, inline(cell.trim()))),
+    );
+  const node = element('table', [element('thead', [row(lines[start] ?? '', 'th')])]);
+  const rows = [];
+  let i = start + 2;
+  while (i < lines.length && (lines[i] ?? '').includes('|')) {
+    rows.push(row(lines[i] ?? '', 'td'));
+    i += 1;
+  }
+  if (rows.length > 0) node.append(element('tbody', rows));
+  out.push(node);
+  return i;
+}
+
+/**
  * Inline markdown in one line of text, as nodes.
  * @param {string} text
  * @param {boolean} [links] false inside a link's own text: a link holds no other link
@@ -180,6 +226,9 @@ function inline(text, links = true) {
   /** @type {(Node | string)[]} */
   const out = [];
   let plain = '';
+  /** Per marker, a position from which no closer was found: later openers need not look. */
+  /** @type {Map<string, number>} */
+  const noCloser = new Map();
   const flush = () => {
     if (plain) out.push(plain);
     plain = '';
@@ -209,19 +258,20 @@ function inline(text, links = true) {
       i += run.length;
       continue;
     }
-    if (char === '[' && links) {
-      const link = /^\[([^\]]*)\]\(\s*<?([^\s<>()]*)>?(?:\s+"[^"]*")?\s*\)/.exec(rest);
+    // An image becomes a link to it: nothing is loaded from an address a model wrote.
+    const image = char === '!' && text[i + 1] === '[';
+    if ((char === '[' || image) && links) {
+      const link = LINK.exec(image ? rest.slice(1) : rest);
       if (link) {
+        const length = link[0].length + (image ? 1 : 0);
         const href = webAddress(link[2] ?? '');
         if (href) {
           flush();
           out.push(anchor(href, inline(link[1] || href, false)));
-          i += link[0].length;
-          continue;
+        } else {
+          plain += text.slice(i, i + length); // not a web address: as written, nothing to follow
         }
-        // Not a web address: the model's text as written, nothing to follow.
-        plain += link[0];
-        i += link[0].length;
+        i += length;
         continue;
       }
     }
@@ -247,7 +297,7 @@ function inline(text, links = true) {
       }
     }
     if (char === '*' || char === '_' || char === '~') {
-      const span = delimited(text, i);
+      const span = delimited(text, i, noCloser);
       if (span) {
         flush();
         out.push(element(span.tag, inline(span.inner, links)));
@@ -273,9 +323,10 @@ function inline(text, links = true) {
  * word (snake_case stays as written).
  * @param {string} text
  * @param {number} start
+ * @param {Map<string, number>} noCloser per marker, where a search for a closer already failed
  * @returns {{ tag: string, inner: string, end: number } | undefined}
  */
-function delimited(text, start) {
+function delimited(text, start, noCloser) {
   const char = text[start] ?? '';
   const run = /^([*_~])\1*/.exec(text.slice(start))?.[0] ?? '';
   const size = char === '~' ? 2 : Math.min(run.length, 2);
@@ -285,6 +336,7 @@ function delimited(text, start) {
   if (char === '_' && word.test(text[start - 1] ?? '')) return undefined;
   const from = start + size;
   if (/\s/.test(text[from] ?? ' ')) return undefined;
+  if (from + 1 >= (noCloser.get(marker) ?? Infinity)) return undefined;
   let at = text.indexOf(marker, from + 1);
   while (at > 0) {
     const closes =
@@ -300,6 +352,7 @@ function delimited(text, start) {
     }
     at = text.indexOf(marker, at + 1);
   }
+  noCloser.set(marker, from + 1);
   return undefined;
 }
 

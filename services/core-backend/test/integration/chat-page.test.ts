@@ -40,6 +40,12 @@ const MARKDOWN_ANSWER = [
   '',
   '> Never leave it unattended.',
   '',
+  '| Season | Lit at |',
+  '| --- | --- |',
+  '| Winter | 16:30 |',
+  '',
+  '![the lamp](https://example.org/lamp.png)',
+  '',
   '<img src=x onerror="window.pwned=1"> <a href="javascript:window.pwned=2">the log</a>',
   '[a trap](javascript:window.pwned=3) and [data](data:text/html;base64,PHNjcmlwdD4=)',
 ].join('\n');
@@ -115,6 +121,7 @@ const LAST_ANSWER_SHAPE = `(() => {
     inlineCode: texts('li > code'),
     codeBlock: texts('pre > code'),
     quote: texts('blockquote'),
+    table: texts('th, td'),
     text: text.textContent,
   };
 })()`;
@@ -470,12 +477,15 @@ describe('the chat page and the widget in Chromium', () => {
       links: [
         { text: 'the almanac', href: 'https://example.org/almanac?year=2026', ...link },
         { text: 'https://example.org/tides', href: 'https://example.org/tides', ...link },
+        // An image is a link to it: nothing loads from an address the model wrote.
+        { text: 'the lamp', href: 'https://example.org/lamp.png', ...link },
       ],
       ordered: ['Trim the wick', 'Fill the oil'],
       nested: ['lamp oil', 'spare oil'],
       inlineCode: ['wick'],
       codeBlock: ['light --at dusk <lamp> && echo "lit"'],
       quote: ['Never leave it unattended.'],
+      table: ['Season', 'Lit at', 'Winter', '16:30'],
       text: expect.stringContaining(
         '<img src=x onerror="window.pwned=1"> <a href="javascript:window.pwned=2">the log</a>',
       ) as unknown,
