@@ -55,6 +55,11 @@ function say(/** @type {string} */ lineId, /** @type {string} */ message) {
 function showSide(/** @type {boolean} */ open) {
   byId('app-view').classList.toggle('side-open', open);
   byId('side-toggle').setAttribute('aria-expanded', String(open));
+  // A control that has just gone out of sight (a room picked on a phone) hands on the focus.
+  const focused = document.activeElement;
+  if (!open && focused instanceof HTMLElement && !focused.checkVisibility()) {
+    byId('question').focus();
+  }
 }
 
 /** Runs a user action; a failure is said on the given status line instead of lost. */

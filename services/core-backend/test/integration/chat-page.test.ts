@@ -596,6 +596,8 @@ describe('the chat page and the widget in Chromium', () => {
           });
           expect(await side.isVisible()).toBe(false);
           expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+          // The focus, on the room's button that went out of sight, moves to the question.
+          expect(await page.evaluate('document.activeElement.id')).toBe('question');
         }
         expect(errors).toEqual([]);
       } finally {
