@@ -2,9 +2,10 @@
 /**
  * Markdown in a model's answer, built as DOM nodes: headings, paragraphs, lists (nested by
  * indentation), block quotes, fenced code, tables, rules; inline code, strong, emphasis,
- * strike-through and links (an image is shown as a link to it). The answer is never parsed as HTML: every character of it ends up in a text node,
- * so markup a model writes (`<img onerror=…>`) shows as the characters it is. A link keeps only
- * an http or https target; any other (`javascript:`, `data:`, relative) stays text.
+ * strike-through and links (an image is shown as a link to it). The answer is never parsed as
+ * HTML: every character of it ends up in a text node, so markup a model writes
+ * (`<img onerror=…>`) shows as the characters it is. A link keeps only an http or https target;
+ * any other (`javascript:`, `data:`, relative) stays text.
  *
  * Written for text that is still arriving: an unclosed fence shows as code so far, an unclosed
  * `**` as the characters until its partner comes.
@@ -14,6 +15,7 @@
 const HEADING_OFFSET = 2;
 
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
+const FENCE_END = /^ {0,3}(`{3,}|~{3,})[ \t]*$/;
 const HEADING = /^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const QUOTE = /^ {0,3}> ?/;
@@ -43,6 +45,12 @@ function element(tag, children = []) {
   return node;
 }
 
+/** Whether `line` ends a fence opened with `marker`: the same character, as many or more. */
+function closesFence(/** @type {string} */ line, /** @type {string} */ marker) {
+  const end = FENCE_END.exec(line)?.[1];
+  return end !== undefined && end[0] === marker[0] && end.length >= marker.length;
+}
+
 /** Whether a line starts a block other than a paragraph (and so ends one). */
 function startsBlock(/** @type {string} */ line) {
   return (
@@ -69,7 +77,7 @@ function blocks(lines) {
       const marker = fence[1] ?? '```';
       const body = [];
       i += 1;
-      while (i < lines.length && !(lines[i] ?? '').trim().startsWith(marker)) {
+      while (i < lines.length && !closesFence(lines[i] ?? '', marker)) {
         body.push(lines[i] ?? '');
         i += 1;
       }
@@ -137,6 +145,9 @@ function list(lines, start, out) {
   const first = /** @type {RegExpExecArray} */ (ITEM.exec(lines[start] ?? ''));
   const indent = (first[1] ?? '').length;
   const ordered = /\d/.test(first[2] ?? '');
+  /** An item of this list: at its indentation, numbered when it is. */
+  const ofList = (/** @type {RegExpExecArray | null} */ item) =>
+    item !== null && (item[1] ?? '').length === indent && /\d/.test(item[2] ?? '') === ordered;
   const node = document.createElement(ordered ? 'ol' : 'ul');
   const number = Number.parseInt(first[2] ?? '1', 10);
   if (ordered && number !== 1) node.setAttribute('start', String(number));
@@ -146,7 +157,7 @@ function list(lines, start, out) {
   while (i < lines.length) {
     const line = lines[i] ?? '';
     const item = ITEM.exec(line);
-    if (item && (item[1] ?? '').length === indent && /\d/.test(item[2] ?? '') === ordered) {
+    if (item && ofList(item)) {
       items.push([item[3] ?? '']);
       i += 1;
       continue;
@@ -156,11 +167,7 @@ function list(lines, start, out) {
     if (line.trim() === '') {
       // A blank line ends the list unless the next line goes on inside it: deeper, or its next item.
       const next = lines[i + 1] ?? '';
-      const nextItem = ITEM.exec(next);
-      const sameList =
-        nextItem &&
-        (nextItem[1] ?? '').length === indent &&
-        /\d/.test(nextItem[2] ?? '') === ordered;
+      const sameList = ofList(ITEM.exec(next));
       if (next.trim() === '' || (!sameList && next.length - next.trimStart().length <= indent)) {
         break;
       }
