@@ -226,6 +226,8 @@ export {
 } from './activity-log/activity-changes';
 export {
   createActivityRepository,
+  toActivityDocument,
+  type ActivityDocument,
   type ActivityEntry,
   type ActivityQuery,
   type ActivityRepository,
