@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LANES, lanesBatch, type Lane } from './lanes';
 
 export type ChatHistoryItem =
   | { type: 'system'; text: string }
@@ -22,6 +23,8 @@ export interface PromptOptions {
   signal?: AbortSignal;
   stopOnAbortSignal?: boolean;
   onTextChunk?: (text: string) => void;
+  /** 1 (low) to 5 (high): which lane's tokens a batch takes first (`lanes.ts`). */
+  evaluationPriority?: number;
 }
 
 export interface ChatSession {
@@ -31,8 +34,8 @@ export interface ChatSession {
 
 export interface LoadedModel {
   tokenize(text: string): unknown[];
-  /** The one chat session on the model's one context sequence: one answer at a time. */
-  session: ChatSession;
+  /** One chat session per lane, each on its own sequence of the model's context. */
+  sessions: Record<Lane, ChatSession>;
   /** Context size in tokens (reported in the model list). */
   contextSize: number;
   /** A grammar for answers that follow this JSON schema (throws when it cannot be converted). */
@@ -47,9 +50,12 @@ interface NodeLlamaCpp {
     getGrammarFor(type: 'json'): Promise<Grammar>;
     loadModel(options: { modelPath: string }): Promise<{
       tokenize(text: string): unknown[];
-      createContext(options: { contextSize: number; threads: number }): Promise<{
-        getSequence(): unknown;
-      }>;
+      createContext(options: {
+        contextSize: number;
+        threads: number;
+        sequences: number;
+        batching: { itemPrioritizationStrategy: typeof lanesBatch };
+      }): Promise<{ getSequence(): unknown }>;
     }>;
   }>;
   LlamaChatSession: new (options: { contextSequence: unknown }) => ChatSession;
@@ -66,13 +72,22 @@ export async function loadModel(options: {
   // The prebuilt CPU binary only: never a build from source, never a GPU probe.
   const llama = await llamaCpp.getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: options.modelPath });
+  // Each sequence has contextSize cells of its own.
   const context = await model.createContext({
     contextSize: options.contextSize,
     threads: options.threads,
+    sequences: LANES.length,
+    batching: { itemPrioritizationStrategy: lanesBatch },
   });
+  const sessions = Object.fromEntries(
+    LANES.map((lane) => [
+      lane,
+      new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
+    ]),
+  ) as Record<Lane, ChatSession>;
   return {
     tokenize: (text) => model.tokenize(text),
-    session: new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
+    sessions,
     contextSize: options.contextSize,
     jsonSchemaGrammar: (schema) => llama.createGrammarForJsonSchema(schema),
     jsonGrammar: () => llama.getGrammarFor('json'),
