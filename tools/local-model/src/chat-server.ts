@@ -3,8 +3,8 @@
  * /v1/chat/completions` (whole or streamed as `chat.completion.chunk` events ending in `data:
  * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`, under `/v1`
  * for chats and under `/background/v1` for work nobody watches (summaries): each lane answers one
- * request at a time on its own sequence, the others wait their turn in arrival order, and the
- * two lanes run side by side with the chat's tokens first (`lanes.ts`). A client that leaves
+ * request at a time on its own context, the others wait their turn in arrival order, and the
+ * two lanes run side by side (`lanes.ts`). A client that leaves
  * stops its answer. `response_format` is enforced while the answer is generated
  * (node-llama-cpp's grammars): json_schema through its JSON-schema grammar, json_object through
  * its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
@@ -14,7 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createConcurrencyLimit } from '@pelita/kit';
 import { z } from 'zod';
 import { grammarCache } from './grammars';
-import { LANE_PRIORITY, type Lane } from './lanes';
+import type { Lane } from './lanes';
 import type { ChatHistoryItem, LoadedModel } from './llama';
 
 export interface ChatServerOptions {
@@ -155,7 +155,6 @@ export function createChatServer(options: ChatServerOptions): Server {
           repeatPenalty: { penalty: options.repeatPenalty },
           signal: aborted.signal,
           stopOnAbortSignal: true,
-          evaluationPriority: LANE_PRIORITY[lane],
           ...(grammar ? { grammar } : {}),
           ...(body.stream
             ? { onTextChunk: (text: string) => void res.write(chunk({ content: text }, null)) }

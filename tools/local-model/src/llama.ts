@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { LANES, lanesBatch, type Lane } from './lanes';
+import { LANES, type Lane } from './lanes';
 
 export type ChatHistoryItem =
   | { type: 'system'; text: string }
@@ -23,8 +23,6 @@ export interface PromptOptions {
   signal?: AbortSignal;
   stopOnAbortSignal?: boolean;
   onTextChunk?: (text: string) => void;
-  /** 1 (low) to 5 (high): which lane's tokens a batch takes first (`lanes.ts`). */
-  evaluationPriority?: number;
 }
 
 export interface ChatSession {
@@ -34,7 +32,7 @@ export interface ChatSession {
 
 export interface LoadedModel {
   tokenize(text: string): unknown[];
-  /** One chat session per lane, each on its own sequence of the model's context. */
+  /** One chat session per lane, each on a context of its own (`lanes.ts`). */
   sessions: Record<Lane, ChatSession>;
   /** Context size in tokens (reported in the model list). */
   contextSize: number;
@@ -50,12 +48,9 @@ interface NodeLlamaCpp {
     getGrammarFor(type: 'json'): Promise<Grammar>;
     loadModel(options: { modelPath: string }): Promise<{
       tokenize(text: string): unknown[];
-      createContext(options: {
-        contextSize: number;
-        threads: number;
-        sequences: number;
-        batching: { itemPrioritizationStrategy: typeof lanesBatch };
-      }): Promise<{ getSequence(): unknown }>;
+      createContext(options: { contextSize: number; threads: number }): Promise<{
+        getSequence(): unknown;
+      }>;
     }>;
   }>;
   LlamaChatSession: new (options: { contextSequence: unknown }) => ChatSession;
@@ -72,19 +67,14 @@ export async function loadModel(options: {
   // The prebuilt CPU binary only: never a build from source, never a GPU probe.
   const llama = await llamaCpp.getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: options.modelPath });
-  // Each sequence has contextSize cells of its own.
-  const context = await model.createContext({
-    contextSize: options.contextSize,
-    threads: options.threads,
-    sequences: LANES.length,
-    batching: { itemPrioritizationStrategy: lanesBatch },
-  });
-  const sessions = Object.fromEntries(
-    LANES.map((lane) => [
-      lane,
-      new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
-    ]),
-  ) as Record<Lane, ChatSession>;
+  const sessions = {} as Record<Lane, ChatSession>;
+  for (const lane of LANES) {
+    const context = await model.createContext({
+      contextSize: options.contextSize,
+      threads: options.threads,
+    });
+    sessions[lane] = new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() });
+  }
   return {
     tokenize: (text) => model.tokenize(text),
     sessions,
