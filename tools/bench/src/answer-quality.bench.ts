@@ -1,11 +1,13 @@
 /**
  * Answer quality with the real local model (SmolLM2-135M on node-llama-cpp, `tools/local-model`,
- * from the cache `make local-model` fills): short documents of made-up facts no model can know,
- * indexed as the core backend's document passages, and questions asked in rooms of the core
- * backend, each with the string its answer must hold.
+ * from the cache `make local-model` fills): one-page documents, each a few made-up facts no
+ * model can know among a page of other sentences, indexed as the core backend's document
+ * passages, and questions asked in rooms of the core backend, each with the string its answer
+ * must hold.
  *
  * Answer accuracy: answers holding the expected string (case-insensitive). Source hit rate:
- * answers whose `sources` event names the document the fact is in. Measured for the prompt
+ * answers whose `sources` event names the document the fact is in (an answer that failed before
+ * it started has no `sources`: a miss). Measured for the prompt
  * with the passages in the system turn (CHAT_PASSAGES_IN=system, the earlier layout) against
  * the passages as numbered extracts in the user turn (the default), in the same run, on the
  * same model server and index contents. Temperature 0 (greedy): a run repeats.
