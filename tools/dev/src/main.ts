@@ -61,6 +61,8 @@ const START_FIRST = ['user-service', 'policy-sync'];
 /** The real model and embeddings servers, when installed: their base URLs. */
 interface LocalModel {
   chatUrl: string;
+  /** The local model's lane for work nobody watches token by token (summaries). */
+  backgroundUrl: string;
   embeddingsUrl: string;
 }
 
@@ -74,10 +76,10 @@ function perService(
   local: LocalModel | undefined,
 ): Record<string, Record<string, string>> {
   return {
-    // The summarizer shares the install's model (BASE_URL_LOCAL, MODEL_LOCAL). One call at a time:
-    // the local model computes one answer at a time, so a chat waits behind at most one summary
-    // call, not behind a document's whole batch.
-    summarizer: local ? { LLM_MAX_CONCURRENCY: '1' } : {},
+    // The summarizer uses the local model's background lane, a llama context of its own, so a
+    // chat never waits behind a summary. One call at a time: the lane computes one answer at a
+    // time, and a document's whole batch would otherwise queue there at once.
+    summarizer: local ? { BASE_URL_LOCAL: local.backgroundUrl, LLM_MAX_CONCURRENCY: '1' } : {},
     // Logins reach the user service through the core backend's relay (the chat page), which
     // passes the visitor's address on: one hop to believe.
     'user-service': { TRUST_PROXY: '1' },
@@ -294,6 +296,7 @@ async function startLocalModel(
   );
   const local = {
     chatUrl: `http://127.0.0.1:${port}/v1`,
+    backgroundUrl: `http://127.0.0.1:${port}/background/v1`,
     embeddingsUrl: `http://127.0.0.1:${port + 1}/v1`,
   };
   for (const [name, url, child] of [
