@@ -60,6 +60,13 @@ export interface CrudModule<C, Row, Q, B, U> {
   remove?(this: void, caller: C, id: string): Promise<unknown>;
 }
 
+/** Every operation: its summary, further answers, and its run unless the module's serves. */
+interface Operation<Run> {
+  summary: string;
+  run?: Run;
+  answers?: Answers;
+}
+
 /** The operations of a collection; an operation without `run` calls the module's function. */
 export interface ResourceOperations<
   C,
@@ -71,41 +78,23 @@ export interface ResourceOperations<
   U extends Schema,
 > {
   /** A page (`{data, total, page, limit}` from `{rows, total}`) or every item (`{data}` from rows). */
-  list?: {
-    summary: string;
-    page: { description: string; schema: Schema };
-    query?: Q;
-    run?: (
+  list?: Operation<
+    (
       caller: C,
       query: z.output<Q>,
       params: z.output<CP>,
-    ) => Promise<{ rows: Row[]; total: number } | Row[]>;
-    answers?: Answers;
-  };
-  create?: {
-    summary: string;
+    ) => Promise<{ rows: Row[]; total: number } | Row[]>
+  > & { page: { description: string; schema: Schema }; query?: Q };
+  create?: Operation<(caller: C, body: z.output<B>, params: z.output<CP>) => Promise<Row>> & {
     body: B;
-    run?: (caller: C, body: z.output<B>, params: z.output<CP>) => Promise<Row>;
-    answers?: Answers;
   };
-  show?: {
-    summary: string;
-    run?: (caller: C, params: z.output<IP>) => Promise<Row>;
-    answers?: Answers;
-  };
-  change?: {
-    summary: string;
+  show?: Operation<(caller: C, params: z.output<IP>) => Promise<Row>>;
+  change?: Operation<(caller: C, params: z.output<IP>, body: z.output<U>) => Promise<Row>> & {
     body: U;
     /** PUT replaces the item; PATCH (the default) changes the fields sent. */
     method?: 'patch' | 'put';
-    run?: (caller: C, params: z.output<IP>, body: z.output<U>) => Promise<Row>;
-    answers?: Answers;
   };
-  remove?: {
-    summary: string;
-    run?: (caller: C, params: z.output<IP>) => Promise<unknown>;
-    answers?: Answers;
-  };
+  remove?: Operation<(caller: C, params: z.output<IP>) => Promise<unknown>>;
 }
 
 /** Further answers as documented responses. */
@@ -168,6 +157,20 @@ export function resourceRoutes<
     return (caller: C, params: z.output<IP>, ...rest: A) =>
       call(caller, (params as Record<string, string>)[param]!, ...rest);
   };
+  /** Show, change or remove: the item's route, answering what `run` gives back as `respond` says. */
+  const onItem = <R, B extends Schema = z.ZodUndefined>(
+    method: HttpMethod,
+    operation: Operation<unknown> & { body?: B },
+    run: (caller: C, params: z.output<IP>, body: z.output<B>) => Promise<R>,
+    answer: ResponseSpec,
+    respond: (result: R) => unknown,
+  ) =>
+    itemRoute(resource, {
+      ...operation,
+      method,
+      answer,
+      run: async (caller, params, { body }) => respond(await run(caller, params, body)),
+    });
   const routes: RouteDefinition[] = [];
   const { list, create, show, change, remove } = operations;
 
@@ -175,11 +178,9 @@ export function resourceRoutes<
     const run = list.run ?? fromModule(module.list, 'list');
     routes.push(
       collectionRoute(resource, {
+        ...list,
         method: 'get',
-        summary: list.summary,
-        query: list.query,
         answer: list.page,
-        answers: list.answers,
         run: async (caller, params, { query }) => {
           const found = await run(caller, query, params);
           if (Array.isArray(found)) return { data: found.map(one.from) };
@@ -194,55 +195,26 @@ export function resourceRoutes<
     const run = create.run ?? fromModule(module.create, 'create');
     routes.push(
       collectionRoute(resource, {
+        ...create,
         method: 'post',
         status: 201,
-        summary: create.summary,
-        body: create.body,
         answer: oneAnswer,
-        answers: create.answers,
         run: async (caller, params, { body }) => one.from(await run(caller, body, params)),
       }),
     );
   }
   if (show) {
     const run = show.run ?? byId(module.find, 'find');
-    routes.push(
-      itemRoute(resource, {
-        method: 'get',
-        summary: show.summary,
-        answer: oneAnswer,
-        answers: show.answers,
-        run: async (caller, params) => one.from(await run(caller, params)),
-      }),
-    );
+    routes.push(onItem('get', show, run, oneAnswer, one.from));
   }
   if (change) {
     const run = change.run ?? byId(module.update, 'update');
-    routes.push(
-      itemRoute(resource, {
-        method: change.method ?? 'patch',
-        summary: change.summary,
-        body: change.body,
-        answer: oneAnswer,
-        answers: change.answers,
-        run: async (caller, params, { body }) => one.from(await run(caller, params, body)),
-      }),
-    );
+    routes.push(onItem(change.method ?? 'patch', change, run, oneAnswer, one.from));
   }
   if (remove) {
     const run = remove.run ?? byId(module.remove, 'remove');
-    routes.push(
-      itemRoute(resource, {
-        method: 'delete',
-        summary: remove.summary,
-        answer: { description: 'Deleted', schema: Deleted },
-        answers: remove.answers,
-        run: async (caller, params) => {
-          await run(caller, params);
-          return { deleted: true as const };
-        },
-      }),
-    );
+    const deleted = { description: 'Deleted', schema: Deleted };
+    routes.push(onItem('delete', remove, run, deleted, () => ({ deleted: true as const })));
   }
   return routes;
 }

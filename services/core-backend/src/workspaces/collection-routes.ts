@@ -4,7 +4,6 @@
  * fields a change sent, as the domain names them.
  */
 import type { Resource } from '@pelita/kit';
-import type { Request } from 'express';
 import type { z } from 'zod';
 import type { Actor } from './actor';
 import { actorOf, type CallerOf } from './caller';
@@ -21,12 +20,6 @@ export const workspaceItem = {
   params: { item: WorkspaceParams },
   one: { description: 'The workspace', schema: WorkspaceResponse, from: toWorkspaceResponse },
 };
-
-/** The actor of the workspace a request's path names. */
-export const actorFor =
-  (callerOf: CallerOf) =>
-  (req: Request, params: { workspaceId: string }): Promise<Actor> =>
-    actorOf(callerOf, req, params.workspaceId);
 
 export function workspaceResource<
   Row,
@@ -54,7 +47,8 @@ export function workspaceResource<
       collection: spec.collection ?? (WorkspaceParams as unknown as CP),
       item: spec.params,
     },
-    caller: actorFor(callerOf),
+    // The actor of the workspace the path names.
+    caller: (req, params) => actorOf(callerOf, req, params.workspaceId),
     one: spec.one,
     missing: spec.missing,
   };
@@ -69,10 +63,8 @@ export function sentFields<B extends object, const N extends { [K in keyof B]?: 
   names: N,
 ): Renamed<B, N> {
   const sent = Object.entries(names).filter(([field]) => body[field as keyof B] !== undefined);
-  return Object.fromEntries(sent.map(([field, name]) => [name, body[field as keyof B]])) as Renamed<
-    B,
-    N
-  >;
+  const renamed = sent.map(([field, name]) => [name, body[field as keyof B]]);
+  return Object.fromEntries(renamed) as Renamed<B, N>;
 }
 
 /** The fields of B that N names, under N's names, each present only when sent. */
