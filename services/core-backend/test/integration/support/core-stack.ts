@@ -64,6 +64,8 @@ export async function startCoreStack(
   const settings = loadConfig(settingsSchema, {
     DATABASE_URL: platform.databaseUrl,
     REDIS_URL,
+    // The user service's prefix: the sessions its tokens name are there.
+    REDIS_KEY_PREFIX: platform.redisKeyPrefix,
     JWT_PUBLIC_KEY: platform.service.keys.publicKey
       .export({ type: 'spki', format: 'pem' })
       .toString(),
@@ -72,7 +74,7 @@ export async function startCoreStack(
     SERVICE_TOKEN: serviceToken,
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     OPENSEARCH_URL,
-    // One index per stack: test files run one after another against one OpenSearch.
+    // One index per stack: test files run in parallel against one OpenSearch.
     KNOWLEDGE_INDEX: `core-knowledge-${randomBytes(4).toString('hex')}`,
     ...env,
   });
