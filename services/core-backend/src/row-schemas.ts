@@ -1,7 +1,7 @@
 /**
  * What the responses of stored rows share: who made the row and when, and the one mapper from a
  * row to a response whose fields are its columns (the tables name their columns as the seed
- * names the fields, snake_case).
+ * names the fields, snake_case) or a domain object's properties (the same names in camelCase).
  */
 import { z } from 'zod';
 import { Timestamps } from './http-schemas';
@@ -13,12 +13,22 @@ export const Made = { created_by: z.string(), ...Timestamps };
 type Column<T> = T | (string extends T ? Date : never);
 /** A row holding every field of `T` in a column of its name. */
 export type RowOf<T> = { [K in keyof T]: Column<T[K]> };
+/** `created_by` as `createdBy`. */
+type Camel<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Head}${Capitalize<Camel<Tail>>}`
+  : S;
+/** An object holding every field of `T` in a property of its name in camelCase. */
+export type ObjectOf<T> = { [K in keyof T as Camel<K & string>]: Column<T[K]> };
+
+const camel = (field: string) =>
+  field.replace(/_([a-z])/g, (_all, letter: string) => letter.toUpperCase());
 
 /**
- * The mapper from a row to `schema`'s response: each field the schema names is copied from the
- * column of that name (a date as ISO 8601), in the schema's order — and nothing else, so a sealed
- * secret or a lease column never reaches an answer. `computed` makes the fields no column holds
- * as they are answered (a flag for a sealed secret, a bigint column's number).
+ * The mapper from a stored row to `schema`'s response: each field the schema names is copied, in
+ * the schema's order, from the row's column of that name — or, for a domain object, from its
+ * property of that name in camelCase (`created_by` from `createdBy`) — a date as ISO 8601, and
+ * nothing else, so a sealed secret or a lease column never reaches an answer. `computed` makes the
+ * fields no column holds as they are answered (a flag for a sealed secret, a bigint's number).
  */
 export function responseOf<
   Shape extends z.ZodRawShape,
@@ -26,13 +36,15 @@ export function responseOf<
   Computed extends Partial<z.output<z.ZodObject<Shape>>> = Record<never, never>,
 >(schema: z.ZodObject<Shape>, computed?: (row: Row) => Computed) {
   type Response = z.output<z.ZodObject<Shape>>;
+  type Fields = Omit<Response, keyof Computed>;
   const fields = Object.keys(schema.shape);
-  return (row: Row & RowOf<Omit<Response, keyof Computed>>): Response => {
+  return (row: Row & (RowOf<Fields> | ObjectOf<Fields>)): Response => {
     const made: Record<string, unknown> = computed?.(row) ?? {};
-    const columns = row as Record<string, unknown>;
+    const values = row as Record<string, unknown>;
     const response: Record<string, unknown> = {};
     for (const field of fields) {
-      const value = field in made ? made[field] : columns[field];
+      const value =
+        field in made ? made[field] : field in values ? values[field] : values[camel(field)];
       response[field] = value instanceof Date ? value.toISOString() : value;
     }
     return response as Response;

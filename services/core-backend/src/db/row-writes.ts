@@ -1,7 +1,7 @@
 /**
  * The insert and update of a workspace's row — `id`, `workspace_id`, `created_by`, `created_at`,
  * `updated_at` and the row's own columns — written from one list of those columns (databases,
- * APIs, integrations, iframes, system prompts, models). The table and column names are the
+ * APIs, integrations, iframes, system prompts, models; folders and topics are only inserted so). The table and column names are the
  * repository's constants, never a request's: only the listed columns are read from what is given.
  */
 import type pg from 'pg';
@@ -43,6 +43,25 @@ export function rowWrites<Columns extends object>(
       );
     },
   };
+}
+
+/**
+ * Renames and moves an item of a tree (a folder in its parent, a document in its folder): a name
+ * given replaces its name, a place given (null: the top) replaces its `placeColumn`.
+ */
+export async function renameOrMove(
+  db: Queryable,
+  spec: { table: string; placeColumn: string },
+  id: string,
+  changes: { name: string | undefined; place: string | null | undefined },
+): Promise<void> {
+  const { table, placeColumn: place } = spec;
+  await db.query(
+    `update ${table} set name = coalesce($2, name),
+       ${place} = case when $3 then $4::uuid else ${place} end, updated_at = now()
+     where id = $1`,
+    [id, changes.name ?? null, changes.place !== undefined, changes.place ?? null],
+  );
 }
 
 /**

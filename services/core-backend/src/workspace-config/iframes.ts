@@ -16,7 +16,7 @@ import {
 } from './iframe-repository';
 import { managedRows } from './managed-rows';
 
-export type { Iframe, IframeInput, IframeTheme } from './iframe-repository';
+export type { IframeInput, IframeTheme } from './iframe-repository';
 
 export interface Widget {
   id: string;

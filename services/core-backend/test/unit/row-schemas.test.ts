@@ -1,6 +1,7 @@
 import { toDatabaseResponse } from '../../src/sources/schemas';
 import { toDocumentResponse } from '../../src/documents/schemas';
 import type { DocumentRecord } from '../../src/documents/document-repository';
+import { toMemberResponse, toWorkspaceResponse } from '../../src/workspaces/schemas';
 
 const created = new Date('2026-11-01T10:00:00.000Z');
 const updated = new Date('2026-11-02T11:30:00.000Z');
@@ -81,5 +82,35 @@ describe('responses of stored rows', () => {
     expect(answer.size_bytes).toBe(12345);
     expect(answer.finished_at).toBeNull();
     expect(answer.created_at).toBe('2026-11-01T10:00:00.000Z');
+  });
+
+  it("read a domain object's camelCase properties, and leave out an optional field it lacks", () => {
+    const member = toMemberResponse({
+      userId: 'u1',
+      username: 'ana',
+      fullName: 'Ana Tester',
+      role: 'editor',
+      createdAt: created,
+      updatedAt: updated,
+    });
+    expect(member).toEqual({
+      user_id: 'u1',
+      username: 'ana',
+      full_name: 'Ana Tester',
+      role: 'editor',
+      created_at: '2026-11-01T10:00:00.000Z',
+      updated_at: '2026-11-02T11:30:00.000Z',
+    });
+    const workspace = toWorkspaceResponse({
+      id: 'w1',
+      name: 'W',
+      description: '',
+      settings: {} as never,
+      createdBy: 'u1',
+      createdAt: created,
+      updatedAt: updated,
+    });
+    expect(JSON.parse(JSON.stringify(workspace))).not.toHaveProperty('role');
+    expect(workspace.created_by).toBe('u1');
   });
 });
