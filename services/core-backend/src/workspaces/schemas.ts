@@ -39,7 +39,7 @@ export const MemberParams = z.object({
   userId: storedText().min(1).max(128),
 });
 export const MemberBody = z.object({ role: RoleName });
-const MemberResponse = z.object({
+export const MemberResponse = z.object({
   user_id: z.string(),
   username: z.string(),
   full_name: z.string(),
