@@ -90,7 +90,7 @@ export {
 export { migrate, withStartupLock } from './postgres-migrations';
 
 // One PostgreSQL transaction around a piece of work; a client left in doubt is discarded
-export { inTransaction, type Db } from './postgres-transaction';
+export { inTransaction, loggingIdleErrors, type Db } from './postgres-transaction';
 
 // An OpenSearch client from the OPENSEARCH_* settings (Redis and S3: entries `./redis-client`, `./object-store`)
 export {
