@@ -3,7 +3,7 @@
  * a pool that survives losing an idle connection.
  */
 import type { Pool, PoolClient } from 'pg';
-import type { Logger } from './logger';
+import type { Logger } from 'pino';
 
 /** What a repository runs its SQL on: the pool, or the client of a running transaction. */
 export type Db = Pool | PoolClient;

@@ -8,12 +8,12 @@
  * `CHAT_PASSAGES_IN=system` keeps the earlier layout (instruction and whole passages in the
  * system turn), for a large model that does better with whole passages.
  */
+import type { Settings } from '../config';
 import type { Hit } from '../retrieval/knowledge-index';
 import type { ChatTurn } from './model-client';
 import type { Finding } from './source-lookups';
 
-export type PassagesIn = 'user' | 'system';
-export const PASSAGES_IN: readonly PassagesIn[] = ['user', 'system'];
+export type PassagesIn = Settings['CHAT_PASSAGES_IN'];
 
 export interface AnswerPromptInput {
   /** The workspace's default `persistent` system prompt, if any. */
