@@ -142,9 +142,10 @@ describe('audios', () => {
   it("transcribes a recording with the seed's settings into speaker chunks and a summary", async () => {
     stub.resetStats();
     const created = await upload(alice, 'meeting.wav', makeWav({ seconds: 12, script: MEETING }));
+    // The answer reads the row back: the worker may already have taken it.
+    expect(['queued', 'transcribing']).toContain(created.state);
     expect(created).toMatchObject({
       name: 'meeting.wav',
-      state: 'queued',
       stt_model: 'turbo',
       diarize: true,
       suppress_numerals: false,
@@ -235,7 +236,7 @@ describe('audios', () => {
       call('POST', `/audios/${meeting.id}/reprocess`, alice),
       200,
     );
-    expect(queued.state).toBe('queued');
+    expect(['queued', 'transcribing']).toContain(queued.state);
     expect(await settled(alice, meeting.id)).toMatchObject({
       name: 'Keeper plan',
       state: 'done',
