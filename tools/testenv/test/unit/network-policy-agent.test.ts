@@ -5,6 +5,7 @@ import {
   agentArgs,
   agentCleanupScript,
   isAgentIpset,
+  isBareFilterTable,
 } from '../../src/cli/node/network-policy-agent';
 import { NODE_NAME, SERVICE_CIDR } from '../../src/cli/node/node-config';
 
@@ -85,5 +86,14 @@ describe('the NetworkPolicy agent (kube-router)', () => {
     expect(
       ['KUBE-SRC-ABC', 'KUBE-DST-DEF', 'kube-router-pod-subnets', 'other'].filter(isAgentIpset),
     ).toEqual(['KUBE-SRC-ABC', 'KUBE-DST-DEF']);
+  });
+
+  it('removes the filter table only when nothing but the accepting built-in chains is left', () => {
+    const bare =
+      '# by iptables-save\n*filter\n:INPUT ACCEPT [0:0]\n:FORWARD ACCEPT [0:0]\n:OUTPUT ACCEPT [0:0]\nCOMMIT\n';
+    expect(isBareFilterTable(bare)).toBe(true);
+    expect(isBareFilterTable(bare.replace(':FORWARD ACCEPT', ':FORWARD DROP'))).toBe(false);
+    expect(isBareFilterTable(bare.replace('COMMIT', '-A INPUT -j ACCEPT\nCOMMIT'))).toBe(false);
+    expect(isBareFilterTable(bare.replace('COMMIT', ':OTHER - [0:0]\nCOMMIT'))).toBe(false);
   });
 });

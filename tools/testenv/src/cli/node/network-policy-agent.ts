@@ -75,3 +75,17 @@ export function agentCleanupScript(filterTable: string): string | null {
     '',
   ].join('\n');
 }
+
+/**
+ * Whether `iptables-save -t filter` output is the table iptables-nft creates on first use and
+ * nothing more: the built-in chains accepting, no rule, no other chain. Such a table filters
+ * nothing; removing it leaves the host as it was before the agent's first start.
+ */
+export function isBareFilterTable(filterTable: string): boolean {
+  const lines = filterTable.split('\n').filter((line) => line !== '' && !line.startsWith('#'));
+  const chains = lines.filter((line) => line.startsWith(':'));
+  const builtIn = /^:(INPUT|FORWARD|OUTPUT) ACCEPT /;
+  return (
+    chains.every((line) => builtIn.test(line)) && !lines.some((line) => line.startsWith('-A '))
+  );
+}

@@ -17,6 +17,7 @@ import {
   agentArgs,
   agentCleanupScript,
   isAgentIpset,
+  isBareFilterTable,
 } from '../node/network-policy-agent';
 import { restoreSysctls, saveSysctls, writeSysctl } from '../node/sysctls';
 import { httpOk } from '../probes';
@@ -37,12 +38,20 @@ async function chainsInstalled(): Promise<boolean> {
   return (await run('iptables', ['-t', 'filter', '-S', 'KUBE-ROUTER-FORWARD'])).code === 0;
 }
 
-/** Takes out its chains (and the jumps to them), then its ipsets, which rules no longer use. */
+const saveFilterTable = async () => (await runChecked('iptables-save', ['-t', 'filter'])).stdout;
+
+/**
+ * Takes out its chains (and the jumps to them), the filter table when nothing else is left in it,
+ * then its ipsets, which no rule uses any more.
+ */
 async function removeAgentRules(): Promise<void> {
   if (EXECUTABLES.some((name) => findExecutable(name) === undefined)) return;
-  const table = await runChecked('iptables-save', ['-t', 'filter']);
-  const script = agentCleanupScript(table.stdout);
+  const script = agentCleanupScript(await saveFilterTable());
   if (script !== null) await runChecked('iptables-restore', ['--noflush'], { input: script });
+  const table = await saveFilterTable();
+  if (table !== '' && isBareFilterTable(table)) {
+    await runChecked('nft', ['delete', 'table', 'ip', 'filter']);
+  }
   const sets = (await runChecked('ipset', ['list', '-n'])).stdout.split('\n').filter(isAgentIpset);
   for (const set of sets) await runChecked('ipset', ['destroy', set]);
 }
