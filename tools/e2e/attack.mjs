@@ -144,7 +144,7 @@ async function startCallers() {
 
 function exists(args) {
   try {
-    kubectl(['get', ...args]);
+    execFileSync(KUBECTL, ['get', ...args], { stdio: 'ignore' });
     return true;
   } catch {
     return false;
@@ -178,7 +178,8 @@ function installTargets() {
       }
     }
   }
-  for (const pod of pods.items) {
+  // A pod on its way out (a rolled or killed one) may already refuse: only the live ones.
+  for (const pod of pods.items.filter((p) => !p.metadata.deletionTimestamp && p.status.podIP)) {
     const service = pod.metadata.labels['app.kubernetes.io/name'];
     for (const container of pod.spec.containers) {
       for (const port of container.ports ?? []) {
