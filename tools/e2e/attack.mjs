@@ -183,7 +183,7 @@ function installTargets() {
     const service = pod.metadata.labels['app.kubernetes.io/name'];
     for (const container of pod.spec.containers) {
       for (const port of container.ports ?? []) {
-        const to = `${service} pod ${pod.metadata.name.slice(INSTALL.length + 1)}`;
+        const to = `${service} pod ${pod.metadata.name.slice(`${INSTALL}-${service}-`.length)}`;
         targets.push({
           service,
           portName: port.name,
