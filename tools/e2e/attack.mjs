@@ -47,7 +47,7 @@ const SETTLE_MS = 60_000;
 
 const kubectl = (args, input) =>
   execFileSync(KUBECTL, args, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'inherit'] });
-const getJson = (args) => JSON.parse(kubectl([...args, '-o', 'json']));
+const getJson = (args) => JSON.parse(kubectl(['get', ...args, '-o', 'json']));
 const apply = (objects) =>
   kubectl(['apply', '-f', '-'], JSON.stringify({ apiVersion: 'v1', kind: 'List', items: objects }));
 
