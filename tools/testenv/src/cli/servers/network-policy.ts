@@ -48,8 +48,9 @@ async function removeAgentRules(): Promise<void> {
   if (EXECUTABLES.some((name) => findExecutable(name) === undefined)) return;
   const script = agentCleanupScript(await saveFilterTable());
   if (script !== null) await runChecked('iptables-restore', ['--noflush'], { input: script });
-  const table = await saveFilterTable();
-  if (table !== '' && isBareFilterTable(table)) {
+  // iptables-save prints a bare table even when there is none: ask nft whether it exists.
+  const exists = (await run('nft', ['list', 'table', 'ip', 'filter'])).code === 0;
+  if (exists && isBareFilterTable(await saveFilterTable())) {
     await runChecked('nft', ['delete', 'table', 'ip', 'filter']);
   }
   const sets = (await runChecked('ipset', ['list', '-n'])).stdout.split('\n').filter(isAgentIpset);
