@@ -6,7 +6,8 @@
 # Ready, then drives the platform through its pods (tools/e2e/drive.mjs, the same script the kind
 # workflow runs): a document uploaded to core-backend crosses the document pipeline and is cited
 # in a chat, an OCR worker is killed mid-task, and a user-service pod is killed to see it
-# replaced. On failure it writes pod logs, events and descriptions to $ARTIFACTS_DIR.
+# replaced; then the attack phase (attack-phase.sh) probes the install's NetworkPolicies from pods
+# of its own. On failure it writes pod logs, events and descriptions to $ARTIFACTS_DIR.
 #
 # Every run starts clean: the e2e namespaces and the tenant's database are removed first.
 # Settings (environment): PELITA_TESTENV_DIR (/tmp/pelita-testenv), ARTIFACTS_DIR
@@ -57,6 +58,8 @@ NODE=$(setting REAL_NODE_ADDRESS)
 NODE_SELECTOR=$(setting REAL_NODE_SELECTOR)
 NODE_TAINT_KEY=$(setting REAL_NODE_TAINT)
 NODE_TAINT_KEY=${NODE_TAINT_KEY%%=*}
+# The attack phase needs policies enforced on the node (testenv's network-policy server).
+NETWORK_POLICY_AGENT=$(setting NETWORK_POLICY_AGENT)
 POSTGRES_URL=$(setting POSTGRES_URL)
 S3_ACCESS_KEY=$(setting S3_ACCESS_KEY)
 S3_SECRET_KEY=$(setting S3_SECRET_KEY)
@@ -64,6 +67,8 @@ export KUBECONFIG
 kubectl() { "$KUBECTL_BIN" "$@"; }
 # shellcheck source=tools/e2e/phases.sh
 source "$ROOT/tools/e2e/phases.sh"
+# shellcheck source=tools/e2e/attack-phase.sh
+source "$ROOT/tools/e2e/attack-phase.sh"
 helm() { "$HELM_BIN" "$@"; }
 
 collect_diagnostics() {
@@ -302,6 +307,8 @@ kubectl wait -n "$NS" "pod/$victim" --for=delete --timeout 1m
 kubectl rollout status -n "$NS" "deployment/$INSTALL-user-service" --timeout 3m
 kubectl wait -n "$NS" "platforminstall/$INSTALL" --for=condition=Ready --timeout 3m
 drive login
+
+attack_phase
 
 if [[ ${KEEP:-0} != 1 ]]; then
   log 'removing the install'

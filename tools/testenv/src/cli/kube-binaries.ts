@@ -69,6 +69,24 @@ export const COREDNS_WRAPPER: GoWrapper = {
   ldflags: '',
 };
 
+/**
+ * NetworkPolicy enforcement on the real node: kube-router's policy controller alone (iptables and
+ * ipset). The go module proxy serves v2.1.0 only; the wrapper's go.mod raises the dependencies
+ * that carry reported security flaws (the testenv README lists them and what remains).
+ */
+export const KUBE_ROUTER: GoProgram = {
+  binary: 'kube-router',
+  module: 'github.com/cloudnativelabs/kube-router/v2/cmd/kube-router',
+  version: 'v2.1.0',
+};
+
+export const KUBE_ROUTER_WRAPPER: GoWrapper = {
+  dir: path.join(WRAPPERS_DIR, 'kube-router'),
+  programs: [KUBE_ROUTER],
+  // As its Makefile sets it, else it reports an empty version.
+  ldflags: `-X github.com/cloudnativelabs/kube-router/v2/pkg/version.Version=${KUBE_ROUTER.version}`,
+};
+
 export const ETCD: GoProgram = {
   binary: 'etcd',
   module: 'go.etcd.io/etcd/server/v3',

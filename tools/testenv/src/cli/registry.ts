@@ -8,6 +8,7 @@ import { hadolint } from './servers/hadolint';
 import { kube } from './servers/kube';
 import { mariadb } from './servers/mariadb';
 import { minio } from './servers/minio';
+import { networkPolicy } from './servers/network-policy';
 import { node } from './servers/node';
 import { opa } from './servers/opa';
 import { opensearch } from './servers/opensearch';
@@ -27,6 +28,7 @@ export const servers: readonly Server[] = [
   prometheus,
   kube,
   node,
+  networkPolicy,
   smtp,
   schemathesis,
   hadolint,

@@ -29,6 +29,7 @@ export const SERVER_KEYS = {
     'CONTAINERD_ADDRESS',
     'CRICTL_BIN',
   ],
+  'network-policy': ['NETWORK_POLICY_AGENT'],
   smtp: ['SMTP_HOST', 'SMTP_PORT', 'SMTP_MAILDIR'],
   schemathesis: ['SCHEMATHESIS_BIN'],
   hadolint: ['HADOLINT_BIN'],

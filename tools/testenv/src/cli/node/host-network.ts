@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { runChecked } from '../proc';
 import { BRIDGE, NODE_IP, type NodePaths } from './node-config';
+import { restoreSysctls, saveSysctls, writeSysctl } from './sysctls';
 
 /** Set by us (ip_forward) or by the kubelet at start (the other three). */
 const TOUCHED_SYSCTLS = [
@@ -13,27 +14,6 @@ const TOUCHED_SYSCTLS = [
   'vm/overcommit_memory',
 ];
 const FIREWALL_TABLE = 'pelita-node';
-
-const sysctlFile = (name: string) => `/proc/sys/${name}`;
-const readSysctl = (name: string) => fs.readFileSync(sysctlFile(name), 'utf8').trim();
-const writeSysctl = (name: string, value: string) => fs.writeFileSync(sysctlFile(name), value);
-
-/**
- * Records the host's values once: a second start (after a crash) must not record the values the
- * first one set, or stop() would never put the originals back.
- */
-function saveSysctls(paths: NodePaths): void {
-  if (fs.existsSync(paths.savedSysctls)) return;
-  const saved = Object.fromEntries(TOUCHED_SYSCTLS.map((name) => [name, readSysctl(name)]));
-  fs.writeFileSync(paths.savedSysctls, `${JSON.stringify(saved, null, 2)}\n`);
-}
-
-function restoreSysctls(paths: NodePaths): void {
-  if (!fs.existsSync(paths.savedSysctls)) return;
-  const saved = JSON.parse(fs.readFileSync(paths.savedSysctls, 'utf8')) as Record<string, string>;
-  for (const [name, value] of Object.entries(saved)) writeSysctl(name, value);
-  fs.rmSync(paths.savedSysctls);
-}
 
 /**
  * Forwarding is on only so that kube-proxy can pass Service traffic from one pod to another:
@@ -54,7 +34,7 @@ function bridgeExists(): boolean {
 }
 
 export async function setUpHostNetwork(paths: NodePaths): Promise<void> {
-  saveSysctls(paths);
+  saveSysctls(paths.savedSysctls, TOUCHED_SYSCTLS);
   await runChecked('nft', ['delete', 'table', 'inet', FIREWALL_TABLE]).catch(() => undefined);
   await runChecked('nft', ['-f', '-'], { input: firewallRules });
   if (!bridgeExists()) {
@@ -69,7 +49,7 @@ export async function setUpHostNetwork(paths: NodePaths): Promise<void> {
 /** Puts the host back as it was; each step runs even when an earlier one failed. */
 export async function tearDownHostNetwork(paths: NodePaths): Promise<void> {
   // ip_forward first (from the saved values), the firewall after: nothing forwards unguarded.
-  restoreSysctls(paths);
+  restoreSysctls(paths.savedSysctls);
   await runChecked('nft', ['delete', 'table', 'inet', FIREWALL_TABLE]).catch(() => undefined);
   // kube-proxy leaves its own table behind when stopped; remove it as `kube-proxy --cleanup` does.
   await runChecked('nft', ['delete', 'table', 'ip', 'kube-proxy']).catch(() => undefined);
