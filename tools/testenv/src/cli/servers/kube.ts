@@ -17,20 +17,16 @@ import {
 } from '../../lib/kube-apiserver-config';
 import { type Settings } from '../../lib/settings';
 import { waitFor } from '../../lib/wait-for';
+import { type GoProgram, goBinaryPath, goBuildWrapper, isGoBinaryCurrent } from '../go-binary';
 import {
-  type GoProgram,
-  goBinaryPath,
-  goBuildWrapper,
-  goInstall,
-  isGoBinaryCurrent,
-} from '../go-binary';
-import {
+  CONTROL_PLANE,
   ETCD,
   ETCD_WRAPPER,
   HELM,
   KUBE_APISERVER,
   KUBE_CONTROLLER_MANAGER,
   KUBE_SCHEDULER,
+  KUBE_TOOLS,
   KUBE_VERSION,
   KUBECTL,
   KUBERNETES,
@@ -205,17 +201,14 @@ export const kube: Server = {
   isInstalled: (settings) => areKubeBinariesCurrent(settings) && !!findExecutable('openssl'),
 
   async install(ctx) {
-    const current = (program: GoProgram) => isGoBinaryCurrent(ctx, program);
+    const stale = (programs: GoProgram[]) =>
+      programs.filter((program) => !isGoBinaryCurrent(ctx, program));
     await Promise.all([
       findExecutable('openssl') ? undefined : ctx.apt(['openssl']),
-      KUBERNETES.programs.every(current) ? undefined : goBuildWrapper(ctx, KUBERNETES),
-      current(ETCD) ? undefined : goBuildWrapper(ctx, ETCD_WRAPPER),
-      current(KWOK) ? undefined : goInstall(ctx, KWOK),
-      current(HELM) ? undefined : goInstall(ctx, HELM),
+      goBuildWrapper(ctx, KUBERNETES, stale(CONTROL_PLANE)),
+      goBuildWrapper(ctx, ETCD_WRAPPER, stale([ETCD])),
+      goBuildWrapper(ctx, KUBE_TOOLS, stale([KWOK, HELM])),
     ]);
-    // The orchestrator restarts a running server after an install, but watches the apiserver
-    // only: the other processes would keep running their old binaries.
-    await kube.stop(ctx);
   },
 
   async start(ctx) {
