@@ -94,22 +94,11 @@ const HELM_VERSION = 'v3.21.4';
 /** Kubernetes minor of helm's own client-go: the default `--kube-version` of its release builds. */
 const HELM_KUBE_MINOR = '36';
 
+/** Set as helm's Makefile does, else `helm version` says v3.21 and templates see Kubernetes 1.20. */
 export const HELM: GoProgram = {
   binary: 'helm',
   module: 'helm.sh/helm/v3/cmd/helm',
   version: HELM_VERSION,
-};
-
-/**
- * helm, kwok and crictl, each from its own repository, in one wrapper module (go/kube-tools): all
- * three use k8s.io/api, apimachinery and client-go (helm 0.36.2, kwok 0.36.1, crictl 0.34), which
- * one build at one version (0.36.2, what the wrapper's go.mod resolves) compiles once.
- * helm's flags are set as its Makefile does, else `helm version` says v3.21 and templates see
- * Kubernetes 1.20; kwok and crictl have none of these variables.
- */
-export const KUBE_TOOLS: GoWrapper = {
-  dir: path.join(WRAPPERS_DIR, 'kube-tools'),
-  programs: [HELM, KWOK, CRICTL],
   ldflags: [
     `-X helm.sh/helm/v3/internal/version.version=${HELM_VERSION}`,
     ...['chartutil', 'lint/rules'].flatMap((pkg) => [

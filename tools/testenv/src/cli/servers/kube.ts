@@ -17,7 +17,13 @@ import {
 } from '../../lib/kube-apiserver-config';
 import { type Settings } from '../../lib/settings';
 import { waitFor } from '../../lib/wait-for';
-import { type GoProgram, goBinaryPath, goBuildWrapper, isGoBinaryCurrent } from '../go-binary';
+import {
+  type GoProgram,
+  goBinaryPath,
+  goBuildWrapper,
+  goInstall,
+  isGoBinaryCurrent,
+} from '../go-binary';
 import {
   CONTROL_PLANE,
   ETCD,
@@ -26,7 +32,6 @@ import {
   KUBE_APISERVER,
   KUBE_CONTROLLER_MANAGER,
   KUBE_SCHEDULER,
-  KUBE_TOOLS,
   KUBE_VERSION,
   KUBECTL,
   KUBERNETES,
@@ -207,7 +212,8 @@ export const kube: Server = {
       findExecutable('openssl') ? undefined : ctx.apt(['openssl']),
       goBuildWrapper(ctx, KUBERNETES, stale(CONTROL_PLANE)),
       goBuildWrapper(ctx, ETCD_WRAPPER, stale([ETCD])),
-      goBuildWrapper(ctx, KUBE_TOOLS, stale([KWOK, HELM])),
+      isGoBinaryCurrent(ctx, KWOK) ? undefined : goInstall(ctx, KWOK),
+      isGoBinaryCurrent(ctx, HELM) ? undefined : goInstall(ctx, HELM),
     ]);
   },
 

@@ -12,14 +12,19 @@ import path from 'node:path';
 import { kubeFiles, kubeRequest, apiserverReady } from '../../lib/kube-apiserver-config';
 import { type Settings } from '../../lib/settings';
 import { waitFor } from '../../lib/wait-for';
-import { type GoProgram, goBinaryPath, goBuildWrapper, isGoBinaryCurrent } from '../go-binary';
+import {
+  type GoProgram,
+  goBinaryPath,
+  goBuildWrapper,
+  goInstall,
+  isGoBinaryCurrent,
+} from '../go-binary';
 import {
   COREDNS,
   COREDNS_WRAPPER,
   CRICTL,
   KUBELET,
   KUBE_PROXY,
-  KUBE_TOOLS,
   KUBERNETES,
 } from '../kube-binaries';
 import { APISERVER_PORT } from '../kube-control-plane';
@@ -206,7 +211,7 @@ export const node: Server = {
       ctx.apt(PACKAGES),
       goBuildWrapper(ctx, KUBERNETES, stale([KUBELET, KUBE_PROXY])),
       goBuildWrapper(ctx, COREDNS_WRAPPER, stale([COREDNS])),
-      goBuildWrapper(ctx, KUBE_TOOLS, stale([CRICTL])),
+      isGoBinaryCurrent(ctx, CRICTL) ? undefined : goInstall(ctx, CRICTL),
       buildPause(ctx),
     ]);
   },
