@@ -1,5 +1,7 @@
 // Two projects: `unit` (no servers) and `integration` (real servers from `make testenv`).
 // Tests import workspaces by package name; the mapper points those at their TypeScript sources.
+const { availableParallelism } = require('node:os');
+
 const transform = {
   '^.+\\.ts$': ['@swc/jest', { jsc: { target: 'es2023', parser: { syntax: 'typescript' } } }],
   // ESM-only packages (@kubernetes/client-node 1.x and what it imports) compiled to CommonJS:
@@ -29,6 +31,11 @@ const common = {
 };
 
 module.exports = {
+  // Integration tests mostly wait on the test servers, so more workers than cores pay: on a
+  // 2-core machine jest's default (cores - 1) is one worker, 25 min for the suite; three took
+  // 11-12 min. Not more: the tests' own CPU (scrypt password hashes, the fuzzers, the local
+  // model) already fills both cores. Larger machines keep jest's default; `-w` overrides.
+  maxWorkers: Math.max(3, availableParallelism() - 1),
   // Integration tests start processes and talk to real servers; unit tests finish far sooner.
   testTimeout: 60_000,
   reporters: ['default', '<rootDir>/tools/test-summary/reporter.js'],

@@ -104,6 +104,8 @@ export const settingsSchema = baseSettings.extend({
   ...objectStoreSettings,
   /** Earlier exchanges of a room sent with each question (the seed's setting), unless the workspace sets its own. */
   MAXIMUM_CHAT_PER_ROOM: z.coerce.number().int().min(0).max(50).default(2),
+  /** The turn an answer's passages go in: the question's (small models read it) or the system's. */
+  CHAT_PASSAGES_IN: z.enum(['user', 'system']).default('user'),
   /** db-proxy, for testing databases and listing their tables; unset: those answer 503. */
   URL_DB_PROXY: optionalHttpUrl,
   /** Time-out of db-proxy calls (the seed's setting and default). */

@@ -10,10 +10,5 @@ export const Name = storedText().trim().min(1).max(200);
 export const Description = storedText().max(2000);
 /** ISO 8601 in UTC. */
 export const Timestamp = z.string();
-/** When a stored item was made and last changed: the fields of every such response... */
+/** When a stored item was made and last changed: the fields of every such response. */
 export const Timestamps = { created_at: Timestamp, updated_at: Timestamp };
-/** ...and their values, from the row's two dates. */
-export const timestampsOf = (createdAt: Date, updatedAt: Date) => ({
-  created_at: createdAt.toISOString(),
-  updated_at: updatedAt.toISOString(),
-});

@@ -5,6 +5,7 @@
  * and closes them last.
  */
 import {
+  loggingIdleErrors,
   createActivityLog,
   createActivityRepository,
   createMetrics,
@@ -18,7 +19,10 @@ import { createPool, migrateDatabase } from './db/database';
 
 export function createPlatform(settings: Settings, logger: Logger) {
   const metrics = createMetrics();
-  const pool = createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA);
+  const pool = loggingIdleErrors(
+    createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA),
+    logger,
+  );
   observePgPool(metrics.registry, pool);
   const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
   const search = createOpenSearchClient(settings);

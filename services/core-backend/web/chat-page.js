@@ -5,7 +5,7 @@
  * history. Everything goes through the core backend's API with the user's own token, so the page
  * can do exactly what the user may do, no more.
  */
-import { Conversation, errorOf, onQuestion } from './conversation.js';
+import { Conversation, errorOf } from './conversation.js';
 import { Session } from './session.js';
 
 /** How often documents still in processing are looked at again (ms). */
@@ -31,7 +31,9 @@ const state = {
   /** @type {ReturnType<typeof setTimeout> | undefined} */ following: undefined,
 };
 
-const conversation = new Conversation(byId('messages'), {
+const conversation = new Conversation(byId('conversation'), {
+  rows: 3,
+  ask: (question) => act('chat-status', () => ask(question)),
   react: (id, reaction) =>
     session.json(
       `/api/workspaces/${state.workspaceId}/rooms/${state.roomId}/messages/${id}/reaction`,
@@ -44,6 +46,20 @@ const conversation = new Conversation(byId('messages'), {
 /** Shows a message in one of the page's status lines (read out by screen readers). */
 function say(/** @type {string} */ lineId, /** @type {string} */ message) {
   byId(lineId).textContent = message;
+}
+
+/**
+ * On a phone the side panel and the conversation take turns (the stylesheet shows one): opens
+ * or closes the side panel. On a wider screen both show and this changes nothing visible.
+ */
+function showSide(/** @type {boolean} */ open) {
+  byId('app-view').classList.toggle('side-open', open);
+  byId('side-toggle').setAttribute('aria-expanded', String(open));
+  // A control that has just gone out of sight (a room picked on a phone) hands on the focus.
+  const focused = document.activeElement;
+  if (!open && focused instanceof HTMLElement && !focused.checkVisibility()) {
+    byId('question').focus();
+  }
 }
 
 /** Runs a user action; a failure is said on the given status line instead of lost. */
@@ -96,6 +112,8 @@ async function loadWorkspaces(/** @type {string | undefined} */ select = undefin
   );
   byId('no-workspace').hidden = data.length > 0;
   byId('workspace-view').hidden = data.length === 0;
+  // Without a workspace there is nothing to chat in yet: the side panel says what to do.
+  if (data.length === 0) showSide(true);
   const chosen = select ?? state.workspaceId ?? data[0]?.id;
   if (chosen) {
     picker.value = chosen;
@@ -109,7 +127,8 @@ async function openWorkspace(/** @type {string} */ id) {
   conversation.clear();
   await loadDocuments();
   const rooms = await loadRooms();
-  if (rooms[0]) await openRoom(rooms[0].id);
+  // Another workspace picked meanwhile (the first one still loading after a log-in) goes first.
+  if (rooms[0] && state.workspaceId === id) await openRoom(rooms[0].id);
 }
 
 async function loadDocuments() {
@@ -154,9 +173,11 @@ function documentItem(/** @type {DocumentRecord} */ doc) {
 }
 
 async function loadRooms() {
+  const workspaceId = state.workspaceId;
   const { data } = /** @type {{ data: Room[] }} */ (
-    await session.json(`/api/workspaces/${state.workspaceId}/rooms?limit=50`)
+    await session.json(`/api/workspaces/${workspaceId}/rooms?limit=50`)
   );
+  if (workspaceId !== state.workspaceId) return [];
   byId('rooms').replaceChildren(
     ...data.map((room) => {
       const item = document.createElement('li');
@@ -165,7 +186,12 @@ async function loadRooms() {
       button.textContent = room.name;
       button.dataset.roomId = room.id;
       if (room.id === state.roomId) button.setAttribute('aria-current', 'true');
-      button.addEventListener('click', () => act('chat-status', () => openRoom(room.id)));
+      button.addEventListener('click', () =>
+        act('chat-status', async () => {
+          await openRoom(room.id);
+          showSide(false);
+        }),
+      );
       item.append(button);
       return item;
     }),
@@ -182,7 +208,7 @@ async function openRoom(/** @type {string} */ id) {
   const { data } = await session.json(
     `/api/workspaces/${state.workspaceId}/rooms/${id}/messages?limit=50`,
   );
-  conversation.show(data);
+  if (state.roomId === id) conversation.show(data);
 }
 
 async function newRoom(/** @type {string} */ name) {
@@ -244,6 +270,10 @@ byId('logout').addEventListener('click', () =>
   }),
 );
 
+byId('side-toggle').addEventListener('click', () =>
+  showSide(byId('side-toggle').getAttribute('aria-expanded') !== 'true'),
+);
+
 byId('workspace').addEventListener('change', (event) =>
   act('chat-status', () => openWorkspace(/** @type {HTMLSelectElement} */ (event.target).value)),
 );
@@ -275,11 +305,10 @@ formById('upload-form').addEventListener('submit', (event) => {
 byId('new-room').addEventListener('click', () =>
   act('chat-status', async () => {
     await newRoom('New chat');
+    showSide(false);
     byId('question').focus();
   }),
 );
-
-onQuestion(formById('ask-form'), (question) => act('chat-status', () => ask(question)));
 
 if (session.loggedIn) act('chat-status', showApp);
 else showLogin();

@@ -1,10 +1,13 @@
 // @ts-check
 /**
- * A conversation on a page: each exchange is the question, the answer (streamed in as it comes),
- * the sources it was given and, where the page allows it, like / dislike. Text is only ever
- * set as text, never as HTML: answers and document names are not trusted markup.
+ * A conversation on a page, the same on the chat page and in the widget: the messages, the
+ * question form and a status line. Each exchange is the question, the answer (streamed in as it
+ * comes), the sources it was given and, where the page allows it, like / dislike. Text is only ever
+ * set as text, never as HTML: answers and document names are not trusted markup. An answer's
+ * markdown is built as elements (`markdown.js`), re-built as its text streams in.
  */
 import { readEvents } from './event-stream.js';
+import { renderMarkdown } from './markdown.js';
 
 /**
  * @typedef {{ type: string, topic_id: string[] }} SourceDetail
@@ -13,6 +16,8 @@ import { readEvents } from './event-stream.js';
  * @typedef {{ type: string, id: string, title: string, kind: string, position: number }} Passage
  * @typedef {'like' | 'dislike' | null} Reaction
  * @typedef {{
+ *   ask: (question: string) => Promise<unknown>,
+ *   rows: number,
  *   react?: (id: string, reaction: Reaction) => Promise<ChatRecord>,
  *   sourceName?: (type: string, id: string) => string | undefined,
  * }} ConversationOptions
@@ -38,12 +43,23 @@ export async function errorOf(/** @type {Response} */ response) {
 
 export class Conversation {
   /**
-   * @param {HTMLElement} list an `<ol>` the exchanges go in
+   * Builds the conversation in `host`: the messages (a log of exchanges), the question form
+   * (`rows` high; a question goes to `ask`) and the status line `#chat-status`.
+   * @param {HTMLElement} host
    * @param {ConversationOptions} options
    */
-  constructor(list, options = {}) {
-    this.list = list;
+  constructor(host, options) {
     this.options = options;
+    this.list = element('ol');
+    this.list.id = 'messages';
+    const log = element('div', 'messages');
+    log.setAttribute('role', 'log');
+    log.setAttribute('aria-label', 'Messages');
+    log.append(this.list);
+    const status = element('p', 'status');
+    status.id = 'chat-status';
+    status.setAttribute('role', 'status');
+    host.append(log, questionForm(options.rows, options.ask), status);
   }
 
   clear() {
@@ -55,7 +71,7 @@ export class Conversation {
     this.clear();
     for (const record of [...records].reverse()) {
       const exchange = this.#exchange(record.chat);
-      exchange.text.textContent = record.response;
+      exchange.showAnswer(record.response);
       exchange.finish(record);
       exchange.showSources(this.#namedSources(record.knowledge_source_detail));
     }
@@ -73,6 +89,7 @@ export class Conversation {
     const exchange = this.#exchange(question);
     exchange.answer.setAttribute('aria-busy', 'true');
     let record;
+    let text = '';
     try {
       for await (const { event, data } of readEvents(response)) {
         if (event === 'sources') {
@@ -80,7 +97,8 @@ export class Conversation {
             /** @type {Passage[]} */ (data).map((p) => `${p.title}${sourceWhere(p)}`),
           );
         } else if (event === 'token') {
-          exchange.text.append(data.text);
+          text += data.text;
+          exchange.showAnswer(text);
           exchange.answer.scrollIntoView({ block: 'end' });
         } else if (event === 'done') {
           record = /** @type {ChatRecord} */ (data);
@@ -112,7 +130,8 @@ export class Conversation {
     const asked = element('div', 'question');
     asked.append(element('span', 'who', 'You'), element('p', 'text', question));
     const answer = element('div', 'answer');
-    const text = element('p', 'text');
+    // A div: the answer's markdown may hold headings, lists and code blocks.
+    const text = element('div', 'text');
     answer.append(element('span', 'who', 'Assistant'), text);
     item.append(asked, answer);
     this.list.append(item);
@@ -121,7 +140,10 @@ export class Conversation {
     const react = this.options.react;
     return {
       answer,
-      text,
+      /** @param {string} markdown the answer so far */
+      showAnswer(markdown) {
+        text.replaceChildren(renderMarkdown(markdown));
+      },
       /** @param {string} message */
       note(message) {
         answer.append(element('p', 'note', message));
@@ -192,12 +214,19 @@ function reactions(record, react) {
 /**
  * The question form: on submit (the button, or Enter; Shift+Enter starts a new line) the
  * question is taken from the box and handed to `ask`, the button disabled until it settles.
- * @param {HTMLFormElement} form
+ * @param {number} rows
  * @param {(question: string) => Promise<unknown>} ask
  */
-export function onQuestion(form, ask) {
-  const box = /** @type {HTMLTextAreaElement} */ (form.querySelector('textarea'));
-  const send = /** @type {HTMLButtonElement} */ (form.querySelector('button'));
+function questionForm(rows, ask) {
+  const form = /** @type {HTMLFormElement} */ (element('form', 'ask'));
+  form.id = 'ask-form';
+  const label = element('label', undefined, 'Your question');
+  label.setAttribute('for', 'question');
+  const box = /** @type {HTMLTextAreaElement} */ (element('textarea'));
+  Object.assign(box, { id: 'question', name: 'question', rows, required: true, maxLength: 20000 });
+  const send = /** @type {HTMLButtonElement} */ (element('button', undefined, 'Send'));
+  send.type = 'submit';
+  form.append(label, box, send);
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     const question = box.value.trim();
@@ -215,4 +244,5 @@ export function onQuestion(form, ask) {
       form.requestSubmit();
     }
   });
+  return form;
 }

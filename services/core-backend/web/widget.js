@@ -5,7 +5,7 @@
  * the visitor's conversation id, issued with the first answer, is kept in localStorage so a
  * return visit shows the conversation again.
  */
-import { Conversation, errorOf, onQuestion } from './conversation.js';
+import { Conversation, errorOf } from './conversation.js';
 
 /**
  * @typedef {{ title: string, greeting: string, primary_color: string, dark_mode: boolean }} Theme
@@ -26,7 +26,13 @@ byId('greeting').textContent = config.theme.greeting;
 document.documentElement.style.setProperty('--primary', config.theme.primary_color);
 document.body.classList.toggle('dark', config.theme.dark_mode);
 
-const conversation = new Conversation(byId('messages'));
+const conversation = new Conversation(byId('conversation'), {
+  rows: 2,
+  ask: (question) =>
+    ask(question).catch((/** @type {Error} */ err) => {
+      byId('chat-status').textContent = err.message;
+    }),
+});
 
 async function showHistory() {
   const session = localStorage.getItem(sessionKey);
@@ -55,12 +61,6 @@ async function ask(/** @type {string} */ question) {
   byId('chat-status').textContent =
     record?.status === 'complete' ? 'Answered.' : 'The answer stopped early.';
 }
-
-onQuestion(/** @type {HTMLFormElement} */ (byId('ask-form')), (question) =>
-  ask(question).catch((/** @type {Error} */ err) => {
-    byId('chat-status').textContent = err.message;
-  }),
-);
 
 showHistory().catch((/** @type {Error} */ err) => {
   byId('chat-status').textContent = err.message;

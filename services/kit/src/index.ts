@@ -17,8 +17,8 @@ export {
   Deleted,
   pageOf,
   Paging,
+  collectionRoute,
   itemRoute,
-  moduleRoutes,
   resourceRoutes,
   type CrudModule,
   type Resource,
@@ -90,7 +90,7 @@ export {
 export { migrate, withStartupLock } from './postgres-migrations';
 
 // One PostgreSQL transaction around a piece of work; a client left in doubt is discarded
-export { inTransaction, type Db } from './postgres-transaction';
+export { inTransaction, loggingIdleErrors, type Db } from './postgres-transaction';
 
 // An OpenSearch client from the OPENSEARCH_* settings (Redis and S3: entries `./redis-client`, `./object-store`)
 export {
@@ -154,6 +154,14 @@ export { createLogger, type Logger, type LoggerOptions } from './logger';
 export { addToAccessLog } from './request-context';
 export { redact, redactString, isSensitiveKey, REDACTED } from './redact';
 export { createMetrics, type Metrics } from './metrics';
+// A service's own series, declared as one table (key → kind, name, help, labels, buckets)
+export {
+  declareSeries,
+  type CounterSpec,
+  type DeclaredSeries,
+  type GaugeSpec,
+  type HistogramSpec,
+} from './metric-series';
 export {
   poolMetrics,
   observePgPool,
@@ -218,6 +226,8 @@ export {
 } from './activity-log/activity-changes';
 export {
   createActivityRepository,
+  toActivityDocument,
+  type ActivityDocument,
   type ActivityEntry,
   type ActivityQuery,
   type ActivityRepository,

@@ -1,5 +1,9 @@
-/** One PostgreSQL transaction around a piece of work, and the type repositories accept to join one. */
+/**
+ * One PostgreSQL transaction around a piece of work, the type repositories accept to join one, and
+ * a pool that survives losing an idle connection.
+ */
 import type { Pool, PoolClient } from 'pg';
+import type { Logger } from 'pino';
 
 /** What a repository runs its SQL on: the pool, or the client of a running transaction. */
 export type Db = Pool | PoolClient;
@@ -38,6 +42,19 @@ export async function inTransaction<T>(
     client.removeListener('error', lost);
     client.release(broken);
   }
+}
+
+/**
+ * Logs the connections `pool` loses while they are idle (a server restart, a terminated backend,
+ * a dropped network link) and returns the pool. The pool discards such a client and reports it
+ * with an 'error' event; with no listener, Node ends the process on the first one.
+ */
+export function loggingIdleErrors(pool: Pool, logger: Logger): Pool {
+  // The message and code only: pg hangs the whole client, connection settings included, on it.
+  pool.on('error', (err: Error & { code?: string }) =>
+    logger.warn({ err: err.message, code: err.code }, 'an idle PostgreSQL connection was lost'),
+  );
+  return pool;
 }
 
 const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));

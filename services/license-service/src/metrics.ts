@@ -1,5 +1,6 @@
 /** The service's own metrics, registered beside the kit's on the same registry. */
-import { Counter, type Registry } from 'prom-client';
+import { declareSeries } from '@pelita/kit';
+import type { Counter, Registry } from 'prom-client';
 
 export interface LicenseMetrics {
   /** License API answers by outcome: a validation code, or `unauthenticated` / `forbidden`. */
@@ -18,30 +19,36 @@ export interface LicenseMetrics {
 }
 
 export function registerMetrics(registry: Registry): LicenseMetrics {
-  const counter = <L extends string>(name: string, help: string, labelNames: L[]) =>
-    new Counter<L>({ name, help, labelNames, registers: [registry] });
-  return {
-    licenseChecks: counter(
-      'license_api_checks_total',
-      'License API answers by outcome (validation code, unauthenticated, forbidden)',
-      ['outcome'],
-    ),
-    logins: counter('license_dashboard_logins_total', 'Dashboard login steps by step and outcome', [
-      'step',
-      'outcome',
-    ]),
-    notifications: counter('license_login_notifications_total', 'Login notifications by outcome', [
-      'outcome',
-    ]),
-    pipelines: counter(
-      'license_pipeline_triggers_total',
-      'Pipelines of frontend mappings by outcome',
-      ['outcome'],
-    ),
-    passwordChecks: counter(
-      'license_password_checks_total',
-      'Password checks by outcome (hashed, remembered, throttled, busy)',
-      ['outcome'],
-    ),
-  };
+  return declareSeries(registry, {
+    licenseChecks: {
+      kind: 'counter',
+      name: 'license_api_checks_total',
+      help: 'License API answers by outcome (validation code, unauthenticated, forbidden)',
+      labels: ['outcome'],
+    },
+    logins: {
+      kind: 'counter',
+      name: 'license_dashboard_logins_total',
+      help: 'Dashboard login steps by step and outcome',
+      labels: ['step', 'outcome'],
+    },
+    notifications: {
+      kind: 'counter',
+      name: 'license_login_notifications_total',
+      help: 'Login notifications by outcome',
+      labels: ['outcome'],
+    },
+    pipelines: {
+      kind: 'counter',
+      name: 'license_pipeline_triggers_total',
+      help: 'Pipelines of frontend mappings by outcome',
+      labels: ['outcome'],
+    },
+    passwordChecks: {
+      kind: 'counter',
+      name: 'license_password_checks_total',
+      help: 'Password checks by outcome (hashed, remembered, throttled, busy)',
+      labels: ['outcome'],
+    },
+  });
 }

@@ -12,6 +12,7 @@ import {
   withStartupLock,
   type Logger,
   type Service,
+  loggingIdleErrors,
 } from '@pelita/kit';
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
@@ -43,13 +44,15 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
   }
   // A bounded wait for a connection: without it a request waits for ever while the database is
   // unreachable or the pool is exhausted (the other services' pools wait 5 s too).
-  const pool = new pg.Pool({
-    connectionString: settings.DATABASE_URL,
-    max: 10,
-    connectionTimeoutMillis: 5000,
-  });
+  const pool = loggingIdleErrors(
+    new pg.Pool({
+      connectionString: settings.DATABASE_URL,
+      max: 10,
+      connectionTimeoutMillis: 5000,
+    }),
+    logger,
+  );
   observePgPool(metrics.registry, pool);
-  pool.on('error', (err) => logger.warn({ err }, 'idle PostgreSQL connection failed'));
   const sessions = createSessionStore(pool, {
     idleMinutes: settings.SESSION_IDLE_MINUTES,
     maxHours: settings.SESSION_MAX_HOURS,

@@ -3,7 +3,8 @@
  * scraped (the state is shared by every replica: any one answers for all, so dashboards take
  * `max` across replicas, not `sum`). The rest is counted by the worker that did the work.
  */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { declareSeries } from '@pelita/kit';
+import { Gauge, type Counter, type Histogram, type Registry } from 'prom-client';
 import type { TaskQueue } from './queue/task-queue';
 import type { StatusStore } from './status/status-store';
 
@@ -19,40 +20,40 @@ const SECONDS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
 /** Series every part counts (both the API and the workers register them). */
 export function createOcrMetrics(registry: Registry): OcrMetrics {
-  return {
-    stageDuration: new Histogram({
+  return declareSeries(registry, {
+    stageDuration: {
+      kind: 'histogram',
       name: 'ocr_stage_duration_seconds',
       help: 'Time a task spent in each pipeline stage (queued covers download, conversion and merge)',
-      labelNames: ['stage'] as const,
+      labels: ['stage'],
       buckets: SECONDS,
-      registers: [registry],
-    }),
-    tasksFinished: new Counter({
+    },
+    tasksFinished: {
+      kind: 'counter',
       name: 'ocr_tasks_finished_total',
       help: 'Tasks a worker finished, by final status and engine',
-      labelNames: ['status', 'processing'] as const,
-      registers: [registry],
-    }),
-    enginePolls: new Counter({
+      labels: ['status', 'processing'],
+    },
+    enginePolls: {
+      kind: 'counter',
       name: 'ocr_engine_polls_total',
       help: 'Status polls sent to the OCR engines, by engine',
-      labelNames: ['engine'] as const,
-      registers: [registry],
-    }),
-    conversionDuration: new Histogram({
+      labels: ['engine'],
+    },
+    conversionDuration: {
+      kind: 'histogram',
       name: 'ocr_conversion_duration_seconds',
       help: 'Calls to the office converter, by operation (convert, merge)',
-      labelNames: ['operation'] as const,
+      labels: ['operation'],
       buckets: SECONDS,
-      registers: [registry],
-    }),
-    summaries: new Counter({
+    },
+    summaries: {
+      kind: 'counter',
       name: 'ocr_summaries_total',
       help: 'Summarise hand-offs after indexing, by outcome (ok, failed, skipped when no summarizer is set)',
-      labelNames: ['outcome'] as const,
-      registers: [registry],
-    }),
-  };
+      labels: ['outcome'],
+    },
+  });
 }
 
 /** Gauges read from the shared state at scrape time. */

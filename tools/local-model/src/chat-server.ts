@@ -1,9 +1,11 @@
 /**
  * The OpenAI-compatible HTTP side of the local model: `GET /v1/models`, `POST
  * /v1/chat/completions` (whole or streamed as `chat.completion.chunk` events ending in `data:
- * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`. One answer
- * at a time (the model has one context); the others wait their turn in arrival order. A client
- * that leaves stops its answer. `response_format` is enforced while the answer is generated
+ * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`, under `/v1`
+ * for chats and under `/background/v1` for work nobody watches (summaries): each lane answers one
+ * request at a time on its own context, the others wait their turn in arrival order, and the
+ * two lanes run side by side (`lanes.ts`). A client that leaves
+ * stops its answer. `response_format` is enforced while the answer is generated
  * (node-llama-cpp's grammars): json_schema through its JSON-schema grammar, json_object through
  * its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
  */
@@ -12,6 +14,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { createConcurrencyLimit } from '@pelita/kit';
 import { z } from 'zod';
 import { grammarCache } from './grammars';
+import type { Lane } from './lanes';
 import type { ChatHistoryItem, LoadedModel } from './llama';
 
 export interface ChatServerOptions {
@@ -73,11 +76,14 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
 
 export function createChatServer(options: ChatServerOptions): Server {
   const { model, modelId } = options;
-  const oneAtATime = createConcurrencyLimit(1);
+  const queues: Record<Lane, ReturnType<typeof createConcurrencyLimit>> = {
+    chat: createConcurrencyLimit(1),
+    background: createConcurrencyLimit(1),
+  };
   const created = Math.floor(Date.now() / 1000);
   const grammars = grammarCache(model);
 
-  async function complete(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function complete(req: IncomingMessage, res: ServerResponse, lane: Lane): Promise<void> {
     let body: z.infer<typeof ChatRequest>;
     try {
       const parsed = ChatRequest.safeParse(await readBody(req));
@@ -133,6 +139,8 @@ export function createChatServer(options: ChatServerOptions): Server {
         ...extra,
       })}\n\n`;
 
+    const oneAtATime = queues[lane];
+    const session = model.sessions[lane];
     // A client that left while waiting is dropped from the queue (the run rejects: nothing to send).
     await oneAtATime
       .run(async () => {
@@ -140,8 +148,8 @@ export function createChatServer(options: ChatServerOptions): Server {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
           res.write(chunk({ role: 'assistant', content: '' }, null));
         }
-        model.session.setChatHistory(history);
-        const answer = await model.session.prompt(question, {
+        session.setChatHistory(history);
+        const answer = await session.prompt(question, {
           maxTokens,
           temperature: body.temperature ?? 0.7,
           repeatPenalty: { penalty: options.repeatPenalty },
@@ -193,7 +201,9 @@ export function createChatServer(options: ChatServerOptions): Server {
   }
 
   return createServer((req, res) => {
-    const path = new URL(req.url ?? '/', 'http://local').pathname.replace(/^\/v1/, '');
+    const url = new URL(req.url ?? '/', 'http://local').pathname;
+    const lane: Lane = url.startsWith('/background/') ? 'background' : 'chat';
+    const path = url.replace(/^\/background(?=\/)/, '').replace(/^\/v1/, '');
     if (req.method === 'GET' && path === '/health') return sendJson(res, 200, { status: 'OK' });
     if (req.method === 'GET' && path === '/models') {
       return sendJson(res, 200, {
@@ -211,7 +221,7 @@ export function createChatServer(options: ChatServerOptions): Server {
       });
     }
     if (req.method === 'POST' && path === '/chat/completions') {
-      complete(req, res).catch((err: unknown) => {
+      complete(req, res, lane).catch((err: unknown) => {
         if (res.headersSent) return void res.destroy(err as Error);
         sendError(res, 500, err instanceof Error ? err.message : String(err), 'api_error');
       });

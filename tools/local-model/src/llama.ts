@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { LANES, type Lane } from './lanes';
 
 export type ChatHistoryItem =
   | { type: 'system'; text: string }
@@ -31,8 +32,8 @@ export interface ChatSession {
 
 export interface LoadedModel {
   tokenize(text: string): unknown[];
-  /** The one chat session on the model's one context sequence: one answer at a time. */
-  session: ChatSession;
+  /** One chat session per lane, each on a context of its own (`lanes.ts`). */
+  sessions: Record<Lane, ChatSession>;
   /** Context size in tokens (reported in the model list). */
   contextSize: number;
   /** A grammar for answers that follow this JSON schema (throws when it cannot be converted). */
@@ -66,13 +67,17 @@ export async function loadModel(options: {
   // The prebuilt CPU binary only: never a build from source, never a GPU probe.
   const llama = await llamaCpp.getLlama({ gpu: false, build: 'never' });
   const model = await llama.loadModel({ modelPath: options.modelPath });
-  const context = await model.createContext({
-    contextSize: options.contextSize,
-    threads: options.threads,
-  });
+  const sessions = {} as Record<Lane, ChatSession>;
+  for (const lane of LANES) {
+    const context = await model.createContext({
+      contextSize: options.contextSize,
+      threads: options.threads,
+    });
+    sessions[lane] = new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() });
+  }
   return {
     tokenize: (text) => model.tokenize(text),
-    session: new llamaCpp.LlamaChatSession({ contextSequence: context.getSequence() }),
+    sessions,
     contextSize: options.contextSize,
     jsonSchemaGrammar: (schema) => llama.createGrammarForJsonSchema(schema),
     jsonGrammar: () => llama.getGrammarFor('json'),

@@ -1,7 +1,7 @@
 /**
  * Runs the local model: settings from the environment, the model loaded from the cache
  * install.sh fills, the OpenAI-compatible server on loopback. Prints one JSON line `{"port",
- * "url", "model"}` once listening; stops on SIGTERM/SIGINT.
+ * "url", "background_url", "model"}` once listening; stops on SIGTERM/SIGINT.
  */
 import { join } from 'node:path';
 import { runMain } from '@pelita/kit';
@@ -45,7 +45,12 @@ async function main(): Promise<void> {
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : env.PORT;
   process.stdout.write(
-    `${JSON.stringify({ port, url: `http://${env.HOST}:${port}/v1`, model: env.LOCAL_MODEL_ID })}\n`,
+    `${JSON.stringify({
+      port,
+      url: `http://${env.HOST}:${port}/v1`,
+      background_url: `http://${env.HOST}:${port}/background/v1`,
+      model: env.LOCAL_MODEL_ID,
+    })}\n`,
   );
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {

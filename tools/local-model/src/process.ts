@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 
 export interface LocalModelProcess {
-  /** Base URL for OpenAI clients, ending in `/v1`. */
+  /** Base URL for OpenAI clients, ending in `/v1`: the chat lane. */
   url: string;
+  /** The background lane's base URL (summaries): runs beside the chat, after it. */
+  backgroundUrl: string;
   model: string;
   stop(): Promise<void>;
 }
@@ -27,9 +29,14 @@ export async function startLocalModel(
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the local model exited with ${code}`)));
   });
-  const { url, model } = JSON.parse(line) as { url: string; model: string };
+  const { url, background_url, model } = JSON.parse(line) as {
+    url: string;
+    background_url: string;
+    model: string;
+  };
   return {
     url,
+    backgroundUrl: background_url,
     model,
     stop: () =>
       new Promise<void>((resolve) => {

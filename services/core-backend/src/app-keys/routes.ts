@@ -3,11 +3,11 @@
  * Only the list is a plain collection route: a new key is answered with its secret, a key's
  * scope is replaced at `/scope`, and a revoked key stays (DELETE answers it).
  */
-import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { collectionRoute, itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { AppKeys } from './app-keys';
 import type { CallerOf } from '../workspaces/caller';
-import { actorFor, workspaceResource } from '../workspaces/collection-routes';
-import { Paging, WorkspaceParams } from '../http-schemas';
+import { workspaceResource } from '../workspaces/collection-routes';
+import { Paging } from '../http-schemas';
 import {
   AppKeyBody,
   AppKeyCreated,
@@ -19,43 +19,38 @@ import {
 } from './schemas';
 
 export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinition[] {
-  const tags = ['app keys'];
-  const missing = { description: 'No such workspace or key' };
-  const badScope = { description: 'A source the caller may not use, or a key of elsewhere' };
-  const actor = actorFor(callerOf);
+  const badScope = { 400: 'A source the caller may not use, or a key of elsewhere' };
   const key = workspaceResource(callerOf, {
     segment: 'app-keys',
-    tags,
-    item: '/:keyId',
+    tags: ['app keys'],
     params: AppKeyParams,
     one: { description: 'The key', schema: AppKeyResponse, from: toAppKeyResponse },
-    missing: missing.description,
+    missing: 'No such workspace or key',
   });
   const answer = { description: 'The key', schema: AppKeyResponse };
   return [
-    ...moduleRoutes(key, appKeys, {
-      list: {
-        summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
-        page: { description: 'A page of keys', schema: AppKeyList },
-        query: Paging,
+    ...resourceRoutes(
+      key,
+      {
+        list: {
+          summary: 'Keys of the workspace (prefixes only) with their sources, newest first',
+          page: { description: 'A page of keys', schema: AppKeyList },
+          query: Paging,
+        },
       },
-    }),
-    defineRoute({
+      appKeys,
+    ),
+    collectionRoute(key, {
       method: 'post',
-      path: '/api/workspaces/:workspaceId/app-keys',
+      status: 201,
       summary: 'Make a key; the answer is the only time the whole key is shown',
       description:
         'The key (and every widget made with it) answers only from its `sources`: documents, folders (with their sub-folders), topics and audios of the workspace. A key without sources answers from nothing.',
-      tags,
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: AppKeyBody },
-      responses: {
-        201: { description: 'The new key', schema: AppKeyCreated },
-        400: badScope,
-        404: missing,
-      },
-      handler: async ({ params, body }, req) => {
-        const created = await appKeys.create(await actor(req, params), body);
+      body: AppKeyBody,
+      answer: { description: 'The new key', schema: AppKeyCreated },
+      answers: badScope,
+      run: async (caller, _params, { body }) => {
+        const created = await appKeys.create(caller, body);
         return { ...toAppKeyResponse(created), key: created.key };
       },
     }),
@@ -65,7 +60,7 @@ export function appKeyRoutes(appKeys: AppKeys, callerOf: CallerOf): RouteDefinit
       summary: 'Replace what a key may answer from and whose sessions it may read',
       body: AppKeyScope,
       answer,
-      answers: { 400: badScope.description },
+      answers: badScope,
       run: async (caller, { keyId }, { body }) =>
         toAppKeyResponse(await appKeys.setScope(caller, keyId, body)),
     }),

@@ -10,8 +10,14 @@
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, type Logger, type SummarizerClient, SummarizerError } from '@pelita/kit';
-import { Counter, type Registry } from 'prom-client';
+import {
+  declareSeries,
+  errorMessage,
+  type Logger,
+  type SummarizerClient,
+  SummarizerError,
+} from '@pelita/kit';
+import type { Registry } from 'prom-client';
 import type { Originals } from '../documents/originals';
 import { replaceSummaryPassage } from '../documents/summary-passage';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
@@ -43,11 +49,13 @@ class Superseded extends Error {}
 export function createAudioWorker(options: AudioWorkerOptions) {
   const { repository, logger } = options;
   const leaseMs = options.leaseMs ?? 60_000;
-  const finished = new Counter({
-    name: 'core_audio_steps_total',
-    help: 'Transcriptions and summaries of audios that ended, by step and outcome',
-    labelNames: ['step', 'outcome'] as const,
-    registers: [options.registry],
+  const { finished } = declareSeries(options.registry, {
+    finished: {
+      kind: 'counter',
+      name: 'core_audio_steps_total',
+      help: 'Transcriptions and summaries of audios that ended, by step and outcome',
+      labels: ['step', 'outcome'],
+    },
   });
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();

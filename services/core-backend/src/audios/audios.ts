@@ -6,11 +6,11 @@
 import { randomUUID } from 'node:crypto';
 import { conflict, HttpError } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
+import { knowledgeRows } from '../access/knowledge-rows';
+import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { Originals } from '../documents/originals';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
-import type { Membership } from '../workspaces/workspaces';
 import type { AudioRecord, AudioRepository, AudioState } from './audio-repository';
 import type { TranscribeOptions } from './speech-to-text';
 
@@ -26,21 +26,14 @@ export interface AudiosDeps {
   deletions: { audio(id: string): Promise<void> };
 }
 
-const audioNotFound = (id: string) =>
-  new HttpError(404, 'audio_not_found', `The audio ${id} does not exist`);
-
 export function createAudios(deps: AudiosDeps) {
   const { repository, access } = deps;
-
-  async function find(member: Membership, id: string): Promise<AudioRecord> {
-    await access.requireVisible(member, 'audio', id);
-    const audio = await repository.byId(id);
-    if (!audio) throw audioNotFound(id);
-    return audio;
-  }
-
-  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
-  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
+  const rows = knowledgeRows<AudioRecord>({
+    ...deps,
+    type: 'audio',
+    read: (id) => repository.byId(id),
+  });
+  const { find, reader, writer } = rows;
 
   /** What was made of an audio the actor may read (`read` of its id). */
   const madeOf =
@@ -51,22 +44,13 @@ export function createAudios(deps: AudiosDeps) {
     };
 
   return {
-    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    find: rows.show,
 
     /** Refuses (404, 403) an actor who may not add audios: asked before an upload is read. */
     mayAdd: async (actor: Actor): Promise<void> => void (await writer(actor)),
 
-    async list(
-      actor: Actor,
-      filter: Paging & { state?: AudioState },
-    ): Promise<{ rows: AudioRecord[]; total: number }> {
-      return access.page<AudioRecord>(
-        await reader(actor),
-        'audio',
-        repository.listing(filter),
-        filter,
-      );
-    },
+    list: (actor: Actor, filter: Paging & { state?: AudioState }) =>
+      rows.page(actor, () => repository.listing(filter), filter),
 
     /** Keeps the recording, then records the audio (creator on its access list) as queued. */
     async upload(

@@ -2,7 +2,7 @@
  * /api/workspaces/:id/audios: upload a recording, follow its transcription, read the transcript,
  * its speaker chunks and its summary, re-process, rename, delete.
  */
-import { HttpError, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { HttpError, itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
 import type { Audios } from './audios';
 import { AUDIO_EXTENSIONS } from './speech-to-text';
@@ -30,34 +30,37 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
   const { audios } = deps;
   const tags = ['audios'];
   const one = { description: 'The audio', schema: AudioResponse };
-  const missing = { description: 'No such workspace or audio (or not shared with the caller)' };
+  const missing = 'No such workspace or audio (or not shared with the caller)';
   const path = '/api/workspaces/:workspaceId/audios';
 
   const resource = workspaceResource(deps.callerOf, {
     segment: 'audios',
-    item: '/:audioId',
     params: AudioParams,
     one: { ...one, from: toAudioResponse },
-    missing: missing.description,
+    missing,
   });
 
   return [
-    ...moduleRoutes(resource, audios, {
-      list: {
-        summary: 'Audios the caller may use, newest first',
-        page: { description: 'A page of audios', schema: AudioList },
-        query: AudioQuery,
+    ...resourceRoutes(
+      resource,
+      {
+        list: {
+          summary: 'Audios the caller may use, newest first',
+          page: { description: 'A page of audios', schema: AudioList },
+          query: AudioQuery,
+        },
+        show: { summary: 'One audio with its transcription and summary state' },
+        change: {
+          summary: 'Rename an audio',
+          body: AudioPatch,
+          run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
+        },
+        remove: {
+          summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
+        },
       },
-      show: { summary: 'One audio with its transcription and summary state' },
-      change: {
-        summary: 'Rename an audio',
-        body: AudioPatch,
-        run: (caller, { audioId }, body) => audios.rename(caller, audioId, body.name),
-      },
-      remove: {
-        summary: 'Delete an audio with its transcript, chunks, summary, passages and recording',
-      },
-    }),
+      audios,
+    ),
     uploadRoute(deps, {
       path,
       summary:
@@ -65,7 +68,7 @@ export function audioRoutes(deps: AudioRouteDeps): RouteDefinition[] {
       tags,
       form: AudioUploadForm,
       one,
-      missing: missing.description,
+      missing,
       unsupported: `Not multipart/form-data, or not a recording (${AUDIO_EXTENSIONS.join(', ')})`,
       unavailable: 'No object storage or speech-to-text server is configured',
       mayAdd: audios.mayAdd,

@@ -2,7 +2,8 @@
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
 import type { AudioRecord } from './audio-repository';
-import { Name, pageOf, Paging, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
+import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 const State = z.enum(['queued', 'transcribing', 'done', 'failed']);
 
@@ -37,30 +38,14 @@ export const AudioResponse = z.object({
   /** Failed attempts of the step under way (tried again until AUDIO_MAX_ATTEMPTS). */
   attempts: z.number().int(),
   error: z.string().nullable(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
   transcribed_at: Timestamp.nullable(),
 });
 export const AudioList = pageOf(AudioResponse);
 
-export const toAudioResponse = (a: AudioRecord): z.infer<typeof AudioResponse> => ({
-  id: a.id,
-  workspace_id: a.workspace_id,
-  name: a.name,
-  file_name: a.file_name,
+export const toAudioResponse = responseOf(AudioResponse, (a: AudioRecord) => ({
   size_bytes: Number(a.size_bytes),
-  stt_model: a.stt_model,
-  diarize: a.diarize,
-  suppress_numerals: a.suppress_numerals,
-  language: a.language,
-  state: a.state,
-  summary_state: a.summary_state,
-  attempts: a.attempts,
-  error: a.error,
-  created_by: a.created_by,
-  ...timestampsOf(a.created_at, a.updated_at),
-  transcribed_at: a.transcribed_at?.toISOString() ?? null,
-});
+}));
 
 export const TranscriptResponse = z.object({
   audio_id: z.string(),

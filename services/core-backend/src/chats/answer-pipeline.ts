@@ -2,8 +2,9 @@
  * One answer: the question is stored (`answering`), the passages the member may use are
  * retrieved (narrowed to the room's sources), the room's databases and APIs are asked
  * (text-to-SQL through db-proxy, text-to-API through http-proxy: `source-lookups.ts`), the
- * prompt is the workspace's `persistent` system prompt, the passages, the findings and the room's
- * last exchanges, and the model's answer streams back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
+ * prompt (`answer-prompt.ts`) is the workspace's `persistent` system prompt, the room's last
+ * exchanges, and the question with the passages and findings, and the model's answer streams
+ * back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
  * failed mid-answer: what came is kept) or `failed`.
  */
 import { toHttpError } from '@pelita/kit';
@@ -11,6 +12,7 @@ import type { Hit } from '../retrieval/knowledge-index';
 import type { Retrieve } from '../retrieval/retriever';
 import type { WorkspaceSettings } from '../workspaces/workspace-settings';
 import type { Membership } from '../workspaces/workspaces';
+import { answerTurns, type PassagesIn } from './answer-prompt';
 import type { ChatRepository, KnowledgeSource, Message, Room } from './chat-repository';
 import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
 import type { Finding, SourceLookups } from './source-lookups';
@@ -32,6 +34,8 @@ export interface AnswerPipelineDeps {
   lookups: SourceLookups;
   /** MAXIMUM_CHAT_PER_ROOM: earlier exchanges sent with a question, unless the workspace says. */
   maximumChatPerRoom: number;
+  /** CHAT_PASSAGES_IN: the turn the passages go in (`answer-prompt.ts`). */
+  passagesIn: PassagesIn;
 }
 
 export interface AnswerRequest {
@@ -61,9 +65,6 @@ export interface StartedAnswer {
   }>;
 }
 
-const INSTRUCTION =
-  'Answer the question from the context passages when they hold the answer, and say so when they do not. Do not make up facts.';
-
 export function createAnswerPipeline(deps: AnswerPipelineDeps) {
   /** The passages the member may use, narrowed to the room's sources when it names any. */
   function retrieve(request: AnswerRequest, settings: WorkspaceSettings): Promise<Hit[]> {
@@ -83,29 +84,21 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
     findings: Finding[],
   ): Promise<ChatTurn[]> {
     const persistent = await deps.systemPrompt(request.member.workspaceId, 'persistent');
-    const context = passages.map((hit, i) => `[${i + 1}] ${hit.title}\n${hit.text}`).join('\n\n');
-    const found = findings.map((finding) => finding.text).join('\n\n');
-    const system = [
-      persistent,
-      INSTRUCTION,
-      context ? `Context passages:\n\n${context}` : '',
-      found ? `From the room's databases and APIs:\n\n${found}` : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
     const historyCount = request.earlierTurns?.length
       ? 0
       : (settings.chat_history_count ?? deps.maximumChatPerRoom);
     const history = await deps.chats.lastExchanges(request.room, historyCount);
-    return [
-      { role: 'system', content: system },
+    const earlier = [
       ...history.flatMap((m): ChatTurn[] => [
         { role: 'user', content: m.chat },
         { role: 'assistant', content: m.response },
       ]),
       ...(request.earlierTurns ?? []),
-      { role: 'user', content: request.question },
     ];
+    return answerTurns(
+      { persistent, question: request.question, passages, findings, earlier },
+      deps.passagesIn,
+    );
   }
 
   return {

@@ -38,7 +38,10 @@ export function chatsArea(deps: {
   models: ModelClient;
   resolveModel: ResolveModel;
   systemPrompt: SystemPrompt;
-  settings: Pick<Settings, 'MAXIMUM_CHAT_PER_ROOM' | 'MAX_CHAR_GENERATE_REPORT'>;
+  settings: Pick<
+    Settings,
+    'MAXIMUM_CHAT_PER_ROOM' | 'MAX_CHAR_GENERATE_REPORT' | 'CHAT_PASSAGES_IN'
+  >;
   logger: Logger;
   callerOf: CallerOf;
 }): { area: Area; keySessions: KeySessions } {
@@ -58,6 +61,7 @@ export function chatsArea(deps: {
       logger: deps.logger,
     }),
     maximumChatPerRoom: deps.settings.MAXIMUM_CHAT_PER_ROOM,
+    passagesIn: deps.settings.CHAT_PASSAGES_IN,
   });
   const rooms = createRooms({ workspaces, access, chats, answers });
   const reports = createReports({

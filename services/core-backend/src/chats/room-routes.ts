@@ -4,7 +4,7 @@
  */
 import { itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
-import { workspaceResource } from '../workspaces/collection-routes';
+import { sentFields, workspaceResource } from '../workspaces/collection-routes';
 import type { Rooms } from './rooms';
 import {
   ChatMessageRecord,
@@ -35,7 +35,6 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
   const message = workspaceResource(deps.callerOf, {
     segment: 'rooms/:roomId/messages',
     tags,
-    item: '/:messageId',
     params: MessageParams,
     collection: RoomParams,
     one: { description: 'The message', schema: ChatMessageRecord, from: toChatMessageRecord },
@@ -45,7 +44,6 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
     ...resourceRoutes(
       workspaceResource(deps.callerOf, {
         segment: 'rooms',
-        item: '/:roomId',
         params: RoomParams,
         one: { description: 'The room', schema: RoomResponse, from: toRoomResponse },
         missing,
@@ -73,11 +71,15 @@ export function roomRoutes(deps: RoomDeps): RouteDefinition[] {
           summary: 'Rename a room or change its sources or model',
           body: RoomPatch,
           run: (caller, { roomId }, body) =>
-            rooms.update(caller, roomId, {
-              ...(body.name !== undefined ? { name: body.name } : {}),
-              ...(body.knowledge_sources ? { knowledgeSources: body.knowledge_sources } : {}),
-              ...(body.model !== undefined ? { model: body.model } : {}),
-            }),
+            rooms.update(
+              caller,
+              roomId,
+              sentFields(body, {
+                name: 'name',
+                knowledge_sources: 'knowledgeSources',
+                model: 'model',
+              }),
+            ),
           answers: badSource,
         },
         remove: {

@@ -1,8 +1,9 @@
 /** Shapes of rooms and chat message records (the seed's record, plus `status` and `error`). */
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
-import type { Message, Room } from './chat-repository';
-import { Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
+import type { Room } from './chat-repository';
+import { Name, pageOf, Timestamps } from '../http-schemas';
+import { responseOf } from '../row-schemas';
 
 export const KnowledgeSource = z.object({
   /** `topic`, `document`, `database` or `api`: what the ids in `topic_id` name. */
@@ -43,16 +44,9 @@ export const RoomResponse = z.object({
 });
 export const RoomList = pageOf(RoomResponse);
 
-export const toRoomResponse = (room: Room): z.infer<typeof RoomResponse> => ({
-  id: room.id,
-  workspace_id: room.workspaceId,
-  session_id: room.sessionId,
-  name: room.name,
+export const toRoomResponse = responseOf(RoomResponse, (room: Room) => ({
   knowledge_sources: room.knowledgeSources as z.infer<typeof KnowledgeSource>[],
-  model: room.model,
-  message_count: room.messageCount,
-  ...timestampsOf(room.createdAt, room.updatedAt),
-});
+}));
 
 /** The seed's chat message record, plus `status` (answering, complete, partial, failed) and `error`. */
 export const ChatMessageRecord = z.object({
@@ -71,17 +65,4 @@ export const ChatMessageRecord = z.object({
 });
 export const MessageList = pageOf(ChatMessageRecord);
 
-export const toChatMessageRecord = (m: Message): z.infer<typeof ChatMessageRecord> => ({
-  session_id: m.sessionId,
-  workspace_id: m.workspaceId,
-  chat: m.chat,
-  like: m.like,
-  dislike: m.dislike,
-  id: m.id,
-  llm: m.llm,
-  response: m.response,
-  knowledge_source_detail: m.knowledgeSourceDetail,
-  ...timestampsOf(m.createdAt, m.updatedAt),
-  status: m.status,
-  error: m.error,
-});
+export const toChatMessageRecord = responseOf(ChatMessageRecord);

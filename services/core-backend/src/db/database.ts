@@ -3,7 +3,7 @@
  * one database can hold the user service's and the core backend's tables and migration records
  * side by side; `start` creates the schema before migrating.
  */
-import { migrate, withStartupLock } from '@pelita/kit';
+import { conflict, migrate, withStartupLock } from '@pelita/kit';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -32,3 +32,10 @@ export function migrateDatabase(pool: pg.Pool, schema: string): Promise<string[]
 export function isUniqueViolation(err: unknown): boolean {
   return (err as { code?: unknown } | null)?.code === '23505';
 }
+
+/** A unique violation (a name taken) as 409 with `message`; anything else thrown as it came. */
+export const conflictOnUnique =
+  (message: string) =>
+  (err: unknown): never => {
+    throw isUniqueViolation(err) ? conflict(message) : err;
+  };

@@ -7,8 +7,8 @@
  * succeeds. The rows go first: the document follower and the audio worker write passages while
  * holding their row, so they finish before the deletion takes it, or find no row after.
  */
-import { errorMessage, type Logger } from '@pelita/kit';
-import { Counter, Gauge, type Registry } from 'prom-client';
+import { declareSeries, errorMessage, type Logger } from '@pelita/kit';
+import type { Registry } from 'prom-client';
 import type { DeletionJob, DeletionRepository } from './deletion-repository';
 import { audioLeftovers, documentLeftovers, retryDelayMs, workspaceLeftovers } from './leftovers';
 import { removeLeftovers, type LeftoverStores } from './remove-leftovers';
@@ -30,16 +30,18 @@ export function createDeletions(options: DeletionsOptions) {
   const { jobs, logger } = options;
   const intervalMs = options.intervalMs ?? 5000;
   const maxRetryMs = options.maxRetryMs ?? 600_000;
-  const runs = new Counter({
-    name: 'core_deletion_runs_total',
-    help: 'Runs of deletion jobs, by outcome (done; waiting for an OCR task to end; failed, retried)',
-    labelNames: ['outcome'] as const,
-    registers: [options.registry],
-  });
-  const pending = new Gauge({
-    name: 'core_deletion_jobs_pending',
-    help: 'Deletions whose leftovers outside PostgreSQL are not all removed yet (last worker round)',
-    registers: [options.registry],
+  const { runs, pending } = declareSeries(options.registry, {
+    runs: {
+      kind: 'counter',
+      name: 'core_deletion_runs_total',
+      help: 'Runs of deletion jobs, by outcome (done; waiting for an OCR task to end; failed, retried)',
+      labels: ['outcome'],
+    },
+    pending: {
+      kind: 'gauge',
+      name: 'core_deletion_jobs_pending',
+      help: 'Deletions whose leftovers outside PostgreSQL are not all removed yet (last worker round)',
+    },
   });
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();

@@ -6,8 +6,8 @@
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
  * lives only in memory, so a restart loses no document.
  */
-import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
-import { Counter, type Registry } from 'prom-client';
+import { declareSeries, errorMessage, inTraceOf, type Logger } from '@pelita/kit';
+import type { Registry } from 'prom-client';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from './document-repository';
 import type { FollowedDocumentRepository } from './followed-document-repository';
@@ -35,16 +35,18 @@ export interface DocumentFollowerOptions {
 
 export function createDocumentFollower(options: DocumentFollowerOptions) {
   const { ocr, logger, repository } = options;
-  const transitions = new Counter({
-    name: 'core_documents_finished_total',
-    help: 'Documents whose processing ended, by state',
-    labelNames: ['state'] as const,
-    registers: [options.registry],
-  });
-  const pollFailures = new Counter({
-    name: 'core_document_poll_failures_total',
-    help: 'Rounds in which following a document failed (retried next round)',
-    registers: [options.registry],
+  const { transitions, pollFailures } = declareSeries(options.registry, {
+    transitions: {
+      kind: 'counter',
+      name: 'core_documents_finished_total',
+      help: 'Documents whose processing ended, by state',
+      labels: ['state'],
+    },
+    pollFailures: {
+      kind: 'counter',
+      name: 'core_document_poll_failures_total',
+      help: 'Rounds in which following a document failed (retried next round)',
+    },
   });
   let timer: NodeJS.Timeout | undefined;
   let round: Promise<void> = Promise.resolve();

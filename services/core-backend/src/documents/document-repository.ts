@@ -1,6 +1,7 @@
 /** The SQL of documents and of what processing made of them (OCR result record, summary). */
 import type pg from 'pg';
 import type { Listing } from '../access/access-lists';
+import { renameOrMove } from '../db/row-writes';
 
 export type DocumentState = 'queued' | 'processing' | 'done' | 'failed';
 /** How the document is read (`OcrOptions` of the OCR client, as stored). */
@@ -119,14 +120,11 @@ export function createDocumentRepository(pool: pg.Pool) {
       );
     },
 
-    async update(id: string, changes: { name?: string; folderId?: string | null }): Promise<void> {
-      await pool.query(
-        `update documents set name = coalesce($2, name),
-           folder_id = case when $3 then $4::uuid else folder_id end, updated_at = now()
-         where id = $1`,
-        [id, changes.name ?? null, changes.folderId !== undefined, changes.folderId ?? null],
-      );
-    },
+    update: (id: string, changes: { name?: string; folderId?: string | null }) =>
+      renameOrMove(pool, { table: 'documents', placeColumn: 'folder_id' }, id, {
+        name: changes.name,
+        place: changes.folderId,
+      }),
 
     /** Queues the document again as the task `taskId`, its results cleared. */
     async requeue(

@@ -9,7 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
+import { knowledgeRows } from '../access/knowledge-rows';
+import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
@@ -39,9 +40,6 @@ export interface DocumentsDeps {
   deletions: { document(id: string): Promise<void> };
 }
 
-const documentNotFound = (id: string) =>
-  new HttpError(404, 'document_not_found', `The document ${id} does not exist`);
-
 export function createDocuments(deps: DocumentsDeps) {
   const { repository, access } = deps;
   const ocr = () => {
@@ -51,12 +49,12 @@ export function createDocuments(deps: DocumentsDeps) {
     return deps.ocr;
   };
 
-  async function find(member: Membership, id: string): Promise<DocumentRecord> {
-    await access.requireVisible(member, 'document', id);
-    const document = await repository.byId(id);
-    if (!document) throw documentNotFound(id);
-    return document;
-  }
+  const rows = knowledgeRows<DocumentRecord>({
+    ...deps,
+    type: 'document',
+    read: (id) => repository.byId(id),
+  });
+  const { find, writer } = rows;
 
   async function checkFolder(member: Membership, folderId: string | null): Promise<void> {
     if (folderId) await access.requireVisible(member, 'folder', folderId);
@@ -98,26 +96,14 @@ export function createDocuments(deps: DocumentsDeps) {
     return find(member, id);
   }
 
-  const reader = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.read');
-  const writer = (actor: Actor) => memberOf(deps.workspaces, actor, 'knowledge.write');
-
   return {
-    find: async (actor: Actor, id: string) => find(await reader(actor), id),
+    find: rows.show,
 
     /** Refuses (404, 403) an actor who may not add documents: asked before an upload is read. */
     mayAdd: async (actor: Actor): Promise<void> => void (await writer(actor)),
 
-    async list(
-      actor: Actor,
-      filter: Paging & { folderId?: string; state?: DocumentState },
-    ): Promise<{ rows: DocumentRecord[]; total: number }> {
-      return access.page<DocumentRecord>(
-        await reader(actor),
-        'document',
-        repository.listing(filter),
-        filter,
-      );
-    },
+    list: (actor: Actor, filter: Paging & { folderId?: string; state?: DocumentState }) =>
+      rows.page(actor, () => repository.listing(filter), filter),
 
     async upload(
       actor: Actor,

@@ -1,6 +1,7 @@
 /** The SQL of document folders: a tree per workspace. */
 import type pg from 'pg';
 import type { Listing } from '../access/access-lists';
+import { renameOrMove, rowWrites } from '../db/row-writes';
 
 export interface FolderRecord {
   id: string;
@@ -13,6 +14,10 @@ export interface FolderRecord {
 }
 
 export function createFolderRepository(pool: pg.Pool) {
+  const writes = rowWrites<Pick<FolderRecord, 'parent_id' | 'name'>>('document_folders', [
+    'parent_id',
+    'name',
+  ]);
   return {
     /** How `access.page` lists folders: by name, directly in `parentId` (null: the top) when asked. */
     listing: (parentId: string | null | undefined): Listing => ({
@@ -41,25 +46,17 @@ export function createFolderRepository(pool: pg.Pool) {
       return rows.length > 0;
     },
 
-    async insert(
+    insert: (
       client: pg.PoolClient,
       row: Pick<FolderRecord, 'id' | 'workspace_id' | 'parent_id' | 'name' | 'created_by'>,
-    ): Promise<void> {
-      await client.query(
-        `insert into document_folders (id, workspace_id, parent_id, name, created_by)
-         values ($1, $2, $3, $4, $5)`,
-        [row.id, row.workspace_id, row.parent_id, row.name, row.created_by],
-      );
-    },
+    ) =>
+      writes.insert(client, row.id, { workspaceId: row.workspace_id, userId: row.created_by }, row),
 
-    async update(id: string, changes: { name?: string; parentId?: string | null }): Promise<void> {
-      await pool.query(
-        `update document_folders set name = coalesce($2, name),
-           parent_id = case when $3 then $4::uuid else parent_id end, updated_at = now()
-         where id = $1`,
-        [id, changes.name ?? null, changes.parentId !== undefined, changes.parentId ?? null],
-      );
-    },
+    update: (id: string, changes: { name?: string; parentId?: string | null }) =>
+      renameOrMove(pool, { table: 'document_folders', placeColumn: 'parent_id' }, id, {
+        name: changes.name,
+        place: changes.parentId,
+      }),
 
     /** Deletes the folder and every folder below it; their ids. */
     async removeTree(id: string): Promise<string[]> {

@@ -1,7 +1,7 @@
 /** /api/workspaces/:id/folders: the workspace's document folders. */
 import { resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
-import { workspaceResource } from '../workspaces/collection-routes';
+import { sentFields, workspaceResource } from '../workspaces/collection-routes';
 import type { Folders } from './folders';
 import {
   FolderBody,
@@ -19,7 +19,6 @@ export function folderRoutes(deps: { folders: Folders; callerOf: CallerOf }): Ro
   return resourceRoutes(
     workspaceResource(deps.callerOf, {
       segment: 'folders',
-      item: '/:folderId',
       params: FolderParams,
       one: { description: 'The folder', schema: FolderResponse, from: toFolderResponse },
       missing: 'No such workspace or folder (or not shared with the caller)',
@@ -52,10 +51,11 @@ export function folderRoutes(deps: { folders: Folders; callerOf: CallerOf }): Ro
         summary: 'Rename or move a folder',
         body: FolderPatch,
         run: (caller, { folderId }, body) =>
-          folders.update(caller, folderId, {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.parent_id !== undefined ? { parentId: body.parent_id } : {}),
-          }),
+          folders.update(
+            caller,
+            folderId,
+            sentFields(body, { name: 'name', parent_id: 'parentId' }),
+          ),
         answers: taken,
       },
       remove: {

@@ -1,12 +1,12 @@
 /** /api/workspaces/:id/documents: upload or add by URL, follow, read OCR results and summary, re-process, delete. */
-import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { collectionRoute, itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { basename } from 'node:path';
-import { actorFor, workspaceResource } from '../workspaces/collection-routes';
+import { sentFields, workspaceResource } from '../workspaces/collection-routes';
 import { uploadRoute, type UploadSettings } from './upload-routes';
 import type { DocumentResults } from './document-results';
 import type { Documents } from './documents';
 import type { OcrOptions } from './ocr-client';
-import { Paging, WorkspaceParams } from '../http-schemas';
+import { Paging } from '../http-schemas';
 import {
   DocumentList,
   DocumentParams,
@@ -31,9 +31,8 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
   const { documents } = deps;
   const tags = ['documents'];
   const one = { description: 'The document', schema: DocumentResponse };
-  const missing = { description: 'No such workspace or document (or not shared with the caller)' };
+  const missing = 'No such workspace or document (or not shared with the caller)';
   const ocrDown = 'The OCR service is not configured, unreachable or busy';
-  const actor = actorFor(deps.callerOf);
   const path = '/api/workspaces/:workspaceId/documents';
   /** The OCR options of an upload or URL: DEFAULT_OCR_PROCESSING unless the caller chose. */
   const ocrOptions = (form: {
@@ -46,46 +45,50 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
 
   const resource = workspaceResource(deps.callerOf, {
     segment: 'documents',
-    item: '/:documentId',
     params: DocumentParams,
     one: { ...one, from: toDocumentResponse },
-    missing: missing.description,
+    missing,
   });
 
   return [
-    ...moduleRoutes(resource, documents, {
-      list: {
-        summary: 'Documents the caller may use, newest first',
-        page: { description: 'A page of documents', schema: DocumentList },
-        query: DocumentQuery,
-        run: (caller, { folder_id, state, ...paging }) =>
-          documents.list(caller, {
-            ...paging,
-            ...(folder_id ? { folderId: folder_id } : {}),
-            ...(state ? { state } : {}),
-          }),
+    ...resourceRoutes(
+      resource,
+      {
+        list: {
+          summary: 'Documents the caller may use, newest first',
+          page: { description: 'A page of documents', schema: DocumentList },
+          query: DocumentQuery,
+          run: (caller, { page, limit, ...filters }) =>
+            documents.list(caller, {
+              page,
+              limit,
+              ...sentFields(filters, { folder_id: 'folderId', state: 'state' }),
+            }),
+        },
+        show: { summary: 'One document with its processing state' },
+        change: {
+          summary: 'Rename a document or move it to another folder (null: out of any)',
+          body: DocumentPatch,
+          run: (caller, { documentId }, body) =>
+            documents.update(
+              caller,
+              documentId,
+              sentFields(body, { name: 'name', folder_id: 'folderId' }),
+            ),
+        },
+        remove: {
+          summary: 'Delete a document with its chunks, summaries, passages and stored files',
+        },
       },
-      show: { summary: 'One document with its processing state' },
-      change: {
-        summary: 'Rename a document or move it to another folder (null: out of any)',
-        body: DocumentPatch,
-        run: (caller, { documentId }, body) =>
-          documents.update(caller, documentId, {
-            ...(body.name !== undefined ? { name: body.name } : {}),
-            ...(body.folder_id !== undefined ? { folderId: body.folder_id } : {}),
-          }),
-      },
-      remove: {
-        summary: 'Delete a document with its chunks, summaries, passages and stored files',
-      },
-    }),
+      documents,
+    ),
     uploadRoute(deps, {
       path,
       summary: 'Upload a document (multipart `file`); it is processed by OCR in the background',
       tags,
       form: UploadForm,
       one,
-      missing: missing.description,
+      missing,
       unsupported: 'Not a document the OCR service reads',
       unavailable: ocrDown,
       mayAdd: documents.mayAdd,
@@ -100,20 +103,20 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
         );
       },
     }),
-    defineRoute({
+    collectionRoute(resource, {
       method: 'post',
-      path: `${path}/from-url`,
+      path: '/from-url',
+      status: 201,
       summary:
         'Add a document from an http(s) URL (fetched by the OCR worker under its SSRF rules)',
-      tags,
-      successStatus: 201,
-      request: { params: WorkspaceParams, body: UrlBody },
-      responses: { 201: one, 404: missing, 503: { description: ocrDown } },
-      handler: async ({ params, body }, req) => {
+      body: UrlBody,
+      answer: one,
+      answers: { 503: ocrDown },
+      run: async (caller, _params, { body }) => {
         const name =
           body.name ??
           (decodeURIComponent(new URL(body.url).pathname.split('/').pop() ?? '') || 'document.pdf');
-        const document = await documents.fromUrl(await actor(req, params), body.url, {
+        const document = await documents.fromUrl(caller, body.url, {
           name,
           folderId: body.folder_id,
           options: ocrOptions(body),
@@ -131,10 +134,11 @@ export function documentRoutes(deps: DocumentRouteDeps): RouteDefinition[] {
       answers: { 409: 'Still processing, or the uploaded original was not kept', 503: ocrDown },
       run: async (caller, { documentId }, { body }) =>
         toDocumentResponse(
-          await documents.reprocess(caller, documentId, {
-            ...(body.processing ? { processing: body.processing } : {}),
-            ...(body.type_ocr ? { typeOcr: body.type_ocr } : {}),
-          }),
+          await documents.reprocess(
+            caller,
+            documentId,
+            sentFields(body, { processing: 'processing', type_ocr: 'typeOcr' }),
+          ),
         ),
     }),
     itemRoute(resource, {

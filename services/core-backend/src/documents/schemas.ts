@@ -2,8 +2,8 @@
 import { uploadedFile } from '@pelita/kit';
 import { z } from 'zod';
 import type { DocumentRecord } from './document-repository';
-import type { FolderRecord } from './folder-repository';
-import { Name, pageOf, Paging, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
+import { Name, pageOf, Paging, Timestamp } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 const Processing = z.enum(['cloud', 'local']);
 const TypeOcr = z.enum(['ekstrak_only', 'representasi']);
@@ -56,34 +56,14 @@ export const DocumentResponse = z.object({
   /** The searchable PDF the OCR made (uploads). */
   pdf_url: z.string().nullable(),
   summary_state: z.enum(['pending', 'done', 'none']),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
   finished_at: Timestamp.nullable(),
 });
 export const DocumentList = pageOf(DocumentResponse);
 
-export const toDocumentResponse = (d: DocumentRecord): z.infer<typeof DocumentResponse> => ({
-  id: d.id,
-  workspace_id: d.workspace_id,
-  folder_id: d.folder_id,
-  name: d.name,
-  source: d.source,
-  url: d.url,
+export const toDocumentResponse = responseOf(DocumentResponse, (d: DocumentRecord) => ({
   size_bytes: d.size_bytes === null ? null : Number(d.size_bytes),
-  processing: d.processing,
-  type_ocr: d.type_ocr,
-  task_id: d.task_id,
-  state: d.state,
-  stage: d.stage,
-  progress_pct: d.progress_pct,
-  error: d.error,
-  error_code: d.error_code,
-  pdf_url: d.pdf_url,
-  summary_state: d.summary_state,
-  created_by: d.created_by,
-  ...timestampsOf(d.created_at, d.updated_at),
-  finished_at: d.finished_at?.toISOString() ?? null,
-});
+}));
 
 export const OcrResultResponse = z.object({
   document_id: z.string(),
@@ -121,15 +101,7 @@ export const FolderResponse = z.object({
   workspace_id: z.string(),
   parent_id: z.string().nullable(),
   name: z.string(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const FolderList = pageOf(FolderResponse);
-export const toFolderResponse = (f: FolderRecord): z.infer<typeof FolderResponse> => ({
-  id: f.id,
-  workspace_id: f.workspace_id,
-  parent_id: f.parent_id,
-  name: f.name,
-  created_by: f.created_by,
-  ...timestampsOf(f.created_at, f.updated_at),
-});
+export const toFolderResponse = responseOf(FolderResponse);

@@ -3,7 +3,7 @@
  * and text-to-API. Reading needs `knowledge.read` and the access list; changing needs
  * `knowledge.write`.
  */
-import { itemRoute, moduleRoutes, resourceRoutes, type RouteDefinition } from '@pelita/kit';
+import { itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
 import { workspaceResource } from '../workspaces/collection-routes';
 import { Paging } from '../http-schemas';
@@ -50,7 +50,6 @@ export function sourceRoutes(deps: {
   const nameTaken = { 409: 'Name taken' };
   const database = workspaceResource(deps.callerOf, {
     segment: 'databases',
-    item: '/:databaseId',
     params: DatabaseParams,
     one: { description: 'The database', schema: DatabaseResponse, from: toDatabaseResponse },
     missing,
@@ -58,32 +57,35 @@ export function sourceRoutes(deps: {
   const endpoint = workspaceResource(deps.callerOf, {
     segment: 'apis/:apiId/endpoints',
     tags: ['apis'],
-    item: '/:endpointId',
     params: EndpointParams,
     collection: ApiParams,
     one: { description: 'The endpoint', schema: EndpointResponse, from: toEndpointResponse },
     missing,
   });
   return [
-    ...moduleRoutes(database, databases, {
-      list: {
-        summary: 'Databases the caller may use',
-        page: { description: 'A page of databases', schema: DatabaseList },
-        query: Paging,
+    ...resourceRoutes(
+      database,
+      {
+        list: {
+          summary: 'Databases the caller may use',
+          page: { description: 'A page of databases', schema: DatabaseList },
+          query: Paging,
+        },
+        create: {
+          summary: 'Add a database (its password is sealed at rest, never returned)',
+          body: DatabaseBody,
+          answers: nameTaken,
+        },
+        show: { summary: 'One database' },
+        change: {
+          summary: 'Change a database (a password left out stays)',
+          body: DatabasePatch,
+          answers: nameTaken,
+        },
+        remove: { summary: 'Delete a database' },
       },
-      create: {
-        summary: 'Add a database (its password is sealed at rest, never returned)',
-        body: DatabaseBody,
-        answers: nameTaken,
-      },
-      show: { summary: 'One database' },
-      change: {
-        summary: 'Change a database (a password left out stays)',
-        body: DatabasePatch,
-        answers: nameTaken,
-      },
-      remove: { summary: 'Delete a database' },
-    }),
+      databases,
+    ),
     itemRoute(database, {
       method: 'post',
       path: '/test',
@@ -100,15 +102,13 @@ export function sourceRoutes(deps: {
       answers: upstream,
       run: (who, p) => databases.tables(who, p.databaseId),
     }),
-    ...moduleRoutes(
+    ...resourceRoutes(
       workspaceResource(deps.callerOf, {
         segment: 'apis',
-        item: '/:apiId',
         params: ApiParams,
         one: { description: 'The API', schema: ApiResponse, from: toApiResponse },
         missing,
       }),
-      apis,
       {
         list: {
           summary: 'APIs the caller may use',
@@ -129,6 +129,7 @@ export function sourceRoutes(deps: {
         },
         remove: { summary: 'Delete an API with its endpoints' },
       },
+      apis,
     ),
     // An API's endpoints: the module's functions take the API too.
     ...resourceRoutes(endpoint, {

@@ -2,8 +2,9 @@
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { DatabaseRecord } from './databases';
-import type { ApiRecord, EndpointRecord } from './apis';
-import { Description, Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
+import type { ApiRecord } from './apis';
+import { Description, Name, pageOf, Timestamps } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 const Secret = storedText().min(1).max(4000);
 const HostName = storedText()
@@ -35,23 +36,12 @@ export const DatabaseResponse = z.object({
   database_name: z.string(),
   username: z.string(),
   has_password: z.boolean(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const DatabaseList = pageOf(DatabaseResponse);
-export const toDatabaseResponse = (d: DatabaseRecord): z.infer<typeof DatabaseResponse> => ({
-  id: d.id,
-  name: d.name,
-  description: d.description,
-  engine: d.engine,
-  host: d.host,
-  port: d.port,
-  database_name: d.database_name,
-  username: d.username,
+export const toDatabaseResponse = responseOf(DatabaseResponse, (d: DatabaseRecord) => ({
   has_password: d.password_sealed !== null,
-  created_by: d.created_by,
-  ...timestampsOf(d.created_at, d.updated_at),
-});
+}));
 export const ConnectionResult = z.object({ status: z.string() });
 export const SchemaResult = z.object({
   tables: z.record(
@@ -97,15 +87,10 @@ export const ApiResponse = z.object({
     has_secret: z.boolean(),
   }),
   has_headers: z.boolean(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const ApiList = pageOf(ApiResponse);
-export const toApiResponse = (a: ApiRecord): z.infer<typeof ApiResponse> => ({
-  id: a.id,
-  name: a.name,
-  description: a.description,
-  base_url: a.base_url,
+export const toApiResponse = responseOf(ApiResponse, (a: ApiRecord) => ({
   auth: {
     type: a.auth_type,
     user: a.auth_user,
@@ -113,9 +98,7 @@ export const toApiResponse = (a: ApiRecord): z.infer<typeof ApiResponse> => ({
     has_secret: a.auth_secret_sealed !== null,
   },
   has_headers: a.headers_sealed !== null,
-  created_by: a.created_by,
-  ...timestampsOf(a.created_at, a.updated_at),
-});
+}));
 
 export const EndpointParams = z.object({
   workspaceId: z.uuid(),
@@ -161,10 +144,7 @@ export const EndpointResponse = z.object({
   ...Timestamps,
 });
 export const EndpointList = pageOf(EndpointResponse);
-export const toEndpointResponse = (e: EndpointRecord): z.infer<typeof EndpointResponse> => ({
-  ...e,
-  ...timestampsOf(e.created_at, e.updated_at),
-});
+export const toEndpointResponse = responseOf(EndpointResponse);
 export const TryBody = z.object({
   values: z
     .record(z.string(), z.union([storedText().max(10_000), z.number(), z.boolean()]))

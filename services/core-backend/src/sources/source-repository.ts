@@ -5,13 +5,8 @@
  */
 import type pg from 'pg';
 import type { AccessLists } from '../access/access-lists';
+import { rowWrites, type Creator } from '../db/row-writes';
 import type { Membership } from '../workspaces/workspaces';
-
-/** Who creates a row: the workspace it belongs to and its creator. */
-export interface Creator {
-  workspaceId: string;
-  userId: string;
-}
 
 export function sourceTable<Row extends pg.QueryResultRow, Columns extends object>(
   pool: pg.Pool,
@@ -20,7 +15,7 @@ export function sourceTable<Row extends pg.QueryResultRow, Columns extends objec
   columns: ReadonlyArray<keyof Columns & string>,
 ) {
   const { table } = source;
-  const values = (given: Columns) => columns.map((column) => given[column]);
+  const writes = rowWrites<Columns>(table, columns);
   return {
     /** The row, when it is in the member's workspace and on their access list. */
     async row(member: Membership, id: string): Promise<Row | undefined> {
@@ -33,21 +28,10 @@ export function sourceTable<Row extends pg.QueryResultRow, Columns extends objec
       return rows[0];
     },
     /** Inserts in the creating transaction (`client`), where the creator is put on the list. */
-    async insert(client: pg.PoolClient, id: string, creator: Creator, given: Columns) {
-      const refs = columns.map((_column, i) => `$${i + 4}`);
-      await client.query(
-        `insert into ${table} (id, workspace_id, created_by, ${columns.join(', ')})
-         values ($1, $2, $3, ${refs.join(', ')})`,
-        [id, creator.workspaceId, creator.userId, ...values(given)],
-      );
-    },
-    async update(id: string, given: Columns) {
-      const sets = columns.map((column, i) => `${column} = $${i + 2}`);
-      await pool.query(`update ${table} set ${sets.join(', ')}, updated_at = now() where id = $1`, [
-        id,
-        ...values(given),
-      ]);
-    },
+    insert: (client: pg.PoolClient, id: string, creator: Creator, given: Columns) =>
+      writes.insert(client, id, creator, given),
+    update: (id: string, workspaceId: string, given: Columns) =>
+      writes.update(pool, id, workspaceId, given),
     async delete(id: string) {
       await pool.query(`delete from ${table} where id = $1`, [id]);
     },

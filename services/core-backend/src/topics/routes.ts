@@ -1,7 +1,7 @@
 /** /api/workspaces/:id/topics: named groups of documents a chat can be pointed at. */
-import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
-import { actorFor, workspaceResource } from '../workspaces/collection-routes';
+import { workspaceResource } from '../workspaces/collection-routes';
 import { Deleted, Paging } from '../http-schemas';
 import {
   TopicBody,
@@ -18,31 +18,30 @@ import type { Topics } from './topics';
 
 export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): RouteDefinition[] {
   const { topics } = deps;
-  const tags = ['topics'];
   const one = { description: 'The topic', schema: TopicResponse };
-  const missing = { description: 'No such workspace or topic (or not shared with the caller)' };
-  const actor = actorFor(deps.callerOf);
-  const path = '/api/workspaces/:workspaceId/topics';
   const taken = { 409: 'Name taken' };
   const resource = workspaceResource(deps.callerOf, {
     segment: 'topics',
-    item: '/:topicId',
     params: TopicParams,
     one: { ...one, from: toTopicResponse },
-    missing: missing.description,
+    missing: 'No such workspace or topic (or not shared with the caller)',
   });
   return [
-    ...moduleRoutes(resource, topics, {
-      list: {
-        summary: 'Topics the caller may use, by name',
-        page: { description: 'A page of topics', schema: TopicList },
-        query: Paging,
+    ...resourceRoutes(
+      resource,
+      {
+        list: {
+          summary: 'Topics the caller may use, by name',
+          page: { description: 'A page of topics', schema: TopicList },
+          query: Paging,
+        },
+        create: { summary: 'Create a topic', body: TopicBody, answers: taken },
+        show: { summary: 'One topic' },
+        change: { summary: 'Rename or describe a topic', body: TopicPatch, answers: taken },
+        remove: { summary: 'Delete a topic (its documents stay)' },
       },
-      create: { summary: 'Create a topic', body: TopicBody, answers: taken },
-      show: { summary: 'One topic' },
-      change: { summary: 'Rename or describe a topic', body: TopicPatch, answers: taken },
-      remove: { summary: 'Delete a topic (its documents stay)' },
-    }),
+      topics,
+    ),
     itemRoute(resource, {
       method: 'get',
       path: '/documents',
@@ -68,15 +67,14 @@ export function topicRoutes(deps: { topics: Topics; callerOf: CallerOf }): Route
       run: async (caller, { topicId }, { body }) =>
         toTopicResponse(await topics.addDocuments(caller, topicId, body.document_ids)),
     }),
-    defineRoute({
+    itemRoute(resource, {
       method: 'delete',
-      path: `${path}/:topicId/documents/:documentId`,
+      path: '/documents/:documentId',
+      params: TopicDocumentParams,
       summary: 'Take a document out of a topic',
-      tags,
-      request: { params: TopicDocumentParams },
-      responses: { 200: { description: 'Removed', schema: Deleted }, 404: missing },
-      handler: async ({ params }, req) => {
-        await topics.removeDocument(await actor(req, params), params.topicId, params.documentId);
+      answer: { description: 'Removed', schema: Deleted },
+      run: async (caller, { topicId, documentId }) => {
+        await topics.removeDocument(caller, topicId, documentId);
         return { deleted: true };
       },
     }),

@@ -1,7 +1,7 @@
 /** Shapes of topics and the documents in them. */
 import { z } from 'zod';
-import type { TopicRecord } from './topic-repository';
-import { Description, Name, pageOf, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
+import { Description, Name, pageOf, Timestamp } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 export const TopicParams = z.object({ workspaceId: z.uuid(), topicId: z.uuid() });
 export const TopicDocumentParams = TopicParams.extend({ documentId: z.uuid() });
@@ -14,19 +14,10 @@ export const TopicResponse = z.object({
   name: z.string(),
   description: z.string(),
   document_count: z.number().int(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const TopicList = pageOf(TopicResponse);
 export const TopicDocumentList = pageOf(
   z.object({ id: z.string(), name: z.string(), state: z.string(), added_at: Timestamp }),
 );
-export const toTopicResponse = (t: TopicRecord): z.infer<typeof TopicResponse> => ({
-  id: t.id,
-  workspace_id: t.workspace_id,
-  name: t.name,
-  description: t.description,
-  document_count: t.document_count,
-  created_by: t.created_by,
-  ...timestampsOf(t.created_at, t.updated_at),
-});
+export const toTopicResponse = responseOf(TopicResponse);

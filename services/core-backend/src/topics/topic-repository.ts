@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { Listing } from '../access/access-lists';
 import type { Paging } from '../paging';
 import { readPage } from '../db/page-query';
+import { rowWrites } from '../db/row-writes';
 
 export interface TopicRecord {
   id: string;
@@ -32,6 +33,10 @@ const COLUMNS = `t.*, (select count(*)::int from topic_documents td where td.top
   as document_count`;
 
 export function createTopicRepository(pool: pg.Pool) {
+  const writes = rowWrites<Pick<TopicRecord, 'name' | 'description'>>('topics', [
+    'name',
+    'description',
+  ]);
   return {
     /** How `access.page` lists topics: by name. */
     listing: { alias: 't', columns: COLUMNS, orderBy: 't.name, t.id' } satisfies Listing,
@@ -44,16 +49,11 @@ export function createTopicRepository(pool: pg.Pool) {
       return rows[0];
     },
 
-    async insert(
+    insert: (
       client: pg.PoolClient,
       row: Pick<TopicRecord, 'id' | 'workspace_id' | 'name' | 'description' | 'created_by'>,
-    ): Promise<void> {
-      await client.query(
-        `insert into topics (id, workspace_id, name, description, created_by)
-         values ($1, $2, $3, $4, $5)`,
-        [row.id, row.workspace_id, row.name, row.description, row.created_by],
-      );
-    },
+    ) =>
+      writes.insert(client, row.id, { workspaceId: row.workspace_id, userId: row.created_by }, row),
 
     async update(id: string, changes: { name?: string; description?: string }): Promise<void> {
       await pool.query(

@@ -2,49 +2,42 @@
  * Topics: named groups of documents a chat can be pointed at. A topic's access list says who may
  * use it; it only ever hands out the documents the user may use themselves (`documentsOf`).
  */
-import { randomUUID } from 'node:crypto';
-import { badRequest, conflict, HttpError } from '@pelita/kit';
+import { badRequest, HttpError } from '@pelita/kit';
 import type { AccessLists, ResourceType } from '../access/access-lists';
-import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
-import { isUniqueViolation } from '../db/database';
+import { knowledgeRows } from '../access/knowledge-rows';
+import type { Actor, MemberCheck } from '../workspaces/actor';
+import { conflictOnUnique } from '../db/database';
 import type { Paging } from '../paging';
 import type { Membership } from '../workspaces/workspaces';
 import type { TopicRecord, TopicRepository, Visibility } from './topic-repository';
 
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('A topic of that name exists') : err;
-};
+const taken = conflictOnUnique('A topic of that name exists');
 
 export function createTopics(
   repository: TopicRepository,
   access: AccessLists,
   workspaces: MemberCheck,
 ) {
-  async function find(member: Membership, id: string): Promise<TopicRecord> {
-    await access.requireVisible(member, 'topic', id);
-    const topic = await repository.byId(id);
-    if (!topic) throw new HttpError(404, 'topic_not_found', `The topic ${id} does not exist`);
-    return topic;
-  }
+  // Reading a topic asks `knowledge.read`, changing one `knowledge.write`.
+  const rows = knowledgeRows<TopicRecord>({
+    access,
+    workspaces,
+    type: 'topic',
+    read: (id) => repository.byId(id),
+  });
+  const { find, reader, writer } = rows;
 
   const visibleTo =
     (member: Membership, type: ResourceType): Visibility =>
     (alias, values) =>
       access.visibleSql(member, type, alias, values);
 
-  // Reading a topic asks `knowledge.read`, changing one `knowledge.write`.
-  const reader = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.read');
-  const writer = (actor: Actor) => memberOf(workspaces, actor, 'knowledge.write');
-
   return {
-    find: async (actor: Actor, id: string) => find(await reader(actor), id),
-    async list(actor: Actor, paging: Paging) {
-      return access.page<TopicRecord>(await reader(actor), 'topic', repository.listing, paging);
-    },
+    find: rows.show,
+    list: (actor: Actor, paging: Paging) => rows.page(actor, () => repository.listing, paging),
     async create(actor: Actor, input: { name: string; description: string }) {
       const member = await writer(actor);
-      const id = randomUUID();
-      await access.createGranted(member, 'topic', id, (client) =>
+      return rows.create(member, (client, id) =>
         repository
           .insert(client, {
             id,
@@ -55,7 +48,6 @@ export function createTopics(
           })
           .catch(taken),
       );
-      return find(member, id);
     },
     async update(actor: Actor, id: string, changes: { name?: string; description?: string }) {
       const member = await writer(actor);
@@ -63,12 +55,8 @@ export function createTopics(
       await repository.update(id, changes).catch(taken);
       return find(member, id);
     },
-    async remove(actor: Actor, id: string): Promise<void> {
-      const member = await writer(actor);
-      await find(member, id);
-      await repository.remove(id);
-      await access.forget('topic', id);
-    },
+    remove: (actor: Actor, id: string) =>
+      rows.remove(actor, id, (topicId) => repository.remove(topicId)),
     /** The topic's documents the member may use, newest first. */
     async documents(actor: Actor, id: string, paging: Paging) {
       const member = await reader(actor);

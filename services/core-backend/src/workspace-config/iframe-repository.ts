@@ -1,5 +1,6 @@
 /** The `workspace_iframes` table (chat widgets), read with its app key's prefix and liveness. */
 import type pg from 'pg';
+import { rowWrites } from '../db/row-writes';
 import { workspaceRows } from './workspace-rows-repository';
 
 export interface IframeTheme {
@@ -28,25 +29,19 @@ export interface Iframe {
   updated_at: Date;
 }
 
-export interface IframeInput {
-  name: string;
-  allowed_origins: string[];
-  app_key_id: string;
-  theme: IframeTheme;
-  enabled: boolean;
-  show_passages: boolean;
-}
-
-const fields = (input: IframeInput) => [
-  input.name,
-  input.allowed_origins,
-  input.app_key_id,
-  JSON.stringify(input.theme),
-  input.enabled,
-  input.show_passages,
-];
+/** What is stored of an iframe (the theme as JSON). */
+export const IFRAME_COLUMNS = [
+  'name',
+  'allowed_origins',
+  'app_key_id',
+  'theme',
+  'enabled',
+  'show_passages',
+] as const;
+export type IframeInput = Pick<Iframe, (typeof IFRAME_COLUMNS)[number]>;
 
 export function createIframeRepository(pool: pg.Pool) {
+  const writes = rowWrites<IframeInput>('workspace_iframes', IFRAME_COLUMNS);
   return {
     ...workspaceRows<Iframe>(pool, {
       table: 'workspace_iframes',
@@ -76,22 +71,10 @@ export function createIframeRepository(pool: pg.Pool) {
       );
       return rows[0];
     },
-    async insert(id: string, workspaceId: string, userId: string, input: IframeInput) {
-      await pool.query(
-        `insert into workspace_iframes (id, workspace_id, created_by, name, allowed_origins,
-           app_key_id, theme, enabled, show_passages)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, workspaceId, userId, ...fields(input)],
-      );
-    },
-    async update(id: string, workspaceId: string, input: IframeInput) {
-      await pool.query(
-        `update workspace_iframes set name = $3, allowed_origins = $4, app_key_id = $5,
-           theme = $6, enabled = $7, show_passages = $8, updated_at = now()
-         where id = $1 and workspace_id = $2`,
-        [id, workspaceId, ...fields(input)],
-      );
-    },
+    insert: (id: string, workspaceId: string, userId: string, input: IframeInput) =>
+      writes.insert(pool, id, { workspaceId, userId }, input),
+    update: (id: string, workspaceId: string, input: IframeInput) =>
+      writes.update(pool, id, workspaceId, input),
   };
 }
 

@@ -6,11 +6,17 @@
  */
 import { randomUUID } from 'node:crypto';
 import { badRequest } from '@pelita/kit';
+import { changed } from '../db/row-writes';
 import type { Actor, MemberCheck } from '../workspaces/actor';
-import type { IframeInput, IframeRepository, IframeTheme } from './iframe-repository';
+import {
+  IFRAME_COLUMNS,
+  type IframeInput,
+  type IframeRepository,
+  type IframeTheme,
+} from './iframe-repository';
 import { managedRows } from './managed-rows';
 
-export type { Iframe, IframeInput, IframeTheme } from './iframe-repository';
+export type { IframeInput, IframeTheme } from './iframe-repository';
 
 export interface Widget {
   id: string;
@@ -76,16 +82,9 @@ export function createIframes(repository: IframeRepository, workspaces: MemberCh
       const { workspaceId } = await manager(actor);
       const before = await find(workspaceId, id);
       if (changes.app_key_id !== undefined) await requireOwnKey(workspaceId, changes.app_key_id);
-      await repository
-        .update(id, workspaceId, {
-          name: changes.name ?? before.name,
-          allowed_origins: changes.allowed_origins ?? before.allowed_origins,
-          app_key_id: changes.app_key_id ?? before.app_key_id,
-          theme: { ...before.theme, ...changes.theme },
-          enabled: changes.enabled ?? before.enabled,
-          show_passages: changes.show_passages ?? before.show_passages,
-        })
-        .catch(taken);
+      const theme = { ...before.theme, ...changes.theme };
+      const columns = changed(IFRAME_COLUMNS, before, { ...changes, theme });
+      await repository.update(id, workspaceId, columns).catch(taken);
       return find(workspaceId, id);
     },
     remove: rows.remove,

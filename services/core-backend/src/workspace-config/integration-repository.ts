@@ -1,5 +1,6 @@
 /** The `workspace_integrations` table (messaging bridges, the access token sealed). */
 import type pg from 'pg';
+import { rowWrites } from '../db/row-writes';
 import { workspaceRows } from './workspace-rows-repository';
 
 export interface Integration {
@@ -21,52 +22,43 @@ export interface Integration {
   updated_at: Date;
 }
 
-/** What is stored of a connection. */
-export type IntegrationColumns = Pick<
-  Integration,
-  'name' | 'base_url' | 'phone_number_id' | 'access_token_sealed' | 'enabled'
->;
+/** What is stored of a connection (its type is set once, when it is made). */
+export const INTEGRATION_COLUMNS = [
+  'name',
+  'base_url',
+  'phone_number_id',
+  'access_token_sealed',
+  'enabled',
+] as const;
+export type IntegrationColumns = Pick<Integration, (typeof INTEGRATION_COLUMNS)[number]>;
 
-const fields = (c: IntegrationColumns) => [
-  c.name,
-  c.base_url,
-  c.phone_number_id,
-  c.access_token_sealed,
-  c.enabled,
-];
+/** What a new connection forgets: the last check through the bridge. */
+const FORGET_CHECK = [
+  'checked_at',
+  'check_ok',
+  'check_error',
+  'display_phone_number',
+  'verified_name',
+].map((column) => `${column} = null`);
 
 export function createIntegrationRepository(pool: pg.Pool) {
+  const writes = rowWrites<IntegrationColumns & Pick<Integration, 'type'>>(
+    'workspace_integrations',
+    ['type', ...INTEGRATION_COLUMNS],
+  );
+  const updates = rowWrites<IntegrationColumns>('workspace_integrations', INTEGRATION_COLUMNS);
   return {
     ...workspaceRows<Integration>(pool, { table: 'workspace_integrations', orderBy: 't.name' }),
-    async insert(
+    insert: (
       id: string,
       workspaceId: string,
       userId: string,
       type: Integration['type'],
       columns: IntegrationColumns,
-    ) {
-      await pool.query(
-        `insert into workspace_integrations (id, workspace_id, created_by, type, name, base_url,
-           phone_number_id, access_token_sealed, enabled)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [id, workspaceId, userId, type, ...fields(columns)],
-      );
-    },
+    ) => writes.insert(pool, id, { workspaceId, userId }, { type, ...columns }),
     /** Writes the columns; `reconnects` also forgets the last check. */
-    async update(
-      id: string,
-      workspaceId: string,
-      columns: IntegrationColumns,
-      reconnects: boolean,
-    ) {
-      await pool.query(
-        `update workspace_integrations set name = $3, base_url = $4, phone_number_id = $5,
-           access_token_sealed = $6, enabled = $7, updated_at = now()
-           ${reconnects ? ', checked_at = null, check_ok = null, check_error = null, display_phone_number = null, verified_name = null' : ''}
-         where id = $1 and workspace_id = $2`,
-        [id, workspaceId, ...fields(columns)],
-      );
-    },
+    update: (id: string, workspaceId: string, columns: IntegrationColumns, reconnects: boolean) =>
+      updates.update(pool, id, workspaceId, columns, reconnects ? FORGET_CHECK : []),
     /** Records what the bridge said: the number's details, or the failure. */
     async recordCheck(
       id: string,

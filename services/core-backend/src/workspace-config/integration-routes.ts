@@ -3,7 +3,7 @@
  * `workspace.manage`; and the widget's public `GET /embed/:iframeId/config`, answered to pages
  * on the iframe's allowed origins only.
  */
-import { defineRoute, itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { defineRoute, itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
 import { workspaceResource } from '../workspaces/collection-routes';
 import { Paging } from '../http-schemas';
@@ -44,7 +44,6 @@ export function integrationRoutes(deps: {
 
   const integration = workspaceResource(deps.callerOf, {
     segment: 'integrations',
-    item: '/:integrationId',
     params: IntegrationParams,
     one: {
       description: 'The integration',
@@ -54,26 +53,30 @@ export function integrationRoutes(deps: {
     missing,
   });
   return [
-    ...moduleRoutes(integration, integrations, {
-      list: {
-        summary: "The workspace's messaging integrations",
-        page: { description: 'A page of integrations', schema: IntegrationList },
-        query: Paging,
-        answers: managed,
+    ...resourceRoutes(
+      integration,
+      {
+        list: {
+          summary: "The workspace's messaging integrations",
+          page: { description: 'A page of integrations', schema: IntegrationList },
+          query: Paging,
+          answers: managed,
+        },
+        create: {
+          summary: 'Connect a WhatsApp Business Cloud API number (the access token is sealed)',
+          body: IntegrationBody,
+          answers: written,
+        },
+        show: { summary: 'One integration with its last check', answers: managed },
+        change: {
+          summary: 'Change an integration (a new bridge, number or token forgets the last check)',
+          body: IntegrationPatch,
+          answers: written,
+        },
+        remove: { summary: 'Remove an integration', answers: managed },
       },
-      create: {
-        summary: 'Connect a WhatsApp Business Cloud API number (the access token is sealed)',
-        body: IntegrationBody,
-        answers: written,
-      },
-      show: { summary: 'One integration with its last check', answers: managed },
-      change: {
-        summary: 'Change an integration (a new bridge, number or token forgets the last check)',
-        body: IntegrationPatch,
-        answers: written,
-      },
-      remove: { summary: 'Remove an integration', answers: managed },
-    }),
+      integrations,
+    ),
     itemRoute(integration, {
       method: 'post',
       path: '/check',
@@ -87,16 +90,14 @@ export function integrationRoutes(deps: {
       },
       run: async (who, p) => toIntegrationResponse(await integrations.check(who, p.integrationId)),
     }),
-    ...moduleRoutes(
+    ...resourceRoutes(
       workspaceResource(deps.callerOf, {
         segment: 'iframes',
         tags,
-        item: '/:iframeId',
         params: IframeParams,
         one: { description: 'The iframe', schema: IframeResponse, from: toIframeResponse },
         missing,
       }),
-      iframes,
       {
         list: {
           summary: "The workspace's embeddable chat widgets",
@@ -120,6 +121,7 @@ export function integrationRoutes(deps: {
           answers: managed,
         },
       },
+      iframes,
     ),
     defineRoute({
       method: 'get',

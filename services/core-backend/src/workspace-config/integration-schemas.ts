@@ -1,8 +1,7 @@
 /** Shapes of workspace integrations (messaging bridges) and iframes (the chat widget). */
 import { z } from 'zod';
-import type { Iframe } from './iframes';
-import type { Integration } from './integrations';
-import { Name, pageOf, Timestamp, Timestamps, timestampsOf } from '../http-schemas';
+import { Name, pageOf, Timestamp } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 export const IntegrationParams = z.object({ workspaceId: z.uuid(), integrationId: z.uuid() });
 export const IntegrationBody = z.object({
@@ -39,25 +38,10 @@ export const IntegrationResponse = z.object({
   check_error: z.string().nullable(),
   display_phone_number: z.string().nullable(),
   verified_name: z.string().nullable(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const IntegrationList = pageOf(IntegrationResponse);
-export const toIntegrationResponse = (i: Integration): z.infer<typeof IntegrationResponse> => ({
-  id: i.id,
-  type: i.type,
-  name: i.name,
-  base_url: i.base_url,
-  phone_number_id: i.phone_number_id,
-  enabled: i.enabled,
-  checked_at: i.checked_at?.toISOString() ?? null,
-  check_ok: i.check_ok,
-  check_error: i.check_error,
-  display_phone_number: i.display_phone_number,
-  verified_name: i.verified_name,
-  created_by: i.created_by,
-  ...timestampsOf(i.created_at, i.updated_at),
-});
+export const toIntegrationResponse = responseOf(IntegrationResponse);
 
 /** `scheme://host[:port]`, exactly as a browser sends it in `Origin`. */
 const Origin = z
@@ -125,23 +109,10 @@ export const IframeResponse = z.object({
   theme: ThemeResponse,
   enabled: z.boolean(),
   show_passages: z.boolean(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const IframeList = pageOf(IframeResponse);
-export const toIframeResponse = (f: Iframe): z.infer<typeof IframeResponse> => ({
-  id: f.id,
-  name: f.name,
-  allowed_origins: f.allowed_origins,
-  app_key_id: f.app_key_id,
-  app_key_prefix: f.app_key_prefix,
-  app_key_active: f.app_key_active,
-  theme: f.theme,
-  enabled: f.enabled,
-  show_passages: f.show_passages,
-  created_by: f.created_by,
-  ...timestampsOf(f.created_at, f.updated_at),
-});
+export const toIframeResponse = responseOf(IframeResponse);
 export const EmbedParams = z.object({ iframeId: z.uuid() });
 export const EmbedConfig = z.object({
   id: z.string(),

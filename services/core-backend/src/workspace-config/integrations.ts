@@ -8,7 +8,12 @@ import { errorMessage } from '@pelita/kit';
 import type { Actor, MemberCheck } from '../workspaces/actor';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
-import type { Integration, IntegrationRepository } from './integration-repository';
+import { changed } from '../db/row-writes';
+import {
+  INTEGRATION_COLUMNS,
+  type Integration,
+  type IntegrationRepository,
+} from './integration-repository';
 import { managedRows } from './managed-rows';
 import type { MessagingBridge } from './messaging-bridge';
 
@@ -63,22 +68,12 @@ export function createIntegrations(
         changes.base_url !== undefined ||
         changes.phone_number_id !== undefined ||
         changes.access_token !== undefined;
-      await repository
-        .update(
-          id,
-          workspaceId,
-          {
-            name: changes.name ?? before.name,
-            base_url: changes.base_url ?? before.base_url,
-            phone_number_id: changes.phone_number_id ?? before.phone_number_id,
-            access_token_sealed: changes.access_token
-              ? box.seal(changes.access_token)
-              : before.access_token_sealed,
-            enabled: changes.enabled ?? before.enabled,
-          },
-          reconnects,
-        )
-        .catch(taken);
+      const { access_token: token, ...given } = changes;
+      const columns = changed(INTEGRATION_COLUMNS, before, {
+        ...given,
+        access_token_sealed: token ? box.seal(token) : undefined,
+      });
+      await repository.update(id, workspaceId, columns, reconnects).catch(taken);
       return find(workspaceId, id);
     },
     remove: rows.remove,

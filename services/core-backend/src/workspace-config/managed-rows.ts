@@ -3,9 +3,9 @@
  * `workspace.manage`, and a row is found, listed and removed in the actor's workspace only
  * (another workspace's id is the same 404 as none); a name is unique in the workspace.
  */
-import { conflict, HttpError } from '@pelita/kit';
+import { HttpError } from '@pelita/kit';
 import type pg from 'pg';
-import { isUniqueViolation } from '../db/database';
+import { conflictOnUnique } from '../db/database';
 import type { Paging } from '../paging';
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { workspaceRows } from './workspace-rows-repository';
@@ -27,9 +27,7 @@ export function managedRows<Row extends pg.QueryResultRow>(
     manager,
     notFound,
     /** A unique violation (the name taken) as 409, anything else as it came. */
-    taken: (err: unknown): never => {
-      throw isUniqueViolation(err) ? conflict(`The workspace has an ${kind} of that name`) : err;
-    },
+    taken: conflictOnUnique(`The workspace has an ${kind} of that name`),
     /** The row of a workspace already decided. */
     find,
     show: async (actor: Actor, id: string) => find((await manager(actor)).workspaceId, id),

@@ -2,7 +2,7 @@
  * /api/workspaces/:id/system-prompts and /models: read by members, changed with
  * `workspace.manage`.
  */
-import { itemRoute, moduleRoutes, type RouteDefinition } from '@pelita/kit';
+import { itemRoute, resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import type { CallerOf } from '../workspaces/caller';
 import { workspaceResource } from '../workspaces/collection-routes';
 import { Paging } from '../http-schemas';
@@ -34,22 +34,19 @@ export function workspaceConfigRoutes(deps: {
   const changed = { 403: manage, 409: 'Name or model taken' };
   const model = workspaceResource(deps.callerOf, {
     segment: 'models',
-    item: '/:modelId',
     params: ModelParams,
     one: { description: 'The model', schema: ModelResponse, from: toModelResponse },
     missing,
   });
   return [
-    ...moduleRoutes(
+    ...resourceRoutes(
       workspaceResource(deps.callerOf, {
         segment: 'system-prompts',
         tags: ['system prompts'],
-        item: '/:promptId',
         params: PromptParams,
         one: { description: 'The system prompt', schema: PromptResponse, from: toPromptResponse },
         missing,
       }),
-      prompts,
       {
         list: {
           summary: 'System prompts of the workspace (`type` filter)',
@@ -65,29 +62,34 @@ export function workspaceConfigRoutes(deps: {
         change: { summary: 'Change a system prompt', body: PromptPatch, answers: changed },
         remove: { summary: 'Delete a system prompt', answers: { 403: manage } },
       },
+      prompts,
     ),
-    ...moduleRoutes(model, store, {
-      list: {
-        summary: 'Models the workspace may use, the default first',
-        page: { description: 'A page of models', schema: ModelList },
-        query: Paging,
+    ...resourceRoutes(
+      model,
+      {
+        list: {
+          summary: 'Models the workspace may use, the default first',
+          page: { description: 'A page of models', schema: ModelList },
+          query: Paging,
+        },
+        create: {
+          summary: 'Add a model (the first becomes the default)',
+          body: ModelBody,
+          answers: changed,
+        },
+        show: { summary: 'One model' },
+        change: {
+          summary: 'Change a model; `is_default: true` moves the default to it',
+          body: ModelPatch,
+          answers: changed,
+        },
+        remove: {
+          summary: 'Remove a model (a removed default passes to the oldest left)',
+          answers: { 403: manage },
+        },
       },
-      create: {
-        summary: 'Add a model (the first becomes the default)',
-        body: ModelBody,
-        answers: changed,
-      },
-      show: { summary: 'One model' },
-      change: {
-        summary: 'Change a model; `is_default: true` moves the default to it',
-        body: ModelPatch,
-        answers: changed,
-      },
-      remove: {
-        summary: 'Remove a model (a removed default passes to the oldest left)',
-        answers: { 403: manage },
-      },
-    }),
+      store,
+    ),
     itemRoute(model, {
       method: 'post',
       path: '/check',

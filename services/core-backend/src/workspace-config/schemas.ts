@@ -1,9 +1,9 @@
 /** Shapes of system prompts and workspace models. */
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
-import type { SystemPrompt } from './system-prompts';
 import type { WorkspaceModel } from './workspace-models';
-import { Name, pageOf, Paging, Timestamps, timestampsOf } from '../http-schemas';
+import { Name, pageOf, Paging } from '../http-schemas';
+import { Made, responseOf } from '../row-schemas';
 
 const PromptType = z.enum(['persistent', 'report', 'custom']);
 export const PromptParams = z.object({ workspaceId: z.uuid(), promptId: z.uuid() });
@@ -21,19 +21,10 @@ export const PromptResponse = z.object({
   type: PromptType,
   content: z.string(),
   is_default: z.boolean(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const PromptList = pageOf(PromptResponse);
-export const toPromptResponse = (p: SystemPrompt): z.infer<typeof PromptResponse> => ({
-  id: p.id,
-  name: p.name,
-  type: p.type,
-  content: p.content,
-  is_default: p.is_default,
-  created_by: p.created_by,
-  ...timestampsOf(p.created_at, p.updated_at),
-});
+export const toPromptResponse = responseOf(PromptResponse);
 
 export const ModelParams = z.object({ workspaceId: z.uuid(), modelId: z.uuid() });
 const ModelFields = {
@@ -76,19 +67,10 @@ export const ModelResponse = z.object({
   has_api_key: z.boolean(),
   context_window: z.number().int().nullable(),
   is_default: z.boolean(),
-  created_by: z.string(),
-  ...Timestamps,
+  ...Made,
 });
 export const ModelList = pageOf(ModelResponse);
 export const ModelCheck = z.object({ available: z.boolean(), server_models: z.array(z.string()) });
-export const toModelResponse = (m: WorkspaceModel): z.infer<typeof ModelResponse> => ({
-  id: m.id,
-  name: m.name,
-  model: m.model,
-  base_url: m.base_url,
+export const toModelResponse = responseOf(ModelResponse, (m: WorkspaceModel) => ({
   has_api_key: m.api_key_sealed !== null,
-  context_window: m.context_window,
-  is_default: m.is_default,
-  created_by: m.created_by,
-  ...timestampsOf(m.created_at, m.updated_at),
-});
+}));

@@ -1,6 +1,7 @@
 /** The `system_prompts` table; at most one default prompt per type and workspace. */
 import { inTransaction } from '@pelita/kit';
 import type pg from 'pg';
+import { rowWrites } from '../db/row-writes';
 import { workspaceRows } from './workspace-rows-repository';
 
 export type PromptType = 'persistent' | 'report' | 'custom';
@@ -17,12 +18,8 @@ export interface SystemPrompt {
   updated_at: Date;
 }
 
-export interface PromptInput {
-  name: string;
-  type: PromptType;
-  content: string;
-  is_default: boolean;
-}
+export const PROMPT_COLUMNS = ['name', 'type', 'content', 'is_default'] as const;
+export type PromptInput = Pick<SystemPrompt, (typeof PROMPT_COLUMNS)[number]>;
 
 export function createSystemPromptRepository(pool: pg.Pool) {
   /** Writes a prompt; one becoming a default takes it from its type's previous one, together. */
@@ -36,26 +33,16 @@ export function createSystemPromptRepository(pool: pg.Pool) {
       }
       await write(client);
     });
-  const fields = (p: PromptInput) => [p.name, p.type, p.content, p.is_default];
+  const writes = rowWrites<PromptInput>('system_prompts', PROMPT_COLUMNS);
 
   return {
     ...workspaceRows<SystemPrompt>(pool, { table: 'system_prompts', orderBy: 't.type, t.name' }),
     insert: (id: string, workspaceId: string, userId: string, prompt: PromptInput) =>
       save(workspaceId, prompt, (client) =>
-        client.query(
-          `insert into system_prompts (id, workspace_id, created_by, name, type, content, is_default)
-           values ($1, $2, $3, $4, $5, $6, $7)`,
-          [id, workspaceId, userId, ...fields(prompt)],
-        ),
+        writes.insert(client, id, { workspaceId, userId }, prompt),
       ),
     update: (id: string, workspaceId: string, prompt: PromptInput) =>
-      save(workspaceId, prompt, (client) =>
-        client.query(
-          `update system_prompts set name = $3, type = $4, content = $5, is_default = $6,
-             updated_at = now() where id = $1 and workspace_id = $2`,
-          [id, workspaceId, ...fields(prompt)],
-        ),
-      ),
+      save(workspaceId, prompt, (client) => writes.update(client, id, workspaceId, prompt)),
     /** The content of the workspace's default prompt of a type. */
     async defaultContent(workspaceId: string, type: PromptType): Promise<string | undefined> {
       const { rows } = await pool.query<{ content: string }>(

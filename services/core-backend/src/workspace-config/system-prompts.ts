@@ -5,23 +5,23 @@
  * decided (`workspace-config.ts` decides who may ask).
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
-import { isUniqueViolation } from '../db/database';
+import { HttpError } from '@pelita/kit';
+import { conflictOnUnique } from '../db/database';
+import { changed } from '../db/row-writes';
 import type { Paging } from '../paging';
-import type {
-  PromptInput,
-  PromptType,
-  SystemPrompt,
-  SystemPromptRepository,
+import {
+  PROMPT_COLUMNS,
+  type PromptInput,
+  type PromptType,
+  type SystemPrompt,
+  type SystemPromptRepository,
 } from './system-prompt-repository';
 
 export type { PromptInput, PromptType, SystemPrompt } from './system-prompt-repository';
 
 const notFound = (id: string) =>
   new HttpError(404, 'system_prompt_not_found', `The system prompt ${id} does not exist`);
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('A system prompt of that name exists') : err;
-};
+const taken = conflictOnUnique('A system prompt of that name exists');
 
 export function createSystemPrompts(repository: SystemPromptRepository) {
   async function find(workspaceId: string, id: string): Promise<SystemPrompt> {
@@ -42,12 +42,7 @@ export function createSystemPrompts(repository: SystemPromptRepository) {
     async update(workspaceId: string, id: string, changes: Partial<PromptInput>) {
       const before = await find(workspaceId, id);
       await repository
-        .update(id, workspaceId, {
-          name: changes.name ?? before.name,
-          type: changes.type ?? before.type,
-          content: changes.content ?? before.content,
-          is_default: changes.is_default ?? before.is_default,
-        })
+        .update(id, workspaceId, changed(PROMPT_COLUMNS, before, changes))
         .catch(taken);
       return find(workspaceId, id);
     },

@@ -4,6 +4,7 @@
  */
 import { inTransaction } from '@pelita/kit';
 import type pg from 'pg';
+import { rowWrites } from '../db/row-writes';
 import { workspaceRows } from './workspace-rows-repository';
 
 export interface WorkspaceModel {
@@ -21,20 +22,20 @@ export interface WorkspaceModel {
 }
 
 /** What is stored of a model, but whether it is the default. */
-export type ModelColumns = Pick<
-  WorkspaceModel,
-  'name' | 'model' | 'base_url' | 'api_key_sealed' | 'context_window'
->;
-
-const fields = (c: ModelColumns) => [
-  c.name,
-  c.model,
-  c.base_url,
-  c.api_key_sealed,
-  c.context_window,
-];
+export const MODEL_COLUMNS = [
+  'name',
+  'model',
+  'base_url',
+  'api_key_sealed',
+  'context_window',
+] as const;
+export type ModelColumns = Pick<WorkspaceModel, (typeof MODEL_COLUMNS)[number]>;
 
 export function createWorkspaceModelRepository(pool: pg.Pool) {
+  const writes = rowWrites<ModelColumns & Pick<WorkspaceModel, 'is_default'>>('workspace_models', [
+    ...MODEL_COLUMNS,
+    'is_default',
+  ]);
   /** A change of the workspace's models, one at a time per workspace: the default stays single. */
   const locked = <T>(workspaceId: string, work: (client: pg.PoolClient) => Promise<T>) =>
     inTransaction(pool, async (client) => {
@@ -66,23 +67,14 @@ export function createWorkspaceModelRepository(pool: pg.Pool) {
         );
         const makeDefault = asked || (rows[0]?.n ?? 0) === 0;
         if (makeDefault) await clearDefault(client, workspaceId);
-        await client.query(
-          `insert into workspace_models (id, workspace_id, created_by, name, model, base_url,
-             api_key_sealed, context_window, is_default)
-           values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-          [id, workspaceId, userId, ...fields(columns), makeDefault],
-        );
+        const given = { ...columns, is_default: makeDefault };
+        await writes.insert(client, id, { workspaceId, userId }, given);
       }),
     /** Writes the columns; a default model is the only one (it takes the default from another). */
     update: (id: string, workspaceId: string, columns: ModelColumns, isDefault: boolean) =>
       locked(workspaceId, async (client) => {
         if (isDefault) await clearDefault(client, workspaceId);
-        await client.query(
-          `update workspace_models set name = $3, model = $4, base_url = $5, api_key_sealed = $6,
-             context_window = $7, is_default = $8, updated_at = now()
-           where id = $1 and workspace_id = $2`,
-          [id, workspaceId, ...fields(columns), isDefault],
-        );
+        await writes.update(client, id, workspaceId, { ...columns, is_default: isDefault });
       }),
     /** Deletes the model (false when there was none); a deleted default passes to the oldest left. */
     delete: (workspaceId: string, id: string) =>

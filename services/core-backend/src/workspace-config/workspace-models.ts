@@ -7,13 +7,18 @@
  * sealed at rest and never returned.
  */
 import { randomUUID } from 'node:crypto';
-import { conflict, HttpError } from '@pelita/kit';
+import { HttpError } from '@pelita/kit';
 import type { ModelChoice } from '../chats/model-client';
 import type { SecretBox } from '../crypto/secret-box';
 import { originOf, requireSecretsForNewDestination } from '../crypto/secret-destination';
-import { isUniqueViolation } from '../db/database';
+import { conflictOnUnique } from '../db/database';
+import { changed } from '../db/row-writes';
 import type { Paging } from '../paging';
-import type { WorkspaceModel, WorkspaceModelRepository } from './workspace-model-repository';
+import {
+  MODEL_COLUMNS,
+  type WorkspaceModel,
+  type WorkspaceModelRepository,
+} from './workspace-model-repository';
 
 export type { WorkspaceModel } from './workspace-model-repository';
 
@@ -35,9 +40,7 @@ export interface InstallModel {
 
 const notFound = (id: string) =>
   new HttpError(404, 'model_not_found', `The model ${id} does not exist`);
-const taken = (err: unknown) => {
-  throw isUniqueViolation(err) ? conflict('The workspace has that model already') : err;
-};
+const taken = conflictOnUnique('The workspace has that model already');
 
 export function createWorkspaceModels(
   repository: WorkspaceModelRepository,
@@ -98,28 +101,14 @@ export function createWorkspaceModels(
           },
         ],
       );
-      const key =
-        changes.api_key === undefined
-          ? before.api_key_sealed
-          : changes.api_key === null
-            ? null
-            : box.seal(changes.api_key);
-      await repository
-        .update(
-          id,
-          workspaceId,
-          {
-            name: changes.name ?? before.name,
-            model: changes.model ?? before.model,
-            base_url: baseUrl,
-            api_key_sealed: key,
-            context_window:
-              changes.context_window === undefined ? before.context_window : changes.context_window,
-          },
-          // The default moves by making another model the default, not by unsetting it.
-          changes.is_default === true || before.is_default,
-        )
-        .catch(taken);
+      const { api_key: key, is_default: makeDefault, ...given } = changes;
+      const columns = changed(MODEL_COLUMNS, before, {
+        ...given,
+        api_key_sealed: key === undefined || key === null ? key : box.seal(key),
+      });
+      // The default moves by making another model the default, not by unsetting it.
+      const isDefault = makeDefault === true || before.is_default;
+      await repository.update(id, workspaceId, columns, isDefault).catch(taken);
       return find(workspaceId, id);
     },
     async remove(workspaceId: string, id: string): Promise<void> {

@@ -1,6 +1,7 @@
 /** /api/workspace-roles: the roles a member can hold (changes are OPA-guarded to administrators). */
 import { resourceRoutes, type RouteDefinition } from '@pelita/kit';
 import { z } from 'zod';
+import { opaDecided } from './collection-routes';
 import { RoleBody, RoleParams, RoleResponse, toRoleResponse } from './schemas';
 import type { WorkspaceRoles } from './workspace-roles';
 
@@ -10,10 +11,8 @@ export function workspaceRoleRoutes(roles: WorkspaceRoles): RouteDefinition[] {
     {
       tags: ['workspace roles'],
       path: '/api/workspace-roles',
-      item: '/:name',
       params: { item: RoleParams },
-      // OPA decided: the roles are the same for everyone.
-      caller: () => Promise.resolve(undefined),
+      caller: opaDecided,
       one: { description: 'The role', schema: RoleResponse, from: toRoleResponse },
       missing: 'No such role',
     },

@@ -2,10 +2,9 @@
 import { storedText } from '@pelita/kit';
 import { z } from 'zod';
 import { Permission } from './permissions';
-import type { WorkspaceRole } from './workspace-roles';
 import { WorkspaceSettings } from './workspace-settings';
-import type { Member, Workspace } from './workspaces';
-import { Description, Name, pageOf, Timestamps, timestampsOf } from '../http-schemas';
+import { Description, Name, pageOf, Timestamps } from '../http-schemas';
+import { responseOf } from '../row-schemas';
 
 export const WorkspaceBody = z.object({
   name: Name,
@@ -28,15 +27,7 @@ export const WorkspaceResponse = z.object({
 });
 export const WorkspaceList = pageOf(WorkspaceResponse);
 
-export const toWorkspaceResponse = (w: Workspace): z.infer<typeof WorkspaceResponse> => ({
-  id: w.id,
-  name: w.name,
-  description: w.description,
-  settings: w.settings,
-  created_by: w.createdBy,
-  ...(w.role ? { role: w.role } : {}),
-  ...timestampsOf(w.createdAt, w.updatedAt),
-});
+export const toWorkspaceResponse = responseOf(WorkspaceResponse);
 
 const RoleName = z
   .string()
@@ -56,13 +47,7 @@ export const MemberResponse = z.object({
   ...Timestamps,
 });
 export const MemberList = pageOf(MemberResponse);
-export const toMemberResponse = (m: Member): z.infer<typeof MemberResponse> => ({
-  user_id: m.userId,
-  username: m.username,
-  full_name: m.fullName,
-  role: m.role,
-  ...timestampsOf(m.createdAt, m.updatedAt),
-});
+export const toMemberResponse = responseOf(MemberResponse);
 
 export const RoleBody = z.object({
   name: RoleName,
@@ -77,10 +62,4 @@ export const RoleResponse = z.object({
   builtin: z.boolean(),
   ...Timestamps,
 });
-export const toRoleResponse = (r: WorkspaceRole): z.infer<typeof RoleResponse> => ({
-  name: r.name,
-  description: r.description,
-  permissions: r.permissions,
-  builtin: r.builtin,
-  ...timestampsOf(r.createdAt, r.updatedAt),
-});
+export const toRoleResponse = responseOf(RoleResponse);

@@ -33,14 +33,21 @@ describe('databases and APIs', () => {
   let upstream: ReturnType<typeof createServer>;
   let upstreamUrl: string;
   const seen: Array<{ url: string; headers: IncomingHttpHeaders; body: string }> = [];
-  const table = `orders_${randomBytes(3).toString('hex')}`;
+  const run = randomBytes(3).toString('hex');
+  const table = `orders_${run}`;
+  // A database of this file's own: the schema the model is shown holds its table only, whatever
+  // other test files create on the server meanwhile.
   const mariadb = new URL(MARIADB_URL);
+  mariadb.pathname = `/core_sources_${run}`;
 
   beforeAll(async () => {
     const admin = await mysql.createConnection(MARIADB_URL);
-    await admin.query(`create table ${table} (id int primary key, total decimal(10,2))`);
-    await admin.query(`insert into ${table} values (1, 12.50), (2, 99.00)`);
+    await admin.query(`create database ${mariadb.pathname.slice(1)}`);
     await admin.end();
+    const seed = await mysql.createConnection(mariadb.toString());
+    await seed.query(`create table ${table} (id int primary key, total decimal(10,2))`);
+    await seed.query(`insert into ${table} values (1, 12.50), (2, 99.00)`);
+    await seed.end();
     const quiet = createLogger({ name: 'proxies', level: 'silent' });
     dbProxy = await serveInProcess(
       createDbProxyService(
@@ -110,7 +117,7 @@ describe('databases and APIs', () => {
     await stub?.close();
     upstream?.close();
     const admin = await mysql.createConnection(MARIADB_URL);
-    await admin.query(`drop table if exists ${table}`);
+    await admin.query(`drop database if exists ${mariadb.pathname.slice(1)}`);
     await admin.end();
   });
 

@@ -3,7 +3,8 @@
  * (another schema of the same PostgreSQL database, which the connection's user may well read) is
  * refused on the database's own plan before it runs. The model is a scripted OpenAI-compatible
  * server on loopback that writes whichever statement the question asks for; the database is the
- * real PostgreSQL, reached through the real db-proxy.
+ * real PostgreSQL, reached through the real db-proxy, in a database of this file's own (test
+ * files run in parallel: the listing must not see the tables other files create).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,6 +18,7 @@ import { expectJson, startCoreStack, type CoreStack, type TestUser } from './sup
 
 const { POSTGRES_URL } = requireEnv('POSTGRES_URL');
 const suffix = randomBytes(3).toString('hex');
+const DATABASE = `text_to_sql_${suffix}`;
 const HIDDEN = `hidden_${suffix}`;
 const LISTED = `listed_${suffix}`;
 
@@ -77,9 +79,13 @@ describe('text-to-SQL reads only the listed tables', () => {
   let workspaceId: string;
   let roomId: string;
   const postgres = new URL(POSTGRES_URL);
+  postgres.pathname = `/${DATABASE}`;
 
-  const admin = async (work: (client: pg.Client) => Promise<unknown>) => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
+  const admin = async (
+    work: (client: pg.Client) => Promise<unknown>,
+    connectionString = postgres.toString(),
+  ) => {
+    const client = new pg.Client({ connectionString });
     await client.connect();
     try {
       await work(client);
@@ -89,6 +95,7 @@ describe('text-to-SQL reads only the listed tables', () => {
   };
 
   beforeAll(async () => {
+    await admin((client) => client.query(`create database ${DATABASE}`), POSTGRES_URL);
     await admin(async (client) => {
       await client.query(`create schema ${HIDDEN}`);
       await client.query(`create table ${HIDDEN}.salaries (amount text)`);
@@ -140,10 +147,10 @@ describe('text-to-SQL reads only the listed tables', () => {
     await stack?.stop();
     await dbProxy?.stop();
     model?.server.close();
-    await admin(async (client) => {
-      await client.query(`drop schema if exists ${HIDDEN} cascade`);
-      await client.query(`drop table if exists public.${LISTED}`);
-    });
+    await admin(
+      (client) => client.query(`drop database if exists ${DATABASE} with (force)`),
+      POSTGRES_URL,
+    );
   });
 
   function call(method: string, path: string, body?: unknown) {

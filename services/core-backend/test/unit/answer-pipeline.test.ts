@@ -56,6 +56,7 @@ function setup() {
     systemPrompt: () => Promise.resolve(undefined),
     lookups: { find: () => Promise.resolve([]) },
     maximumChatPerRoom: 2,
+    passagesIn: 'user',
   });
   return { answers, calls };
 }

@@ -12,6 +12,8 @@ import { expectLayers } from '@pelita/kit/testing';
 // Lowest first. Within one layer, areas do not import each other.
 const LAYERS: string[][] = [
   ['paging', 'config', 'db', 'crypto', 'http-schemas', 'area'],
+  // The fields and the mapper the responses of stored rows share.
+  ['row-schemas'],
   // The servers every area is given (pool, Redis, OpenSearch, activity log, metrics).
   ['platform'],
   ['users', 'auth'],

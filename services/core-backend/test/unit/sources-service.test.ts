@@ -39,7 +39,7 @@ function fakes() {
       rows.set(id, { id, created_by: creator.userId, ...given });
       return Promise.resolve();
     },
-    update: (id: string, given: object) => {
+    update: (id: string, _workspaceId: string, given: object) => {
       rows.set(id, { ...rows.get(id), ...given });
       return Promise.resolve();
     },

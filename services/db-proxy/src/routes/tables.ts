@@ -1,32 +1,20 @@
-import { defineRoute } from '@pelita/kit';
 import type { DatabaseAccess } from '../database-access';
-import {
-  COMMON_ERRORS,
-  ConnectionHeaders,
-  ErrorBody,
-  TablesBody,
-  toConnectionParams,
-} from './schemas';
+import { connectionRead } from './connection-read';
+import { ErrorBody, TablesBody } from './schemas';
 
 export function tablesRoute(databases: DatabaseAccess) {
-  return defineRoute({
-    method: 'get',
+  return connectionRead({
     path: '/tables',
     summary: 'List tables and their columns from information_schema',
     description:
       'PostgreSQL: tables and views of schema `public`. MariaDB/MySQL: of the schema named by ' +
       'x-db-name. Columns in their table order, restricted to the same schema.',
-    tags: ['database'],
-    request: { headers: ConnectionHeaders },
-    responses: {
-      200: { description: 'Tables by name, each with its columns', schema: TablesBody },
-      ...COMMON_ERRORS,
+    ok: { description: 'Tables by name, each with its columns', schema: TablesBody },
+    errors: {
       401: { description: 'The database refused the credentials', schema: ErrorBody },
       502: { description: 'The database server could not be reached', schema: ErrorBody },
       504: { description: 'Connecting or listing took too long', schema: ErrorBody },
     },
-    handler: async ({ headers }) => ({
-      tables: await databases.listTables(toConnectionParams(headers)),
-    }),
+    run: async (params) => ({ tables: await databases.listTables(params) }),
   });
 }

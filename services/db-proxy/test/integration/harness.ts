@@ -1,6 +1,8 @@
 /**
  * Shared by the integration suites: the proxy on a random port with its logs captured, and a
  * database and user of its own per suite on the real PostgreSQL and MariaDB of `make testenv`.
+ * Their names end in a random run id: test files run in parallel, and other checkouts may test
+ * against the same servers at the same time.
  */
 import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
@@ -88,16 +90,15 @@ export interface Database {
 }
 
 const secret = (engine: string) => `Pw-${engine}-${randomBytes(9).toString('base64url')}`;
+const runId = () => randomBytes(4).toString('hex');
 
 export async function createPostgresDatabase(suite: string): Promise<Database> {
   const { POSTGRES_URL } = requireEnv('POSTGRES_URL');
   const server = new URL(POSTGRES_URL);
-  const name = `dbproxy_${suite}`;
+  const name = `dbproxy_${suite}_${runId()}`;
   const password = secret('pg');
   const root = new pg.Client({ connectionString: POSTGRES_URL });
   await root.connect();
-  await root.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await root.query(`DROP ROLE IF EXISTS ${name}_user`);
   await root.query(`CREATE ROLE ${name}_user LOGIN PASSWORD '${password}'`);
   await root.query(`CREATE DATABASE ${name} OWNER ${name}_user`);
   await root.end();
@@ -140,14 +141,14 @@ export async function createMariadbDatabase(
 ): Promise<Database> {
   const { MARIADB_URL } = requireEnv('MARIADB_URL');
   const server = new URL(MARIADB_URL);
-  const name = `dbproxy_${suite}`;
-  const user = `${name}_user`.slice(0, 32);
+  const run = runId();
+  const name = `dbproxy_${suite}_${run}`;
+  // MariaDB user names have at most 32 characters: the run id keeps it unique.
+  const user = `dbproxy_${run}_user`;
   const password = secret('maria');
   const admin = await mysql.createConnection({ uri: MARIADB_URL, multipleStatements: false });
-  await admin.query(`DROP DATABASE IF EXISTS ${name}`);
   await admin.query(`CREATE DATABASE ${name}`);
   for (const host of ['%', '127.0.0.1', 'localhost']) {
-    await admin.query(`DROP USER IF EXISTS '${user}'@'${host}'`);
     await admin.query(`CREATE USER '${user}'@'${host}' IDENTIFIED BY '${password}'`);
     await admin.query(`GRANT ALL ON ${name}.* TO '${user}'@'${host}'`);
   }

@@ -29,8 +29,11 @@ export interface ActivityQuery {
   limit: number;
 }
 
-/** The stored document: the index's field names (snake_case, as the mappings below). */
-interface ActivityDocument {
+/**
+ * The stored document: the index's field names (snake_case, as the mappings below). The user
+ * service answers its activity log in these names too.
+ */
+export interface ActivityDocument {
   user_id: string | null;
   username: string | null;
   action: string;
@@ -43,7 +46,7 @@ interface ActivityDocument {
   changes?: ActivityChange[];
 }
 
-const toDocument = (entry: ActivityEntry): ActivityDocument => ({
+export const toActivityDocument = (entry: ActivityEntry): ActivityDocument => ({
   user_id: entry.userId,
   username: entry.username,
   action: entry.action,
@@ -114,7 +117,7 @@ export function createActivityRepository(
       }
     },
     async record(entry: ActivityEntry): Promise<void> {
-      await client.index({ index, body: toDocument(entry) });
+      await client.index({ index, body: toActivityDocument(entry) });
     },
     async search(query: ActivityQuery): Promise<{ entries: ActivityEntry[]; total: number }> {
       const filter: Types.Common_QueryDsl.QueryContainer[] = [];

@@ -2,7 +2,7 @@
 // connection is lost mid-transaction (its backend terminated) discarded rather than lent again.
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
-import { inTransaction } from '../../src';
+import { createLogger, inTransaction, loggingIdleErrors } from '../../src';
 
 const { POSTGRES_URL } = requireEnv('POSTGRES_URL');
 const TABLE = `kit_transaction_${process.pid}`;
@@ -109,5 +109,41 @@ describe('inTransaction', () => {
     expect(releases[0]).toMatchObject({ message: expect.any(String) }); // an error, from any realm
     expect(pool.totalCount).toBe(0);
     expect(await inTransaction(pool, backendPid)).toEqual(expect.any(Number));
+  });
+});
+
+describe('loggingIdleErrors', () => {
+  it('logs an idle connection the server ends, and the pool goes on with a new one', async () => {
+    const lines: string[] = [];
+    const logger = createLogger({
+      name: 'pool',
+      destination: { write: (line: string) => void lines.push(line) },
+    });
+    const pool = loggingIdleErrors(new pg.Pool({ connectionString: POSTGRES_URL, max: 1 }), logger);
+    const admin = new pg.Client({ connectionString: POSTGRES_URL });
+    await admin.connect();
+    try {
+      const { pid } = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid'))
+        .rows[0]!;
+      expect(pool.idleCount).toBe(1);
+      // Without a listener this 'error' of the pool's would end the process (the jest worker).
+      const reported = new Promise((resolve) => pool.once('error', resolve));
+      await admin.query('select pg_terminate_backend($1)', [pid]);
+      await reported;
+      expect(lines.map((line) => JSON.parse(line) as Record<string, unknown>)).toEqual([
+        expect.objectContaining({
+          level: 'warn',
+          msg: 'an idle PostgreSQL connection was lost',
+          err: 'terminating connection due to administrator command',
+          code: '57P01',
+        }),
+      ]);
+      expect(lines.join('')).not.toContain('"client"');
+      const next = (await pool.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!;
+      expect(next.pid).not.toBe(pid);
+    } finally {
+      await admin.end();
+      await pool.end();
+    }
   });
 });

@@ -21,6 +21,7 @@ const LAYERS: string[][] = [
     'input-kind',
     'lifecycle',
     'metrics',
+    'metric-series',
     'model-json',
     'password-hash',
     'postgres-transaction',

@@ -8,9 +8,9 @@ import {
   conflict,
   createLogger,
   createService,
+  collectionRoute,
   HttpError,
   itemRoute,
-  moduleRoutes,
   resourceRoutes,
   serve,
   type RunningServer,
@@ -187,7 +187,7 @@ describe('resourceRoutes', () => {
   });
 });
 
-describe('moduleRoutes', () => {
+describe('resourceRoutes over a module', () => {
   let moduleServer: RunningServer;
   /** What the module was asked: its function, the caller, and the id or input. */
   let asked: unknown[][];
@@ -208,10 +208,10 @@ describe('moduleRoutes', () => {
         after(() => (asked.push(['update', caller, id, body]), row(id, body.name))),
       remove: (caller: string, id: string) => after(() => asked.push(['remove', caller, id])),
     };
+    // No item path given: it is the one parameter of the item's parameters.
     const resource = {
       tags: ['items'],
       path: '/items',
-      item: '/:id',
       params: { item: Shelf.pick({ id: true }) },
       caller: (req: { header(name: string): string | undefined }) =>
         after(() => req.header('x-user') ?? 'nobody'),
@@ -222,22 +222,26 @@ describe('moduleRoutes', () => {
       },
       missing: 'No such item',
     };
-    const routes = moduleRoutes(resource, module, {
-      list: {
-        summary: 'Items',
-        page: { description: 'Items', schema: z.unknown() },
-        query: Paging,
+    const routes = resourceRoutes(
+      resource,
+      {
+        list: {
+          summary: 'Items',
+          page: { description: 'Items', schema: z.unknown() },
+          query: Paging,
+        },
+        create: { summary: 'Add', body: z.object({ name: z.string() }) },
+        show: { summary: 'One' },
+        // An operation may still call the module its own way.
+        change: {
+          summary: 'Rename',
+          body: z.object({ name: z.string() }),
+          run: (caller, { id }, body) => module.update(caller, id, { name: `${body.name}!` }),
+        },
+        remove: { summary: 'Remove' },
       },
-      create: { summary: 'Add', body: z.object({ name: z.string() }) },
-      show: { summary: 'One' },
-      // An operation may still call the module its own way.
-      change: {
-        summary: 'Rename',
-        body: z.object({ name: z.string() }),
-        run: (caller, { id }, body) => module.update(caller, id, { name: `${body.name}!` }),
-      },
-      remove: { summary: 'Remove' },
-    });
+      module,
+    );
     const copy = itemRoute(resource, {
       method: 'post',
       path: '/copy',
@@ -248,7 +252,31 @@ describe('moduleRoutes', () => {
       run: (caller, { id }, { body }) =>
         after(() => (asked.push(['copy', caller, id, body]), row(id))),
     });
-    const app = createService({ name: 'items', logger, routes: [...routes, copy] });
+    // A creation answered its own way, on the collection.
+    const imported = collectionRoute(resource, {
+      method: 'post',
+      path: '/import',
+      status: 201,
+      summary: 'Import an item',
+      body: z.object({ from: z.string() }),
+      answer: { description: 'The imported item', schema: Item },
+      run: (caller, _params, { body }) =>
+        after(() => (asked.push(['import', caller, body.from]), row('9', body.from))),
+    });
+    // A route below an item whose path adds a parameter of its own.
+    const tagged = itemRoute(resource, {
+      method: 'delete',
+      path: '/tags/:tag',
+      params: z.object({ id: z.string(), tag: z.string().min(2) }),
+      summary: 'Untag an item',
+      answer: { description: 'Untagged', schema: Item },
+      run: (caller, { id, tag }) => after(() => (asked.push(['untag', caller, id, tag]), row(id))),
+    });
+    const app = createService({
+      name: 'items',
+      logger,
+      routes: [...routes, copy, imported, tagged],
+    });
     moduleServer = await serve(app, {
       port: 0,
       host: '127.0.0.1',
@@ -310,21 +338,60 @@ describe('moduleRoutes', () => {
     expect(responses['404']!.description).toBe('No such item');
   });
 
+  it('adds a route on the collection with its own status, and one below an item with its own parameter', async () => {
+    expect(await send('POST', '/items/import', { from: 'x' })).toEqual({
+      status: 201,
+      body: row('9', 'x'),
+    });
+    expect(await send('DELETE', '/items/7/tags/red')).toEqual({ status: 200, body: row('7') });
+    expect((await send('DELETE', '/items/7/tags/r')).status).toBe(400);
+    expect(asked).toEqual([
+      ['import', 'bob', 'x'],
+      ['untag', 'bob', '7', 'red'],
+    ]);
+    const doc = (await send('GET', '/api-docs.json')).body as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
+    // A top-level collection cannot be missing; an item can.
+    expect(Object.keys(doc.paths['/items/import']!.post!.responses)).not.toContain('404');
+    expect(Object.keys(doc.paths['/items/{id}/tags/{tag}']!.delete!.responses)).toContain('404');
+  });
+
+  const items = {
+    tags: [],
+    path: '/items',
+    caller: () => after(() => 'x'),
+    one: { description: '', schema: Item, from: (r: unknown) => r },
+    missing: '',
+  };
+
   it('refuses an item path that does not name one parameter', () => {
     expect(() =>
-      moduleRoutes(
-        {
-          tags: [],
-          path: '/items',
-          item: '/:a/:b',
-          params: { item: z.object({}) },
-          caller: () => after(() => 'x'),
-          one: { description: '', schema: Item, from: (r: unknown) => r },
-          missing: '',
-        },
-        {},
+      resourceRoutes(
+        { ...items, item: '/:a/:b', params: { item: z.object({}) } },
         { show: { summary: 'One' } },
+        {},
       ),
     ).toThrow(/one parameter/);
+  });
+
+  it('refuses item parameters that do not add exactly one to the collection', () => {
+    const params = { collection: Shelf, item: Shelf.extend({ a: z.string(), b: z.string() }) };
+    expect(() =>
+      itemRoute(
+        { ...items, params },
+        { method: 'get', summary: 'One', answer: { description: '' }, run: () => after(() => 1) },
+      ),
+    ).toThrow(/adds 2 parameters/);
+  });
+
+  it('refuses an operation without run when the module lacks its function', () => {
+    expect(() =>
+      resourceRoutes(
+        { ...items, params: { item: Shelf.pick({ id: true }) } },
+        { remove: { summary: 'Remove' } },
+        {},
+      ),
+    ).toThrow(/module has no remove/);
   });
 });

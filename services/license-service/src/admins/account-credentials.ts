@@ -3,65 +3,61 @@
  * the second-factor failure count, the last sign-in. Each write that a concurrent request could
  * race is conditional, so one code or one recovery code passes once.
  */
-import type { Queryable } from '../store/sql';
+import { reachesOneRow, type Queryable } from '../store/sql';
 
 /** Stores `step` as the last accepted one; false when it is not newer (the code was used). */
-export async function takeTotpStep(
-  db: Queryable,
-  accountId: string,
-  step: number,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
+export function takeTotpStep(db: Queryable, accountId: string, step: number): Promise<boolean> {
+  return reachesOneRow(
+    db,
     `update admin_users set totp_last_step = $2
      where id = $1 and (totp_last_step is null or totp_last_step < $2)`,
     [accountId, step],
   );
-  return rowCount === 1;
 }
 
 /** Replaces the recovery codes only if they are still `expected`: a code is consumed once. */
-export async function replaceRecoveryCodes(
+export function replaceRecoveryCodes(
   db: Queryable,
   accountId: string,
   expected: string[],
   remaining: string[],
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return reachesOneRow(
+    db,
     'update admin_users set recovery_code_hashes = $2 where id = $1 and recovery_code_hashes = $3',
     [accountId, remaining, expected],
   );
-  return rowCount === 1;
 }
 
 /** The first TOTP secret of an account; false when it enrolled meanwhile. */
-export async function enrolTotp(
+export function enrolTotp(
   db: Queryable,
   accountId: string,
   secret: string,
   step: number,
   recoveryHashes: string[],
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return reachesOneRow(
+    db,
     `update admin_users set totp_secret = $2, totp_last_step = $3, recovery_code_hashes = $4
      where id = $1 and totp_secret is null`,
     [accountId, secret, step, recoveryHashes],
   );
-  return rowCount === 1;
 }
 
 /** New recovery codes, with the step of the code that allowed it (taken once, as at sign-in). */
-export async function renewRecoveryCodes(
+export function renewRecoveryCodes(
   db: Queryable,
   accountId: string,
   step: number,
   recoveryHashes: string[],
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return reachesOneRow(
+    db,
     `update admin_users set totp_last_step = $2, recovery_code_hashes = $3
      where id = $1 and (totp_last_step is null or totp_last_step < $2)`,
     [accountId, step, recoveryHashes],
   );
-  return rowCount === 1;
 }
 
 export async function setPasswordHash(

@@ -3,7 +3,7 @@
  * (`dashboard_failed_attempts`, `dashboard_locked_until`) and the license API's (`failed_attempts`,
  * `locked_until`); and the addresses that passed the API's check lately, which its lock spares.
  */
-import type { Queryable } from '../store/sql';
+import { reachesOneRow, type Queryable } from '../store/sql';
 
 export type LockSurface = 'dashboard' | 'api';
 
@@ -43,18 +43,18 @@ export async function clearPasswordFailures(
 }
 
 /** An address that passed the license API's check for this account in the last `days`. */
-export async function isKnownApiAddress(
+export function isKnownApiAddress(
   db: Queryable,
   accountId: string,
   address: string,
   days: number,
 ): Promise<boolean> {
-  const { rowCount } = await db.query(
+  return reachesOneRow(
+    db,
     `select 1 from api_known_addresses
      where account_id = $1 and address = $2 and last_success_at > now() - make_interval(days => $3)`,
     [accountId, address, days],
   );
-  return rowCount === 1;
 }
 
 export async function rememberApiAddress(

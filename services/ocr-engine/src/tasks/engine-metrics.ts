@@ -1,5 +1,6 @@
 /** The engine's own metrics, beside the kit's request metrics. */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { declareSeries } from '@pelita/kit';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface EngineMetrics {
   tasks: Counter<'outcome'>;
@@ -9,28 +10,28 @@ export interface EngineMetrics {
 }
 
 export function createEngineMetrics(registry: Registry): EngineMetrics {
-  return {
-    tasks: new Counter({
+  return declareSeries(registry, {
+    tasks: {
+      kind: 'counter',
       name: 'ocr_engine_tasks_total',
       help: 'Tasks finished, by outcome (completed, failed)',
-      labelNames: ['outcome'],
-      registers: [registry],
-    }),
-    pages: new Counter({
+      labels: ['outcome'],
+    },
+    pages: {
+      kind: 'counter',
       name: 'ocr_engine_pages_total',
       help: 'Pages extracted (text layer or OCR)',
-      registers: [registry],
-    }),
-    queueDepth: new Gauge({
+    },
+    queueDepth: {
+      kind: 'gauge',
       name: 'ocr_engine_queue_depth',
       help: 'Tasks waiting for a free slot',
-      registers: [registry],
-    }),
-    taskDuration: new Histogram({
+    },
+    taskDuration: {
+      kind: 'histogram',
       name: 'ocr_engine_task_duration_seconds',
       help: 'Time from a task starting to its end',
       buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600],
-      registers: [registry],
-    }),
-  };
+    },
+  });
 }

@@ -1,5 +1,6 @@
 /** The converter's own metrics, beside the kit's request metrics. */
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import { declareSeries } from '@pelita/kit';
+import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export type ConversionMethod = 'libreoffice' | 'pdf-lib' | 'docx-text' | 'merge';
 
@@ -10,24 +11,24 @@ export interface ConverterMetrics {
 }
 
 export function createConverterMetrics(registry: Registry): ConverterMetrics {
-  return {
-    conversions: new Counter({
+  return declareSeries(registry, {
+    conversions: {
+      kind: 'counter',
       name: 'office_converter_conversions_total',
       help: 'Conversions by method (libreoffice, pdf-lib, docx-text, merge) and outcome (ok, failed)',
-      labelNames: ['method', 'outcome'],
-      registers: [registry],
-    }),
-    duration: new Histogram({
+      labels: ['method', 'outcome'],
+    },
+    duration: {
+      kind: 'histogram',
       name: 'office_converter_conversion_duration_seconds',
       help: 'Time one conversion took, by method',
-      labelNames: ['method'],
+      labels: ['method'],
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60, 120],
-      registers: [registry],
-    }),
-    waiting: new Gauge({
+    },
+    waiting: {
+      kind: 'gauge',
       name: 'office_converter_queue_depth',
       help: 'LibreOffice conversions waiting for a free run',
-      registers: [registry],
-    }),
-  };
+    },
+  });
 }

@@ -10,9 +10,9 @@
  * transaction that lasts the call: two replicas never send the same row, and the rows of a
  * replica that dies mid-call are free again when its connection drops.
  */
-import { errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
+import { declareSeries, errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
-import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import type { OutboxRepository, OutboxRow, SyncTarget } from './outbox-repository';
 
 export interface OutboxDispatcherOptions {
@@ -191,24 +191,24 @@ function unconfirmedReplicas(body: unknown): string | undefined {
 }
 
 function outboxMetrics(registry: Registry) {
-  return {
-    calls: new Counter({
+  return declareSeries(registry, {
+    calls: {
+      kind: 'counter',
       name: 'user_service_policy_sync_triggers_total',
       help: 'Calls to policy-sync for role-data changes in the outbox, by target and outcome',
-      labelNames: ['target', 'outcome'] as const,
-      registers: [registry],
-    }),
-    propagation: new Histogram({
+      labels: ['target', 'outcome'],
+    },
+    propagation: {
+      kind: 'histogram',
       name: 'user_service_policy_sync_confirm_seconds',
       help: 'From a role-data change to policy-sync confirming it holds it in OPA',
-      labelNames: ['target'] as const,
+      labels: ['target'],
       buckets: [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300],
-      registers: [registry],
-    }),
-    pending: new Gauge({
+    },
+    pending: {
+      kind: 'gauge',
       name: 'user_service_policy_sync_outbox_rows',
       help: 'Role-data changes policy-sync has not confirmed yet (as last seen)',
-      registers: [registry],
-    }),
-  };
+    },
+  });
 }

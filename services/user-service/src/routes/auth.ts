@@ -87,6 +87,36 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
         return { message };
       },
     });
+  /**
+   * A limited POST that redeems the single-use token of a mailed link and answers 200 with a
+   * message; a token that is unknown, used or expired answers 400.
+   */
+  const redeemsLink = <B extends z.ZodType>(
+    name: string,
+    link: {
+      summary: string;
+      body: B;
+      redeem: (body: z.output<B>) => Promise<void>;
+      /** What the 200 answer means, and the message it carries. */
+      done: string;
+      message: string;
+      /** Further refusals of this flow. */
+      responses?: RouteDefinition['responses'];
+    },
+  ) =>
+    limited(name, {
+      summary: link.summary,
+      body: link.body,
+      responses: {
+        200: { description: link.done, schema: MessageResponse },
+        400: { description: 'Invalid, used or expired token' },
+        ...link.responses,
+      },
+      handler: async (input) => {
+        await link.redeem(input.body as z.output<B>);
+        return { message: link.message };
+      },
+    });
   return [
     defineRoute({
       method: 'post',
@@ -165,19 +195,16 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       },
       handler: async ({ body }) => ({ id: await registration.register(toNewAccount(body)) }),
     }),
-    limited('verify-email', {
+    redeemsLink('verify-email', {
       summary:
         "Confirm a registered e-mail address with the token of the mailed link (single use); the account can then log in. The link mailed to a user's new address confirms it the same way: the account then takes it",
       body: VerifyEmailBody,
+      redeem: ({ token }) => emailVerification.verify(token),
+      done: 'Confirmed',
+      message: 'E-mail address confirmed; you can log in',
       responses: {
-        200: { description: 'Confirmed', schema: MessageResponse },
-        400: { description: 'Invalid, used or expired token' },
         403: { description: 'The license has no seat left (the link stays valid)' },
         409: { description: 'The new address was taken by another account meanwhile' },
-      },
-      handler: async ({ body }) => {
-        await emailVerification.verify(body.token);
-        return { message: 'E-mail address confirmed; you can log in' };
       },
     }),
     mailsLink(
@@ -194,18 +221,13 @@ export function authRoutes(auth: AuthFlows, keys: SigningKeys): RouteDefinition[
       ({ email }) => passwordReset.forgotPassword(email),
       FORGOT_ANSWER,
     ),
-    limited('reset-password', {
+    redeemsLink('reset-password', {
       summary:
         'Set a new password with a reset token (single use); ends every session of the account',
       body: ResetPasswordBody,
-      responses: {
-        200: { description: 'Password changed', schema: MessageResponse },
-        400: { description: 'Invalid, used or expired token' },
-      },
-      handler: async ({ body }) => {
-        await passwordReset.resetPassword(body.token, body.password);
-        return { message: 'Password changed; log in again' };
-      },
+      redeem: ({ token, password }) => passwordReset.resetPassword(token, password),
+      done: 'Password changed',
+      message: 'Password changed; log in again',
     }),
     defineRoute({
       method: 'get',

@@ -1,6 +1,6 @@
 /** Activity log query and response schemas. */
 import { z } from 'zod';
-import type { ActivityEntry, ActivityQuery } from '@pelita/kit';
+import { toActivityDocument, type ActivityEntry, type ActivityQuery } from '@pelita/kit';
 import type { FormatTimestamp } from '../timestamps';
 import { Paging, Timestamp, pageOf } from './common';
 
@@ -37,20 +37,13 @@ export const ActivityEntryResponse = z.object({
 });
 export const ActivityListResponse = pageOf(ActivityEntryResponse);
 
+/** An entry as stored in the log's index, its time in the service's timestamp format. */
 export const toActivityResponse = (
   entry: ActivityEntry,
   time: FormatTimestamp,
 ): z.infer<typeof ActivityEntryResponse> => ({
-  user_id: entry.userId,
-  username: entry.username,
-  action: entry.action,
-  method: entry.method,
-  path: entry.path,
-  status_code: entry.statusCode,
-  ip: entry.ip,
-  user_agent: entry.userAgent,
+  ...toActivityDocument(entry),
   timestamp: time(new Date(entry.timestamp)),
-  ...(entry.changes ? { changes: entry.changes } : {}),
 });
 
 export const toActivityQuery = (query: z.infer<typeof ActivityQuerySchema>): ActivityQuery => ({

@@ -2,8 +2,9 @@
  * The real local model (SmolLM2-135M-Instruct on node-llama-cpp, from the cache install.sh
  * fills) through the official `openai` client, as the platform's services call it: the model
  * list, a whole answer, a streamed one with its usage chunk, a client leaving mid-stream (the
- * next request is answered), answers held to a `response_format` (json_schema, json_object), and
- * OpenAI's error shape for an unknown model.
+ * next request is answered), answers held to a `response_format` (json_schema, json_object),
+ * OpenAI's error shape for an unknown model, and the background lane (`/background/v1`) running
+ * beside the chat: a chat is answered while a long answer is still being written there.
  */
 import OpenAI, { NotFoundError } from 'openai';
 import { startLocalModel, type LocalModelProcess } from '../../src/process';
@@ -136,6 +137,46 @@ describe('local model', () => {
     });
     expect((next.choices[0]!.message.content ?? '').length).toBeGreaterThan(0);
   });
+
+  it('answers a chat while a long answer runs on the background lane', async () => {
+    const background = new OpenAI({
+      baseURL: server.backgroundUrl,
+      apiKey: 'unused',
+      maxRetries: 0,
+    });
+    expect((await background.models.list()).data.map((m) => m.id)).toEqual([MODEL]);
+    const stop = new AbortController();
+    const long = await background.chat.completions.create(
+      {
+        model: MODEL,
+        messages: [{ role: 'user', content: 'Write a long story about a river and its ferry.' }],
+        max_tokens: 400,
+        temperature: 0,
+        stream: true,
+      },
+      { signal: stop.signal },
+    );
+    const ended: string[] = [];
+    let written = 0;
+    const rest = (async () => {
+      for await (const chunk of long) if (chunk.choices[0]?.delta.content) written += 1;
+      ended.push('background');
+    })().catch(() => undefined);
+    // The background answer has begun before the chat is asked.
+    while (written === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const chat = await client.chat.completions.create({
+      model: MODEL,
+      messages: [{ role: 'user', content: 'Say hello.' }],
+      max_tokens: 4,
+      temperature: 0,
+    });
+    ended.push('chat');
+    expect((chat.choices[0]!.message.content ?? '').length).toBeGreaterThan(0);
+    // On one lane the chat would have waited for all 400 tokens.
+    expect(ended).toEqual(['chat']);
+    stop.abort();
+    await rest;
+  }, 180_000);
 
   it("answers an unknown model with OpenAI's 404", async () => {
     await expect(

@@ -1,4 +1,5 @@
 // Every server answers at the address the env file gives (loaded by jest-env.ts), with real clients.
+import { randomBytes } from 'node:crypto';
 import { run } from '../../src/cli/proc';
 import { redisPing } from '../../src/cli/probes';
 import { requireEnv } from '../../src/index';
@@ -18,7 +19,9 @@ describe('test servers', () => {
 
   it('MariaDB: pelita may create databases', async () => {
     const url = new URL(requireEnv('MARIADB_URL').MARIADB_URL);
-    const sql = 'CREATE DATABASE testenv_probe; DROP DATABASE testenv_probe; SELECT 1';
+    // A name of its own: another checkout may probe the same server at the same time.
+    const probe = `testenv_probe_${randomBytes(4).toString('hex')}`;
+    const sql = `CREATE DATABASE ${probe}; DROP DATABASE ${probe}; SELECT 1`;
     const args = ['--no-defaults', '--protocol=TCP', `-h${url.hostname}`, `-P${url.port}`];
     args.push(`-u${url.username}`, `-p${url.password}`, '-N', '-B', '-e', sql);
     await expect(query('mariadb', args)).resolves.toBe('1');

@@ -50,6 +50,7 @@ export async function startCoreStack(
 ): Promise<CoreStack> {
   const { REDIS_URL, OPENSEARCH_URL } = requireEnv('REDIS_URL', 'OPENSEARCH_URL');
   const serviceToken = randomBytes(24).toString('hex');
+  const run = randomBytes(4).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const platform = await startPlatform({
@@ -64,6 +65,8 @@ export async function startCoreStack(
   const settings = loadConfig(settingsSchema, {
     DATABASE_URL: platform.databaseUrl,
     REDIS_URL,
+    // The user service's prefix: the sessions its tokens name are there.
+    REDIS_KEY_PREFIX: platform.redisKeyPrefix,
     JWT_PUBLIC_KEY: platform.service.keys.publicKey
       .export({ type: 'spki', format: 'pem' })
       .toString(),
@@ -72,8 +75,13 @@ export async function startCoreStack(
     SERVICE_TOKEN: serviceToken,
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     OPENSEARCH_URL,
-    // One index per stack: test files run one after another against one OpenSearch.
-    KNOWLEDGE_INDEX: `core-knowledge-${randomBytes(4).toString('hex')}`,
+    // Indexes of its own per stack: test files run in parallel against one OpenSearch. A
+    // document stack names the OCR service's indexes in `env`.
+    KNOWLEDGE_INDEX: `core-knowledge-${run}`,
+    INDEX_USER_ACTIVITY_LOG: `core-activity-${run}`,
+    INDEX_PDF_PARSING_RESULTS: `core-pdf-parsing-results-${run}`,
+    INDEX_DOCUMENT_SUMMARIZE: `core-summarize-document-${run}`,
+    INDEX_DOCUMENT_SUMMARIZE_CHUNK: `core-summarize-document-chunk-${run}`,
     ...env,
   });
   const start = () => serveInProcess(createCoreBackend(settings, logger), logger, { port });
@@ -142,7 +150,13 @@ export async function startCoreStack(
     },
     async stop() {
       await running.stop();
-      await fetch(`${OPENSEARCH_URL}/${settings.KNOWLEDGE_INDEX}`, { method: 'DELETE' });
+      // The activity index only when it is this stack's: the activity log test names its own.
+      const indexes = [settings.KNOWLEDGE_INDEX, settings.INDEX_USER_ACTIVITY_LOG].filter(
+        (index, i) => i === 0 || index.endsWith(run),
+      );
+      await fetch(`${OPENSEARCH_URL}/${indexes.join(',')}?ignore_unavailable=true`, {
+        method: 'DELETE',
+      });
       await platform.stop();
     },
   };

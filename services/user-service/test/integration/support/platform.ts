@@ -20,7 +20,8 @@ import { LogCapture } from './log-capture';
 import { sampleValue } from './metrics';
 import { freePort, startOpa, type OpaProcess } from './opa';
 
-// Unique per test file: login limits live in the shared Redis, keyed by e-mail and address.
+// Unique per test file: test files read their mail from the one SMTP receiver's maildir by
+// recipient.
 export const ADMIN = {
   email: `admin-${randomBytes(4).toString('hex')}@pelita.test`,
   password: 'first-admin-pw-5d1c',
@@ -42,6 +43,8 @@ export interface Platform {
   login(email: string, password: string): Promise<{ access_token: string; refresh_token: string }>;
   /** The Redis channel this platform's policy-sync replicas share. */
   syncChannel: string;
+  /** The REDIS_KEY_PREFIX of its keys; a core backend behind it checks sessions under it. */
+  redisKeyPrefix: string;
   /** Kills OPA and starts it again on the same port, empty but for what it loads at start. */
   restartOpa(): Promise<void>;
   /**
@@ -63,6 +66,10 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   const shareDir = mkdtempSync(join(tmpdir(), 'user-service-share-'));
   let opa = await startOpa({ dataDir: shareDir });
   const syncChannel = `pelita:user-service-test:${randomBytes(4).toString('hex')}`;
+  // Every platform its own keys in the shared Redis (as an installation has): sessions, login
+  // limits and the per-address counters of test files running in parallel never meet.
+  const redisKeyPrefix =
+    env.REDIS_KEY_PREFIX ?? `user-service-test:${randomBytes(4).toString('hex')}:`;
   const policySyncPort = await freePort();
   // The user service reaches policy-sync through a link a test can cut (see `policySyncLink`).
   const linkPort = await freePort();
@@ -72,6 +79,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   const settings = loadConfig(settingsSchema, {
     DATABASE_URL: database.url,
     REDIS_URL,
+    REDIS_KEY_PREFIX: redisKeyPrefix,
     URL_OPA: opa.url,
     POLICY_SYNC_URL: `http://127.0.0.1:${linkPort}`,
     SMTP_HOST,
@@ -84,11 +92,11 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     JWT_PRIVATE_KEY: generateKeyPairSync('ec', { namedCurve: 'P-256' })
       .privateKey.export({ type: 'pkcs8', format: 'pem' })
       .toString(),
-    // Every test file logs in from 127.0.0.1 against one Redis: the per-address limit would
-    // count all their failures (the fuzz test's too) together. It is tested on its own.
+    // Every test logs in from 127.0.0.1: the per-address limit would count all the failures of
+    // a file (the fuzz test's too) together. It is tested on its own.
     LOGIN_MAX_FAILURES_PER_ADDRESS: '1000000',
-    // Every test platform calls from 127.0.0.1 and counts in the one Redis: only the test of the
-    // limit itself sets one (with addresses of its own).
+    // Every test calls from 127.0.0.1: only the test of the limit itself sets one (with
+    // addresses of its own).
     AUTH_RATE_LIMIT: '1000000',
     ...env,
   });
@@ -130,6 +138,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
     policySync,
     policySyncLink,
     syncChannel,
+    redisKeyPrefix,
     get opa() {
       return opa;
     },
