@@ -13,7 +13,8 @@
 # shared checkout cannot break or leak into the images; IMAGES_COMMIT names another commit than
 # HEAD, e.g. to compare runs on the same sources while others commit), IMAGES_OUT (a directory: also write each image there as a
 # docker-archive tar, for `docker load`), PELITA_TESTENV_DIR (/tmp/pelita-testenv: when the real
-# node of `make testenv` runs there, each image is also imported into its containerd).
+# node of `make testenv` runs there, each image is also imported into its containerd),
+# IMAGES_JOBS (3: how many images build at once after the first).
 #
 # Images are tagged docker.io/pelita/<name>:<tag>, the name a pod with image `pelita/<name>:<tag>`
 # asks for (what the operator renders for spec.image.registry "pelita").
@@ -26,6 +27,8 @@ CACHE=${PELITA_CACHE_DIR:-/var/cache/pelita}/images
 TAG=${IMAGE_TAG:-0.0.0-e2e}
 MIRROR=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 OUT=${IMAGES_OUT:-}
+JOBS=${IMAGES_JOBS:-3}
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "images: IMAGES_JOBS is a positive number, not $JOBS" >&2; exit 1; }
 # NODE_VERSION, NPM_VERSION and npm_tarball (shared with the benchmarks' tools/bench/images-node.sh).
 # shellcheck source=images/npm-tarballs.sh
 source "$ROOT/images/npm-tarballs.sh"
@@ -155,9 +158,10 @@ NPMRC=$(mktemp)
 trap 'rm -rf "$NPMRC" ${SCRATCH:+"$SCRATCH"}' EXIT
 printf 'cafile=%s\nfund=false\naudit=false\nupdate-notifier=false\n' "$CA_BUNDLE" >"$NPMRC"
 
+# build_one NAME STAGES: builds one image, running up to STAGES of its stages at once.
 build_one() {
   local name=$1 image="docker.io/pelita/$1:$TAG"
-  local args=(--pull=never --layers --network host
+  local args=(--pull=never --layers --network host --jobs "$2"
     --volume "$CA_BUNDLE:$CA_BUNDLE:ro" --volume "$NPMRC:/root/.npmrc:ro"
     --build-arg "VERSION=$TAG" --build-arg "REVISION=$REVISION"
     --tag "$image")
@@ -183,7 +187,6 @@ build_one() {
     rm -f "$OUT/$name.tar"
     buildah push --quiet "$image" "docker-archive:$OUT/$name.tar:$image"
   fi
-  import_into_node "$name" "$image"
 }
 
 # The real node's containerd (tools/testenv, server `node`), when it runs: the kubelet never
@@ -218,7 +221,37 @@ node_image
 opa_image
 log "base images ready after $((SECONDS - started)) s"
 if (($#)); then names=("$@"); else mapfile -t names < <(deployables); fi
-for name in "${names[@]}"; do build_one "$name"; done
+
+# The first image alone, two stages at a time (the workspace's compile beside the image's own
+# production install): it leaves the layers every image shares (the workspace's `npm ci` and
+# `tsc -b`) in the cache. Started together, every build would make those layers itself. The
+# others then build JOBS at a time from those layers; what is left to each (its production
+# `npm ci`, the runtime layer's apt-get for two of them, the commit) waits mostly on the network
+# and the disk, and a warm run mostly reads the build context.
+build_one "${names[0]}" 2
+STATUS_DIR=$(mktemp -d)
+trap 'rm -rf "$NPMRC" "$STATUS_DIR" ${SCRATCH:+"$SCRATCH"}' EXIT
+for name in "${names[@]:1}"; do
+  while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
+  # Stops at its first failing command (set -e) and records how it ended.
+  (
+    trap 'echo "$?" >"$STATUS_DIR/$name"' EXIT
+    build_one "$name" 1
+  ) &
+done
+wait
+failed=()
+for name in "${names[@]:1}"; do
+  [[ $(cat "$STATUS_DIR/$name" 2>/dev/null) == 0 ]] || failed+=("$name")
+done
+if ((${#failed[@]})); then
+  echo "images: failed: ${failed[*]} (their logs are in $CACHE/logs)" >&2
+  exit 1
+fi
+
+# One import at a time, after the builds: containerd now and then loses a parent snapshot in the
+# middle of an import (import_into_node tries again), and parallel imports would not help it.
+for name in "${names[@]}"; do import_into_node "$name" "docker.io/pelita/$name:$TAG"; done
 if buildah inspect --type image "$OPA_IMAGE" >/dev/null 2>&1; then import_into_node opa "$OPA_IMAGE"; fi
 log "images done in $((SECONDS - started)) s"
 buildah images --format '{{.Name}}:{{.Tag}} {{.Size}}' | grep -E "^docker.io/(pelita/|openpolicyagent/|library/(node|debian):)" | sort

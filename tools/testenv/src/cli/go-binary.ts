@@ -1,6 +1,7 @@
 // Servers built from source into <cache>/bin: `go install module@version`, or `go build` inside a
 // wrapper module committed here (for modules whose go.mod has replace directives, which `go
-// install` refuses). A stamp file beside each binary records the version, so a pin bump rebuilds.
+// install` refuses, and for programs that share most of their packages). A stamp file beside each
+// binary records the version (and build tags), so a pin bump rebuilds.
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Settings } from '../lib/settings';
@@ -13,6 +14,8 @@ export interface GoProgram {
   version: string;
   /** Linker flags, e.g. `-X` version variables a release build sets. */
   ldflags?: string;
+  /** Build tags; they change what the binary contains, so the stamp records them. */
+  tags?: string;
 }
 
 export function goBinaryPath(settings: Settings, program: GoProgram): string {
@@ -23,8 +26,13 @@ function stampPath(settings: Settings, program: GoProgram): string {
   return `${goBinaryPath(settings, program)}.version`;
 }
 
+/**
+ * What the stamp says. Only what changes the program: the flags below do not enter it, so
+ * binaries built before they were added stay current.
+ */
 function pin(program: GoProgram): string {
-  return `${program.module}@${program.version}`;
+  const tags = program.tags === undefined ? '' : ` -tags ${program.tags}`;
+  return `${program.module}@${program.version}${tags}`;
 }
 
 export function isGoBinaryCurrent(settings: Settings, program: GoProgram): boolean {
@@ -42,16 +50,40 @@ function requireGo(): string {
   return go;
 }
 
-export async function goInstall(settings: Settings, program: GoProgram): Promise<void> {
+/** Pure-Go builds: no C toolchain needed and the binaries run anywhere. */
+const GO_ENV = { CGO_ENABLED: '0', GOWORK: 'off' };
+
+/**
+ * The flags of every Go build here. -trimpath and CGO_ENABLED are part of each package's
+ * build-cache key: the same everywhere, packages two builds share (the standard library first)
+ * compile once, and a rebuild on a warm cache only links. `-s -w` leaves out the symbol table and
+ * DWARF, which nothing here reads: the link, single-threaded and the last step of each build, is
+ * shorter, and the binaries smaller.
+ */
+export function goBuildFlags(ldflags = '', tags?: string): string[] {
+  const flags = ['-trimpath', '-ldflags', `-s -w ${ldflags}`.trim()];
+  return tags === undefined ? flags : [...flags, '-tags', tags];
+}
+
+/**
+ * One `go install` of main packages of one module version (e.g. prometheus and promtool), so
+ * what they share compiles once; they take the first one's ldflags and tags.
+ */
+export async function goInstall(
+  settings: Settings,
+  programs: GoProgram | readonly GoProgram[],
+): Promise<void> {
+  const list: readonly GoProgram[] = Array.isArray(programs) ? programs : [programs];
+  const [first] = list;
+  if (first === undefined) return;
   const go = requireGo();
   fs.mkdirSync(settings.binDir, { recursive: true });
-  // Pure-Go builds: no C toolchain needed and the binaries run anywhere.
-  const ldflags = program.ldflags === undefined ? [] : ['-ldflags', program.ldflags];
-  await runChecked(go, ['install', ...ldflags, pin(program)], {
-    env: { GOBIN: settings.binDir, CGO_ENABLED: '0' },
+  const packages = list.map((program) => `${program.module}@${program.version}`);
+  await runChecked(go, ['install', ...goBuildFlags(first.ldflags, first.tags), ...packages], {
+    env: { ...GO_ENV, GOBIN: settings.binDir },
     timeoutMs: 60 * 60_000,
   });
-  fs.writeFileSync(stampPath(settings, program), `${pin(program)}\n`);
+  for (const program of list) fs.writeFileSync(stampPath(settings, program), `${pin(program)}\n`);
 }
 
 /**
@@ -65,8 +97,6 @@ export interface GoWrapper {
   programs: readonly GoProgram[];
   /** Linker flags for all of them (the programs' own `ldflags` are not used here). */
   ldflags: string;
-  /** Name of its build directory under <cache>/go-wrappers when two builds share a module. */
-  workName?: string;
 }
 
 /** The binary `go build -o <dir>/` names a main package: its last element, or the one before /vN. */
@@ -76,28 +106,55 @@ function defaultBinaryName(packagePath: string): string {
   return /^v[2-9][0-9]*$/.test(last) && parts.length > 1 ? (parts.at(-2) ?? last) : last;
 }
 
-/** The last build started per wrapper module directory, to queue the next one behind it. */
-const buildsByModule = new Map<string, Promise<void>>();
-
-/**
- * One `go build` for all programs, so their shared packages compile once. It runs in a copy of
- * the wrapper under the cache: no go.work above it, and the repository stays untouched.
- *
- * Two builds of one module (the control plane's and the node's programs) run one after the
- * other: at the same time, on a fresh machine, both would compile the same packages, since the
- * build cache only shares what is already in it.
- */
-export function goBuildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
-  const previous = buildsByModule.get(wrapper.dir) ?? Promise.resolve();
-  const build = previous.catch(() => undefined).then(() => buildWrapper(settings, wrapper));
-  buildsByModule.set(wrapper.dir, build);
-  return build;
+interface WrapperBuild {
+  programs: Set<GoProgram>;
+  done: Promise<void>;
 }
 
-async function buildWrapper(settings: Settings, wrapper: GoWrapper): Promise<void> {
+/** Per wrapper module: the build still taking requests, and the last build started. */
+const collecting = new Map<string, WrapperBuild>();
+const lastBuild = new Map<string, Promise<void>>();
+
+/**
+ * Builds `programs` (by default all) of a wrapper. Requests for one wrapper made in the same tick
+ * (all servers install together: the control plane and the node both want Kubernetes programs)
+ * become one `go build`, which compiles their shared packages once and links the binaries in
+ * parallel. A later request waits for the build before it: at the same time both would compile
+ * the same packages, since the build cache only shares what is already in it.
+ */
+export function goBuildWrapper(
+  settings: Settings,
+  wrapper: GoWrapper,
+  programs: readonly GoProgram[] = wrapper.programs,
+): Promise<void> {
+  let build = collecting.get(wrapper.dir);
+  if (build === undefined) {
+    const previous = lastBuild.get(wrapper.dir) ?? Promise.resolve();
+    const requested = new Set<GoProgram>();
+    const done = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => collecting.delete(wrapper.dir))
+      .then(() => previous.catch(() => undefined))
+      .then(() => buildWrapper(settings, wrapper, [...requested]));
+    build = { programs: requested, done };
+    collecting.set(wrapper.dir, build);
+    lastBuild.set(wrapper.dir, done);
+  }
+  for (const program of programs) build.programs.add(program);
+  return build.done;
+}
+
+/**
+ * One `go build` in a copy of the wrapper under the cache: no go.work above it, and the
+ * repository stays untouched.
+ */
+async function buildWrapper(
+  settings: Settings,
+  wrapper: GoWrapper,
+  programs: readonly GoProgram[],
+): Promise<void> {
+  if (programs.length === 0) return;
   const go = requireGo();
-  const name = wrapper.workName ?? path.basename(wrapper.dir);
-  const work = path.join(settings.cacheDir, 'go-wrappers', name);
+  const work = path.join(settings.cacheDir, 'go-wrappers', path.basename(wrapper.dir));
   const out = path.join(work, 'out');
   fs.rmSync(work, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
@@ -107,25 +164,19 @@ async function buildWrapper(settings: Settings, wrapper: GoWrapper): Promise<voi
     }
   }
   const goMod = fs.readFileSync(path.join(work, 'go.mod'), 'utf8');
-  for (const program of wrapper.programs) {
+  for (const program of programs) {
     if (!goMod.includes(` ${program.version}`)) {
       throw new Error(`${wrapper.dir}/go.mod does not require ${pin(program)}`);
     }
   }
-  const packages = wrapper.programs.map((program) => program.module);
-  // -trimpath and CGO_ENABLED are in every package's build-cache key: keep them, and a rebuild on
-  // a warm cache (a new machine image, a removed stamp) only links.
-  await runChecked(
-    go,
-    ['build', '-trimpath', '-ldflags', wrapper.ldflags, '-o', `${out}/`, ...packages],
-    {
-      cwd: work,
-      env: { CGO_ENABLED: '0', GOWORK: 'off' },
-      timeoutMs: 60 * 60_000,
-    },
-  );
+  const packages = programs.map((program) => program.module);
+  await runChecked(go, ['build', ...goBuildFlags(wrapper.ldflags), '-o', `${out}/`, ...packages], {
+    cwd: work,
+    env: GO_ENV,
+    timeoutMs: 60 * 60_000,
+  });
   fs.mkdirSync(settings.binDir, { recursive: true });
-  for (const program of wrapper.programs) {
+  for (const program of programs) {
     // A rename over a running binary is safe: the running process keeps the old file.
     fs.renameSync(
       path.join(out, defaultBinaryName(program.module)),

@@ -1,4 +1,4 @@
-// The Kubernetes control plane's programs, all built from source into <cache>/bin.
+// The Kubernetes programs, all built from source into <cache>/bin.
 import path from 'node:path';
 import { type Settings } from '../lib/settings';
 import { type GoProgram, type GoWrapper, isGoBinaryCurrent } from './go-binary';
@@ -18,10 +18,14 @@ export const KUBE_APISERVER = kubeProgram('kube-apiserver');
 export const KUBE_CONTROLLER_MANAGER = kubeProgram('kube-controller-manager');
 export const KUBE_SCHEDULER = kubeProgram('kube-scheduler');
 export const KUBECTL = kubeProgram('kubectl');
+/** The real node's (server `node`). */
+export const KUBELET = kubeProgram('kubelet');
+export const KUBE_PROXY = kubeProgram('kube-proxy');
+
+/** What the kube server runs and exports; the node's two come from the same build. */
+export const CONTROL_PLANE = [KUBE_APISERVER, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, KUBECTL];
 
 /**
- * k8s.io/kubernetes replaces its staging modules (k8s.io/api, ...) with local paths, so it cannot
- * be `go install`ed; the wrapper requires it and replaces each staging module with v0.34.x.
  * Without the version ldflags the binaries report v0.0.0 (kubectl and clients compare versions).
  */
 const KUBE_LDFLAGS = [
@@ -31,26 +35,16 @@ const KUBE_LDFLAGS = [
   `-X k8s.io/client-go/pkg/version.gitVersion=${KUBE_VERSION}`,
 ].join(' ');
 
+/**
+ * k8s.io/kubernetes replaces its staging modules (k8s.io/api, ...) with local paths, so it cannot
+ * be `go install`ed; the wrapper requires it and replaces each staging module with v0.34.x.
+ * The kube and node servers ask for their programs in the same tick on a fresh machine: one
+ * `go build` of all six (goBuildWrapper), so the node's do not wait for the control plane's.
+ */
 export const KUBERNETES: GoWrapper = {
   dir: path.join(WRAPPERS_DIR, 'kubernetes'),
-  programs: [KUBE_APISERVER, KUBE_CONTROLLER_MANAGER, KUBE_SCHEDULER, KUBECTL],
+  programs: [...CONTROL_PLANE, KUBELET, KUBE_PROXY],
   ldflags: KUBE_LDFLAGS,
-};
-
-export const KUBELET = kubeProgram('kubelet');
-export const KUBE_PROXY = kubeProgram('kube-proxy');
-
-/**
- * The real node's programs, from the same wrapper module (its tools.go imports them too) but a
- * build of their own: the control plane's binaries and stamps stay as they are, so adding the
- * node rebuilds and restarts nothing of it. The Go build cache shares the common packages: on a
- * fresh machine this build waits for the control plane's (goBuildWrapper), then mostly links.
- */
-export const KUBERNETES_NODE: GoWrapper = {
-  dir: KUBERNETES.dir,
-  programs: [KUBELET, KUBE_PROXY],
-  ldflags: KUBE_LDFLAGS,
-  workName: 'kubernetes-node',
 };
 
 /**
@@ -132,7 +126,7 @@ export const HELM: GoProgram = {
   ].join(' '),
 };
 
-const goPrograms: readonly GoProgram[] = [...KUBERNETES.programs, ETCD, KWOK, HELM];
+const goPrograms: readonly GoProgram[] = [...CONTROL_PLANE, ETCD, KWOK, HELM];
 
 export const areKubeBinariesCurrent = (settings: Settings) =>
   goPrograms.every((program) => isGoBinaryCurrent(settings, program));

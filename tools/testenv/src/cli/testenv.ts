@@ -36,17 +36,22 @@ function logTail(logFile: string): string {
   }
 }
 
-async function upOne(ctx: Context, server: Server): Promise<void> {
+/** Installs the server when it is not (yet, or at its pinned version); true if it did. */
+async function installOne(ctx: Context, server: Server): Promise<boolean> {
+  if (server.isInstalled(ctx)) return false;
   const began = Date.now();
+  ctx.log(server.name, 'installing');
+  await server.install(ctx);
+  if (!server.isInstalled(ctx)) throw new Error('installed, yet its binaries are still missing');
+  ctx.log(server.name, `installed in ${seconds(Date.now() - began)}`);
+  return true;
+}
+
+async function upOne(ctx: Context, server: Server): Promise<void> {
   const say = (message: string) => ctx.log(server.name, message);
-  if (!server.isInstalled(ctx)) {
-    say('installing');
-    await server.install(ctx);
-    if (!server.isInstalled(ctx)) throw new Error('installed, yet its binaries are still missing');
-    say(`installed in ${seconds(Date.now() - began)}`);
-    // A server still running from before a version bump runs the old binary: restart it.
-    if (readLivePid(serverPaths(ctx, server.name).pidFile) !== undefined) await server.stop(ctx);
-  }
+  // Whatever still runs from before a version bump runs the old binaries: stop it all (kube and
+  // node have processes beside the one whose pid the checks below watch).
+  if (await installOne(ctx, server)) await server.stop(ctx);
   if (await ready(server, ctx)) return say('already running');
   const { dir, pidFile, logFile } = serverPaths(ctx, server.name);
   makeOwnedDir(ctx, dir);
@@ -71,34 +76,67 @@ function lockFile(settings: Settings): string {
 const waiting = (log: Log) => (holder: number) =>
   log('testenv', `waiting for another up/down to finish (pid ${holder})`);
 
+/** Runs `step` for every server concurrently; logs each failure and returns who failed. */
+async function forEachServer(
+  log: Log,
+  step: (server: Server) => Promise<unknown>,
+): Promise<{ ok: Server[]; failed: string[] }> {
+  const outcomes = await Promise.all(
+    servers.map((server) =>
+      step(server).then(
+        () => ({ server, error: undefined }),
+        (error: unknown) => ({ server, error }),
+      ),
+    ),
+  );
+  const ok: Server[] = [];
+  const failed: string[] = [];
+  for (const { server, error } of outcomes) {
+    if (error === undefined) ok.push(server);
+    else {
+      failed.push(server.name);
+      log(server.name, `FAILED: ${error instanceof Error ? error.message : inspect(error)}`);
+    }
+  }
+  return { ok, failed };
+}
+
+async function context(settings: Settings, log: Log): Promise<Context> {
+  const isRoot = process.getuid?.() === 0;
+  const account = isRoot ? await ensureAccount(settings.userName) : undefined;
+  return { ...settings, account, apt: createApt(log), log };
+}
+
 export async function up(settings: Settings, log: Log): Promise<number> {
   return withLock(lockFile(settings), waiting(log), async () => {
     const began = Date.now();
-    const isRoot = process.getuid?.() === 0;
-    const account = isRoot ? await ensureAccount(settings.userName) : undefined;
-    const ctx: Context = { ...settings, account, apt: createApt(log), log };
-    const outcomes = await Promise.all(
-      servers.map((server) =>
-        upOne(ctx, server).then(
-          () => ({ server, error: undefined }),
-          (error: unknown) => ({ server, error }),
-        ),
-      ),
-    );
+    const ctx = await context(settings, log);
+    const { ok, failed } = await forEachServer(log, (server) => upOne(ctx, server));
     const env: Record<string, string> = {};
-    const failed: string[] = [];
-    for (const { server, error } of outcomes) {
-      if (error === undefined) Object.assign(env, server.env(settings));
-      else {
-        failed.push(server.name);
-        log(server.name, `FAILED: ${error instanceof Error ? error.message : inspect(error)}`);
-      }
-    }
+    for (const server of ok) Object.assign(env, server.env(settings));
     // Only ready servers get keys, so tests of a failed one say which server is missing.
     env.PELITA_TESTENV_DIR = settings.dir;
     writeEnvFile(envFilePath(settings), env, ENV_FILE_COMMENT);
     const summary = failed.length === 0 ? 'all ready' : `failed: ${failed.join(', ')}`;
     log('testenv', `${summary} in ${seconds(Date.now() - began)}; env in ${envFilePath(settings)}`);
+    return failed.length === 0 ? 0 : 1;
+  });
+}
+
+/**
+ * Only what `up` installs, in the cache, without starting or stopping anything: to fill a cache
+ * ahead of time, or to time a cold install (an empty PELITA_CACHE_DIR, GOCACHE and GOMODCACHE)
+ * beside servers that keep running.
+ */
+export async function install(settings: Settings, log: Log): Promise<number> {
+  return withLock(lockFile(settings), waiting(log), async () => {
+    const began = Date.now();
+    const ctx = await context(settings, log);
+    const { failed } = await forEachServer(log, async (server) => {
+      if (!(await installOne(ctx, server))) log(server.name, 'already installed');
+    });
+    const summary = failed.length === 0 ? 'all installed' : `failed: ${failed.join(', ')}`;
+    log('testenv', `${summary} in ${seconds(Date.now() - began)}; cache ${settings.cacheDir}`);
     return failed.length === 0 ? 0 : 1;
   });
 }

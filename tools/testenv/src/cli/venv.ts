@@ -24,7 +24,9 @@ export async function installVenv(settings: Settings, tool: PythonTool): Promise
   const dir = venvDir(settings, tool);
   // A half-made virtualenv from an interrupted install would pass for installed otherwise.
   fs.rmSync(dir, { recursive: true, force: true });
-  await runChecked(python, ['-m', 'venv', dir], { timeoutMs: 120_000 });
+  // ensurepip installs pip into it: well under a minute alone, but it took more than two beside
+  // a cold `up`'s Go builds on a busy 2-core machine.
+  await runChecked(python, ['-m', 'venv', dir], { timeoutMs: 10 * 60_000 });
   await runChecked(
     path.join(dir, 'bin', 'pip'),
     ['install', '--quiet', '--disable-pip-version-check', `${tool.distribution}==${tool.version}`],

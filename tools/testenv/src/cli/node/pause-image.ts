@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { type Settings } from '../../lib/settings';
+import { goBuildFlags } from '../go-binary';
 import { findExecutable, run, runChecked } from '../proc';
 import { type NodePaths, PAUSE_IMAGE } from './node-config';
 
@@ -16,7 +17,7 @@ export async function buildPause(settings: Settings): Promise<void> {
   const go = findExecutable('go', ['/usr/local/go/bin']);
   if (go === undefined) throw new Error('go not found on PATH nor in /usr/local/go/bin');
   fs.mkdirSync(settings.binDir, { recursive: true });
-  await runChecked(go, ['build', '-trimpath', '-o', pauseBinary(settings), '.'], {
+  await runChecked(go, ['build', ...goBuildFlags(), '-o', pauseBinary(settings), '.'], {
     cwd: PAUSE_SOURCE,
     env: { CGO_ENABLED: '0', GOWORK: 'off' },
   });

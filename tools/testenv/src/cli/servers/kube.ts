@@ -25,6 +25,7 @@ import {
   isGoBinaryCurrent,
 } from '../go-binary';
 import {
+  CONTROL_PLANE,
   ETCD,
   ETCD_WRAPPER,
   HELM,
@@ -205,17 +206,15 @@ export const kube: Server = {
   isInstalled: (settings) => areKubeBinariesCurrent(settings) && !!findExecutable('openssl'),
 
   async install(ctx) {
-    const current = (program: GoProgram) => isGoBinaryCurrent(ctx, program);
+    const stale = (programs: GoProgram[]) =>
+      programs.filter((program) => !isGoBinaryCurrent(ctx, program));
     await Promise.all([
       findExecutable('openssl') ? undefined : ctx.apt(['openssl']),
-      KUBERNETES.programs.every(current) ? undefined : goBuildWrapper(ctx, KUBERNETES),
-      current(ETCD) ? undefined : goBuildWrapper(ctx, ETCD_WRAPPER),
-      current(KWOK) ? undefined : goInstall(ctx, KWOK),
-      current(HELM) ? undefined : goInstall(ctx, HELM),
+      goBuildWrapper(ctx, KUBERNETES, stale(CONTROL_PLANE)),
+      goBuildWrapper(ctx, ETCD_WRAPPER, stale([ETCD])),
+      isGoBinaryCurrent(ctx, KWOK) ? undefined : goInstall(ctx, KWOK),
+      isGoBinaryCurrent(ctx, HELM) ? undefined : goInstall(ctx, HELM),
     ]);
-    // The orchestrator restarts a running server after an install, but watches the apiserver
-    // only: the other processes would keep running their old binaries.
-    await kube.stop(ctx);
   },
 
   async start(ctx) {

@@ -12,14 +12,20 @@ import path from 'node:path';
 import { kubeFiles, kubeRequest, apiserverReady } from '../../lib/kube-apiserver-config';
 import { type Settings } from '../../lib/settings';
 import { waitFor } from '../../lib/wait-for';
-import { goBinaryPath, goBuildWrapper, goInstall, isGoBinaryCurrent } from '../go-binary';
+import {
+  type GoProgram,
+  goBinaryPath,
+  goBuildWrapper,
+  goInstall,
+  isGoBinaryCurrent,
+} from '../go-binary';
 import {
   COREDNS,
   COREDNS_WRAPPER,
   CRICTL,
   KUBELET,
   KUBE_PROXY,
-  KUBERNETES_NODE,
+  KUBERNETES,
 } from '../kube-binaries';
 import { APISERVER_PORT } from '../kube-control-plane';
 import { tearDownHostNetwork, setUpHostNetwork } from '../node/host-network';
@@ -199,15 +205,15 @@ export const node: Server = {
   async install(ctx) {
     if (process.getuid?.() !== 0)
       throw new Error('the real node needs root (runc, mounts, bridge)');
-    const current = (program: typeof KUBELET) => isGoBinaryCurrent(ctx, program);
+    const stale = (programs: GoProgram[]) =>
+      programs.filter((program) => !isGoBinaryCurrent(ctx, program));
     await Promise.all([
       ctx.apt(PACKAGES),
-      KUBERNETES_NODE.programs.every(current) ? undefined : goBuildWrapper(ctx, KUBERNETES_NODE),
-      current(COREDNS) ? undefined : goBuildWrapper(ctx, COREDNS_WRAPPER),
-      current(CRICTL) ? undefined : goInstall(ctx, CRICTL),
+      goBuildWrapper(ctx, KUBERNETES, stale([KUBELET, KUBE_PROXY])),
+      goBuildWrapper(ctx, COREDNS_WRAPPER, stale([COREDNS])),
+      isGoBinaryCurrent(ctx, CRICTL) ? undefined : goInstall(ctx, CRICTL),
       buildPause(ctx),
     ]);
-    await node.stop(ctx);
   },
 
   async start(ctx) {

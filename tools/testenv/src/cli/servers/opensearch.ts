@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { type Settings } from '../../lib/settings';
-import { fetchMavenArtifact, type MavenArtifact } from '../maven';
+import { fetchMavenArtifacts, type MavenArtifact, mavenArtifactFile } from '../maven';
 import { httpOk } from '../probes';
 import { findExecutable, runChecked, spawnDaemon, stopDaemon } from '../proc';
 import {
@@ -75,13 +75,10 @@ const PAINLESS_POLICY = `grant {
 `;
 
 /** Puts `modules/lang-painless` into an unpacked distribution. */
-async function addPainless(distribution: string, downloads: string): Promise<void> {
+function addPainless(distribution: string, jars: readonly string[]): void {
   const dir = path.join(distribution, 'modules', 'lang-painless');
   fs.mkdirSync(dir, { recursive: true });
-  for (const jar of PAINLESS_JARS) {
-    const file = await fetchMavenArtifact(jar, downloads);
-    fs.renameSync(file, path.join(dir, path.basename(file)));
-  }
+  for (const jar of jars) fs.renameSync(jar, path.join(dir, path.basename(jar)));
   fs.writeFileSync(path.join(dir, 'plugin-descriptor.properties'), PAINLESS_DESCRIPTOR);
   fs.writeFileSync(path.join(dir, 'plugin-security.policy'), PAINLESS_POLICY);
 }
@@ -105,14 +102,14 @@ function javaHome(): string {
  * Unpacks into a scratch dir, installs the plugin there, and renames: an interrupted install is
  * redone from the start.
  */
-async function unpack(settings: Settings, zip: string, plugin: string, downloads: string) {
+async function unpack(settings: Settings, zip: string, plugin: string, jars: readonly string[]) {
   const scratch = `${home(settings)}.unpack`;
   fs.rmSync(scratch, { recursive: true, force: true });
   await runChecked('unzip', ['-q', zip, '-d', scratch]);
   const [top] = fs.readdirSync(scratch);
   if (top === undefined) throw new Error(`${zip} is empty`);
   const unpacked = path.join(scratch, top);
-  await addPainless(unpacked, downloads);
+  addPainless(unpacked, jars);
   await runChecked(
     path.join(unpacked, 'bin', 'opensearch-plugin'),
     ['install', '--batch', `file://${plugin}`],
@@ -177,9 +174,11 @@ export const opensearch: Server = {
     );
     if (fs.existsSync(home(ctx))) return;
     const downloads = path.join(ctx.cacheDir, 'downloads');
-    const zip = await fetchMavenArtifact(OPENSEARCH, downloads);
-    const plugin = await fetchMavenArtifact(KNN_PLUGIN, downloads);
-    await unpack(ctx, zip, plugin, downloads);
+    await fetchMavenArtifacts([OPENSEARCH, KNN_PLUGIN, ...PAINLESS_JARS], downloads);
+    const zip = mavenArtifactFile(OPENSEARCH, downloads);
+    const plugin = mavenArtifactFile(KNN_PLUGIN, downloads);
+    const jars = PAINLESS_JARS.map((jar) => mavenArtifactFile(jar, downloads));
+    await unpack(ctx, zip, plugin, jars);
     // Maven's local repository keeps a copy; these were only needed for the install.
     fs.rmSync(zip);
     fs.rmSync(plugin);

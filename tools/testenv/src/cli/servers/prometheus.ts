@@ -2,64 +2,37 @@
 // Tests and `make dev` register what to scrape by writing file_sd target files into
 // PROMETHEUS_TARGETS_DIR, so one long-running Prometheus serves every test without restarts.
 // PROMTOOL_BIN runs `promtool test rules` on the chart's alerting rules.
-import fs from 'node:fs';
 import path from 'node:path';
 import { type Settings } from '../../lib/settings';
-import { type GoProgram, goBinaryPath } from '../go-binary';
+import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../go-binary';
 import { httpOk } from '../probes';
-import { findExecutable, runChecked, spawnDaemon, stopDaemon } from '../proc';
+import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, makeOwnedDir, serverHome, serverPaths, writeOwnedFile } from '../server';
 
 const NAME = 'prometheus';
 const PORT = 59090;
 const VERSION = 'v0.316.0';
 
+/**
+ * Without the service-discovery plugins (cloud SDKs, Kubernetes client...) that tests never use:
+ * file_sd and static targets stay. It more than halves the cold build, the longest after
+ * Kubernetes'. The stamp records the tag: a change rebuilds.
+ */
+const TAGS = 'remove_all_sd';
+
 const PROMETHEUS: GoProgram = {
   binary: 'prometheus',
   module: 'github.com/prometheus/prometheus/cmd/prometheus',
   version: VERSION,
+  tags: TAGS,
 };
 const PROMTOOL: GoProgram = {
+  ...PROMETHEUS,
   binary: 'promtool',
   module: 'github.com/prometheus/prometheus/cmd/promtool',
-  version: VERSION,
 };
-const PROGRAMS = [PROMETHEUS, PROMTOOL];
-/**
- * Without the service-discovery plugins (cloud SDKs, Kubernetes client...) that tests never use:
- * file_sd and static targets stay. It more than halves the cold build, the longest after
- * Kubernetes'.
- */
-const TAGS = 'remove_all_sd';
-
-/** Stamp beside each binary, as go-binary.ts writes them, with the build tags: a change rebuilds. */
-const stamp = (program: GoProgram) => `${program.module}@${program.version} -tags ${TAGS}\n`;
-const stampPath = (settings: Settings, program: GoProgram) =>
-  `${goBinaryPath(settings, program)}.version`;
-
-function isCurrent(settings: Settings, program: GoProgram): boolean {
-  try {
-    return (
-      fs.readFileSync(stampPath(settings, program), 'utf8') === stamp(program) &&
-      fs.existsSync(goBinaryPath(settings, program))
-    );
-  } catch {
-    return false;
-  }
-}
-
 /** One `go install` of both: promtool shares nearly every package with prometheus. */
-async function install(settings: Settings): Promise<void> {
-  const go = findExecutable('go', ['/usr/local/go/bin']);
-  if (go === undefined) throw new Error('go not found on PATH nor in /usr/local/go/bin');
-  fs.mkdirSync(settings.binDir, { recursive: true });
-  const packages = PROGRAMS.map((program) => `${program.module}@${program.version}`);
-  await runChecked(go, ['install', '-tags', TAGS, ...packages], {
-    env: { GOBIN: settings.binDir, CGO_ENABLED: '0' },
-    timeoutMs: 60 * 60_000,
-  });
-  for (const program of PROGRAMS) fs.writeFileSync(stampPath(settings, program), stamp(program));
-}
+const PROGRAMS = [PROMETHEUS, PROMTOOL];
 
 function targetsDir(settings: Settings): string {
   return path.join(serverPaths(settings, NAME).dir, 'targets');
@@ -89,9 +62,9 @@ export const prometheus: Server = {
   name: NAME,
   startTimeoutMs: 30_000,
 
-  isInstalled: (settings) => PROGRAMS.every((program) => isCurrent(settings, program)),
+  isInstalled: (settings) => PROGRAMS.every((program) => isGoBinaryCurrent(settings, program)),
 
-  install: (ctx) => install(ctx),
+  install: (ctx) => goInstall(ctx, PROGRAMS),
 
   start(ctx) {
     const { dir, pidFile, logFile } = serverPaths(ctx, NAME);
