@@ -24,6 +24,7 @@ import { childName, renderDesired, type PolicyFiles } from '../render';
 import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
+import type { JsonPatchOp } from './added-fields';
 import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   ensurePlatformSecret,
@@ -202,6 +203,16 @@ export class Reconciler {
         logger.debug({ ...scope, kind: kind.kind, name: objectName }, 'applied');
       });
     }
+    // After the applies, which never touch the fields another manager added.
+    for (const { kind, name: childName, patch } of decided.trim) {
+      await recordFailure(problems, `${kind.kind} ${childName}`, async () => {
+        await client.patchJson({ ...kind, name: childName, namespace }, patch);
+        logger.info(
+          { ...scope, kind: kind.kind, name: childName, removed: removedPaths(patch) },
+          'removed fields added by someone else',
+        );
+      });
+    }
     for (const { kind, name: childName, uid } of decided.prune) {
       await recordFailure(problems, `deleting ${kind.kind} ${childName}`, async () => {
         await client.remove({ ...kind, name: childName, namespace, uid });
@@ -280,6 +291,10 @@ async function recordFailure(problems: Problem[], what: string, write: () => Pro
   } catch (err) {
     problems.push({ reason: 'ApplyFailed', message: `${what}: ${describeApiError(err)}` });
   }
+}
+
+function removedPaths(patch: readonly JsonPatchOp[]): string[] {
+  return patch.flatMap((op) => (op.op === 'remove' ? [op.path] : []));
 }
 
 function isServiceMonitor(object: KubernetesObject): boolean {
