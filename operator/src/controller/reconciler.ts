@@ -3,7 +3,7 @@
  * missing or drifted, delete owned children no longer desired, then write the status observed
  * and emit Events for conditions that flipped. Running it twice in a row changes nothing.
  */
-import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
+import type { CoreV1Event, KubernetesObject, V1Secret } from '@kubernetes/client-node';
 import { errorMessage, type Logger } from '@pelita/kit';
 import {
   API_VERSION,
@@ -18,13 +18,27 @@ import {
   type PlatformInstallStatus,
 } from '../crd/platform-install';
 import { CATALOG } from '../service-catalog';
-import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
+import {
+  apiStatus,
+  describeApiError,
+  FIELD_MANAGER,
+  type KubeClient,
+  type ObjectRef,
+} from '../kube/client';
 import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
 import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
 import type { JsonPatchOp } from './added-fields';
+import { deleteInstallData, type SecretValue } from './data-deletion';
+import {
+  decideDeletion,
+  describeItem,
+  installData,
+  type DataItem,
+  type DeletionDecision,
+} from './install-data';
 import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   ensurePlatformSecret,
@@ -33,6 +47,7 @@ import {
 } from './platform-secret';
 import {
   computeStatus,
+  deletionStatus,
   statusChanged,
   transitions,
   type Problem,
@@ -43,11 +58,19 @@ import {
 const PAUSE_ANNOTATION = 'pelita.io/paused';
 
 /**
+ * On every install: its deletion waits until the operator has carried out `deletionPolicy`
+ * (Delete: its data removed from the servers; Retain: an Event naming what was kept).
+ */
+export const DATA_FINALIZER = 'pelita.io/data-deletion';
+
+/**
  * What the reconciler reads: the informers' caches. childKinds() lists the ServiceMonitor kind
  * only while its CRD exists.
  */
 export interface ClusterView extends LiveView {
   install(namespace: string, name: string): RawInstall | undefined;
+  /** Every PlatformInstall of the cluster, all namespaces (what may share an install's data). */
+  allInstalls(): Promise<readonly RawInstall[]>;
   serviceMonitorsAvailable(): boolean;
 }
 
@@ -84,10 +107,11 @@ export class Reconciler {
     const [namespace = '', name = ''] = key.split('/');
     const raw = this.options.view.install(namespace, name);
     // Deleted: the garbage collector removes the children through their owner references.
-    if (!raw || raw.metadata?.deletionTimestamp) {
+    if (!raw || (raw.metadata?.deletionTimestamp && !hasDataFinalizer(raw))) {
       this.written.delete(key);
       return;
     }
+    if (raw.metadata?.deletionTimestamp) return this.finalize(key, raw);
     const metadata = {
       name,
       namespace,
@@ -97,6 +121,12 @@ export class Reconciler {
     };
     const paused = raw.metadata?.annotations?.[PAUSE_ANNOTATION] === 'true';
     const problems: Problem[] = [];
+    // Installs from before the finalizer get it too, at their next reconcile.
+    if (!hasDataFinalizer(raw)) {
+      await recordFailure(problems, `adding the finalizer ${DATA_FINALIZER}`, () =>
+        this.options.client.patchJson(installRef(raw), addFinalizerPatch(raw)),
+      );
+    }
     let spec: PlatformInstallSpec | undefined;
     try {
       spec = parseSpec(raw.spec);
@@ -122,8 +152,7 @@ export class Reconciler {
     } else if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
-    const last = this.written.get(key);
-    const previous = last?.uid === metadata.uid ? last.status : raw.status;
+    const previous = this.previousStatus(key, raw);
     const status = computeStatus({
       generation: metadata.generation,
       previous,
@@ -132,17 +161,178 @@ export class Reconciler {
       paused,
       now: this.now(),
     });
-    if (statusChanged(previous, status)) {
-      await this.options.client.applyStatus(
-        { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
-        { name, namespace },
-        status,
-      );
-      this.written.set(key, { uid: metadata.uid, status });
-      await this.emitEvents(raw, transitions(previous, status));
-    }
+    await this.writeStatus(key, raw, previous, status);
     const failed = problems.filter((p) => p.reason === 'ApplyFailed');
     if (failed.length > 0) throw new Error(failed.map((p) => p.message).join('; '));
+  }
+
+  /** Writes the status when it changed, and records an Event per condition that flipped. */
+  private async writeStatus(
+    key: string,
+    raw: RawInstall,
+    previous: PlatformInstallStatus | undefined,
+    status: PlatformInstallStatus,
+  ): Promise<void> {
+    if (!statusChanged(previous, status)) return;
+    const { name = '', namespace = '', uid = '' } = raw.metadata ?? {};
+    await this.options.client.applyStatus(
+      { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
+      { name, namespace },
+      status,
+    );
+    this.written.set(key, { uid, status });
+    await this.emitEvents(raw, transitions(previous, status));
+  }
+
+  private previousStatus(key: string, raw: RawInstall): PlatformInstallStatus | undefined {
+    const last = this.written.get(key);
+    return last?.uid === raw.metadata?.uid ? last?.status : raw.status;
+  }
+
+  /**
+   * An install being deleted that still has the finalizer: carry out its deletionPolicy, then
+   * remove the finalizer. With Delete, a failure leaves the finalizer (the install stays, in
+   * deletion and Degraded) and throws, so the work queue retries with its backoff.
+   */
+  private async finalize(key: string, raw: RawInstall): Promise<void> {
+    const { logger } = this.options;
+    const install = this.parsedInstall(raw);
+    const policy = install?.spec.deletionPolicy ?? storedPolicy(raw);
+    const scope = { install: key };
+    if (policy !== 'Delete') {
+      const kept = install ? installData(install).map(describeItem) : [];
+      await this.event(
+        raw,
+        'Normal',
+        'DataRetained',
+        kept.length > 0
+          ? `deletionPolicy Retain: kept ${kept.join('; ')}`
+          : 'deletionPolicy Retain: nothing removed',
+      );
+      logger.info({ ...scope, kept }, 'install deleted; its data retained');
+      return this.removeFinalizer(key, raw);
+    }
+
+    const report = (progress: string, failures: string[]) => {
+      // Each report against the last written: a second one must not repeat the first's Events.
+      const previous = this.previousStatus(key, raw);
+      return this.writeStatus(
+        key,
+        raw,
+        previous,
+        deletionStatus({
+          generation: raw.metadata?.generation ?? 0,
+          previous,
+          progress,
+          failures,
+          now: this.now(),
+        }),
+      );
+    };
+    if (!install) {
+      await report('cannot tell what data the install has', ['the stored spec does not parse']);
+      throw new Error(`${key}: deletionPolicy Delete but the stored spec does not parse`);
+    }
+    let decision: DeletionDecision;
+    try {
+      decision = decideDeletion(installData(install), await this.othersData(raw));
+    } catch (err) {
+      const message = `other installs: ${describeApiError(err)}`;
+      await report('cannot tell which data other installs use', [message]);
+      throw new Error(`${key}: ${message}`, { cause: err });
+    }
+    const kept = decision.keep.map(
+      ({ item, sharedWith }) => `${describeItem(item)} (used by ${sharedWith.join(', ')})`,
+    );
+    const progress = [
+      `deleting ${decision.remove.map(describeItem).join('; ') || 'nothing'}`,
+      ...(kept.length > 0 ? [`kept, shared: ${kept.join('; ')}`] : []),
+    ].join('. ');
+    await report(progress, []);
+    const failures = await deleteInstallData(install, decision.remove, this.secretReader(raw));
+    if (failures.length > 0) {
+      const messages = failures.map((f) => `${describeItem(f.item)}: ${f.message}`);
+      await report(progress, messages);
+      throw new Error(`${key}: data deletion failed: ${messages.join('; ')}`);
+    }
+    await this.event(
+      raw,
+      'Normal',
+      'DataDeleted',
+      `deleted ${decision.remove.map(describeItem).join('; ') || 'nothing'}`,
+    );
+    if (kept.length > 0) {
+      await this.event(
+        raw,
+        'Warning',
+        'DataShared',
+        `kept, used by other installs: ${kept.join('; ')}`,
+      );
+    }
+    logger.info(
+      { ...scope, deleted: decision.remove.map(describeItem), kept },
+      'install deleted with its data',
+    );
+    await this.removeFinalizer(key, raw);
+  }
+
+  private parsedInstall(raw: RawInstall): PlatformInstall | undefined {
+    try {
+      return {
+        apiVersion: API_VERSION,
+        kind: KIND,
+        metadata: {
+          name: raw.metadata?.name ?? '',
+          namespace: raw.metadata?.namespace ?? '',
+          uid: raw.metadata?.uid ?? '',
+        },
+        spec: parseSpec(raw.spec),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * The data of every other install. One whose spec does not parse may share anything: the
+   * deletion waits (fails) rather than guess.
+   */
+  private async othersData(raw: RawInstall): Promise<Array<{ key: string; items: DataItem[] }>> {
+    const others = (await this.options.view.allInstalls()).filter(
+      (other) => other.metadata?.uid !== raw.metadata?.uid,
+    );
+    return others.map((other) => {
+      const key = `${other.metadata?.namespace}/${other.metadata?.name}`;
+      const install = this.parsedInstall(other);
+      if (!install) throw new Error(`the spec of ${key} does not parse: it may share this data`);
+      return { key, items: installData(install) };
+    });
+  }
+
+  /** Reads the Secrets the install's dependencies reference, each once, by name. */
+  private secretReader(raw: RawInstall): SecretValue {
+    const namespace = raw.metadata?.namespace ?? '';
+    const read = new Map<string, Promise<V1Secret | undefined>>();
+    return async (ref) => {
+      if (!read.has(ref.name))
+        read.set(ref.name, this.options.client.readSecret(namespace, ref.name));
+      const value = (await read.get(ref.name))?.data?.[ref.key];
+      return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
+    };
+  }
+
+  private async removeFinalizer(key: string, raw: RawInstall): Promise<void> {
+    const at = raw.metadata?.finalizers?.indexOf(DATA_FINALIZER) ?? -1;
+    const path = `/metadata/finalizers/${at}`;
+    try {
+      await this.options.client.patchJson(installRef(raw), [
+        { op: 'test', path, value: DATA_FINALIZER },
+        { op: 'remove', path },
+      ]);
+    } catch (err) {
+      if (apiStatus(err) !== 404) throw err;
+    }
+    this.written.delete(key);
   }
 
   /** Applies the desired children that differ from the cluster and prunes the undesired ones. */
@@ -244,43 +434,54 @@ export class Reconciler {
   }
 
   private async emitEvents(install: RawInstall, changed: Condition[]): Promise<void> {
-    const { client, logger, identity } = this.options;
-    const namespace = install.metadata?.namespace ?? '';
-    const now = this.now();
     for (const condition of changed) {
       const warning =
         (condition.type === 'Ready' && condition.status !== 'True') ||
         (condition.type === 'Degraded' && condition.status === 'True');
-      const event: CoreV1Event = {
-        metadata: { generateName: `${install.metadata?.name}.`, namespace },
-        involvedObject: {
-          apiVersion: API_VERSION,
-          kind: KIND,
-          name: install.metadata?.name,
-          namespace,
-          uid: install.metadata?.uid,
-        },
-        type: warning ? 'Warning' : 'Normal',
-        reason: condition.reason,
-        message:
-          `${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`.slice(
-            0,
-            1024,
-          ),
-        source: { component: FIELD_MANAGER },
-        reportingComponent: FIELD_MANAGER,
-        reportingInstance: identity,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      };
-      // An Event is a courtesy: failing to record one must not fail the reconcile.
-      await client
-        .createEvent(namespace, event)
-        .catch((err: unknown) =>
-          logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
-        );
+      await this.event(
+        install,
+        warning ? 'Warning' : 'Normal',
+        condition.reason,
+        `${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`,
+      );
     }
+  }
+
+  /** Records one Event about the install; failing to is logged, never fails the reconcile. */
+  private async event(
+    install: RawInstall,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const { client, logger, identity } = this.options;
+    const namespace = install.metadata?.namespace ?? '';
+    const now = this.now();
+    const event: CoreV1Event = {
+      metadata: { generateName: `${install.metadata?.name}.`, namespace },
+      involvedObject: {
+        apiVersion: API_VERSION,
+        kind: KIND,
+        name: install.metadata?.name,
+        namespace,
+        uid: install.metadata?.uid,
+      },
+      type,
+      reason,
+      message: message.slice(0, 1024),
+      source: { component: FIELD_MANAGER },
+      reportingComponent: FIELD_MANAGER,
+      reportingInstance: identity,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    // An Event is a courtesy: failing to record one must not fail the reconcile.
+    await client
+      .createEvent(namespace, event)
+      .catch((err: unknown) =>
+        logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
+      );
   }
 }
 
@@ -299,4 +500,39 @@ function removedPaths(patch: readonly JsonPatchOp[]): string[] {
 
 function isServiceMonitor(object: KubernetesObject): boolean {
   return kindKey(kindOf(object)) === kindKey(SERVICE_MONITOR);
+}
+
+function hasDataFinalizer(raw: RawInstall): boolean {
+  return raw.metadata?.finalizers?.includes(DATA_FINALIZER) ?? false;
+}
+
+function installRef(raw: RawInstall): ObjectRef {
+  return {
+    apiVersion: API_VERSION,
+    kind: KIND,
+    name: raw.metadata?.name ?? '',
+    namespace: raw.metadata?.namespace ?? '',
+  };
+}
+
+/**
+ * Appends the finalizer. The resourceVersion test makes a patch computed from a stale cache fail
+ * (and retry) instead of replacing a finalizer list someone else just wrote.
+ */
+function addFinalizerPatch(raw: RawInstall): JsonPatchOp[] {
+  const guard: JsonPatchOp = {
+    op: 'test',
+    path: '/metadata/resourceVersion',
+    value: raw.metadata?.resourceVersion,
+  };
+  return raw.metadata?.finalizers?.length
+    ? [guard, { op: 'add', path: '/metadata/finalizers/-', value: DATA_FINALIZER }]
+    : [guard, { op: 'add', path: '/metadata/finalizers', value: [DATA_FINALIZER] }];
+}
+
+/** The policy as stored, for a spec that no longer parses (Retain unless Delete is written). */
+function storedPolicy(raw: RawInstall): 'Retain' | 'Delete' {
+  return (raw.spec as { deletionPolicy?: unknown } | undefined)?.deletionPolicy === 'Delete'
+    ? 'Delete'
+    : 'Retain';
 }
