@@ -83,10 +83,11 @@ describe('plan', () => {
 
   it('removes a key someone added to a settled child, without re-applying it', () => {
     const desired = [configMap('a', { X: '1' })];
-    const live = appliedBy(OWNER, desired[0]!);
-    const view = fakeView([
-      { kind: CONFIG_MAP, object: { ...live, data: { X: '1', ADDED: 'by hand' } } },
-    ]);
+    const live: KubernetesObject = {
+      ...appliedBy(OWNER, desired[0]!),
+      data: { X: '1', ADDED: 'by hand' },
+    } as KubernetesObject;
+    const view = fakeView([{ kind: CONFIG_MAP, object: live }]);
     const decided = plan({ desired, namespace: 't', ownerUid: OWNER, view });
     expect(decided.apply).toEqual([]);
     expect(decided.trim).toEqual([
