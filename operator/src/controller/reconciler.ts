@@ -233,6 +233,20 @@ export class Reconciler {
       await report('cannot tell what data the install has', ['the stored spec does not parse']);
       throw new Error(`${key}: deletionPolicy Delete but the stored spec does not parse`);
     }
+    // A running pod would write again what was just deleted (a session, an activity log entry,
+    // a queue's consumer group): the workloads go first, with their pods (foreground deletion),
+    // and their removal from the cache queues this install again.
+    const running = this.workloadsOf(raw);
+    if (running.length > 0) {
+      for (const workload of running.filter((w) => !w.deleting)) {
+        await this.options.client.remove(workload.ref, 'Foreground');
+      }
+      await report(
+        `stopping the pods before deleting the data: ${running.map((w) => w.ref.name).join(', ')}`,
+        [],
+      );
+      return;
+    }
     let decision: DeletionDecision;
     try {
       decision = decideDeletion(installData(install), await this.othersData(raw));
@@ -274,6 +288,30 @@ export class Reconciler {
       'install deleted with its data',
     );
     await this.removeFinalizer(key, raw);
+  }
+
+  /** The install's Deployments and StatefulSets still in the cache (deleting or not). */
+  private workloadsOf(raw: RawInstall): Array<{ ref: ObjectRef; deleting: boolean }> {
+    const namespace = raw.metadata?.namespace ?? '';
+    return [DEPLOYMENT, STATEFUL_SET].flatMap((kind) =>
+      this.options.view
+        .children(kind, namespace)
+        .filter((child) =>
+          (child.metadata?.ownerReferences ?? []).some(
+            (owner) => owner.controller === true && owner.uid === raw.metadata?.uid,
+          ),
+        )
+        .map((child) => ({
+          ref: {
+            apiVersion: kind.apiVersion,
+            kind: kind.kind,
+            name: child.metadata?.name ?? '',
+            namespace,
+            uid: child.metadata?.uid,
+          },
+          deleting: child.metadata?.deletionTimestamp !== undefined,
+        })),
+    );
   }
 
   private parsedInstall(raw: RawInstall): PlatformInstall | undefined {

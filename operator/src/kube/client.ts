@@ -167,9 +167,13 @@ export class KubeClient {
 
   /**
    * Deletes one object; already gone is fine. With `uid` the API refuses to delete a namesake
-   * created since we looked (409), so we never remove what we do not own.
+   * created since we looked (409), so we never remove what we do not own. `Foreground`: the
+   * object stays (with its deletionTimestamp) until its dependents, the pods, are gone.
    */
-  async remove(ref: ObjectRef): Promise<void> {
+  async remove(
+    ref: ObjectRef,
+    propagation: 'Background' | 'Foreground' = 'Background',
+  ): Promise<void> {
     this.count('delete');
     try {
       await this.objects.delete(
@@ -182,7 +186,7 @@ export class KubeClient {
         undefined,
         undefined,
         undefined,
-        'Background',
+        propagation,
         ref.uid ? { preconditions: { uid: ref.uid } } : undefined,
       );
     } catch (err) {

@@ -17,13 +17,17 @@ function recordingClient() {
   const statuses: PlatformInstallStatus[] = [];
   const events: CoreV1Event[] = [];
   const patches: Array<{ name: string; patch: readonly object[] }> = [];
+  const removed: Array<{ name: string; propagation: string | undefined }> = [];
   const client = {
     patchJson: (ref: { name: string }, patch: readonly object[]) => {
       patches.push({ name: ref.name, patch });
       return Promise.resolve();
     },
     apply: <T extends KubernetesObject>(object: T) => Promise.resolve(object),
-    remove: () => Promise.resolve(),
+    remove: (ref: { name: string }, propagation?: string) => {
+      removed.push({ name: ref.name, propagation });
+      return Promise.resolve();
+    },
     applyStatus: (_target: unknown, _ref: unknown, status: PlatformInstallStatus) => {
       statuses.push(structuredClone(status));
       return Promise.resolve();
@@ -38,7 +42,7 @@ function recordingClient() {
         data: Object.fromEntries(platformSecretKeys().map((key) => [key, ''])),
       }),
   };
-  return { client: client as unknown as KubeClient, statuses, events, patches };
+  return { client: client as unknown as KubeClient, statuses, events, patches, removed };
 }
 
 /** Caches that never catch up: the install keeps the status it had before any write. */
@@ -168,6 +172,49 @@ describe('Reconciler finalizer', () => {
         ],
       },
     ]);
+  });
+
+  it('with Delete first removes the workloads with their pods, and waits for them', async () => {
+    const recorded = recordingClient();
+    const deleting: RawInstall = {
+      ...install,
+      metadata: {
+        ...install.metadata,
+        deletionTimestamp: new Date(),
+        finalizers: [DATA_FINALIZER],
+      },
+      spec: { ...minimalSpec, deletionPolicy: 'Delete' },
+    };
+    const owned = (name: string, deletionTimestamp?: string) => ({
+      metadata: {
+        name,
+        namespace: 't',
+        uid: `uid-${name}`,
+        ...(deletionTimestamp ? { deletionTimestamp } : {}),
+        ownerReferences: [
+          {
+            apiVersion: 'pelita.io/v1alpha1',
+            kind: 'PlatformInstall',
+            name: 'acme',
+            uid: 'uid-1',
+            controller: true,
+          },
+        ],
+      },
+    });
+    const view: ClusterView = {
+      ...staleView(deleting),
+      children: (kind) =>
+        kind.kind === 'Deployment'
+          ? [owned('acme-db-proxy'), owned('acme-user-service', '2026-11-22T10:00:00Z')]
+          : [],
+    };
+    await reconcilerFor(recorded, view).reconcile('t/acme');
+    expect(recorded.removed).toEqual([{ name: 'acme-db-proxy', propagation: 'Foreground' }]);
+    expect(recorded.patches).toEqual([]);
+    const progressing = recorded.statuses.at(-1)?.conditions.find((c) => c.type === 'Progressing');
+    expect(progressing).toMatchObject({ status: 'True', reason: 'DeletingData' });
+    expect(progressing?.message).toContain('acme-user-service');
   });
 
   it('with Delete waits while another install cannot be read, Degraded, finalizer kept', async () => {
