@@ -195,7 +195,8 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
         'ValidatingAdmissionPolicyBinding',
       ].includes(m.kind),
     );
-    expect(rbac).toHaveLength(10);
+    // Namespaced: the ClusterRole listing installs of every namespace and its binding included.
+    expect(rbac).toHaveLength(12);
     // The same field manager as installCrd, whose next apply drops the chart's labels again.
     kubectlApply(cluster.kubeconfigPath, rbac);
     waitEstablished(
