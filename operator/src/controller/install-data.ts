@@ -113,7 +113,7 @@ function merged(items: DataItem[]): DataItem[] {
 }
 
 /** Whether `a` and `b` name the same data or overlapping data (one prefix inside the other). */
-export function sameThing(a: DataItem, b: DataItem): boolean {
+function sameThing(a: DataItem, b: DataItem): boolean {
   if (a.kind !== b.kind || a.server !== b.server) return false;
   switch (a.kind) {
     case 'index':

@@ -36,6 +36,6 @@ export async function deleteKeysUnder(server: RedisSettings, prefix: string): Pr
 }
 
 /** SCAN's MATCH is a glob: the prefix's own `*`, `?`, `[`, `]` and `\` must match themselves. */
-export function escapeGlob(text: string): string {
+function escapeGlob(text: string): string {
   return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 }

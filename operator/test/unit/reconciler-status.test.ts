@@ -185,7 +185,7 @@ describe('Reconciler finalizer', () => {
       },
       spec: { ...minimalSpec, deletionPolicy: 'Delete' },
     };
-    const owned = (name: string, deletionTimestamp?: string) => ({
+    const owned = (name: string, deletionTimestamp?: Date) => ({
       metadata: {
         name,
         namespace: 't',
@@ -206,7 +206,7 @@ describe('Reconciler finalizer', () => {
       ...staleView(deleting),
       children: (kind) =>
         kind.kind === 'Deployment'
-          ? [owned('acme-db-proxy'), owned('acme-user-service', '2026-11-22T10:00:00Z')]
+          ? [owned('acme-db-proxy'), owned('acme-user-service', new Date('2026-11-22T10:00:00Z'))]
           : [],
     };
     await reconcilerFor(recorded, view).reconcile('t/acme');
