@@ -238,13 +238,17 @@ export class Reconciler {
     // and their removal from the cache queues this install again.
     const running = this.workloadsOf(raw);
     if (running.length > 0) {
-      for (const workload of running.filter((w) => !w.deleting)) {
-        await this.options.client.remove(workload.ref, 'Foreground');
+      const stopping = `stopping the pods before deleting the data: ${running.map((w) => w.ref.name).join(', ')}`;
+      try {
+        for (const workload of running.filter((w) => !w.deleting)) {
+          await this.options.client.remove(workload.ref, 'Foreground');
+        }
+      } catch (err) {
+        const message = `deleting the workloads: ${describeApiError(err)}`;
+        await report(stopping, [message]);
+        throw new Error(`${key}: ${message}`, { cause: err });
       }
-      await report(
-        `stopping the pods before deleting the data: ${running.map((w) => w.ref.name).join(', ')}`,
-        [],
-      );
+      await report(stopping, []);
       return;
     }
     let decision: DeletionDecision;
