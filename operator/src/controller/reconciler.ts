@@ -3,7 +3,7 @@
  * missing or drifted, delete owned children no longer desired, then write the status observed
  * and emit Events for conditions that flipped. Running it twice in a row changes nothing.
  */
-import type { CoreV1Event, KubernetesObject, V1Secret } from '@kubernetes/client-node';
+import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
 import { errorMessage, type Logger } from '@pelita/kit';
 import {
   API_VERSION,
@@ -18,27 +18,19 @@ import {
   type PlatformInstallStatus,
 } from '../crd/platform-install';
 import { CATALOG } from '../service-catalog';
-import {
-  apiStatus,
-  describeApiError,
-  FIELD_MANAGER,
-  type KubeClient,
-  type ObjectRef,
-} from '../kube/client';
+import { describeApiError, FIELD_MANAGER, type KubeClient } from '../kube/client';
 import { DEPLOYMENT, kindKey, SERVICE_MONITOR, STATEFUL_SET } from '../kube/kinds';
 import { childName, renderDesired, type PolicyFiles } from '../render';
 import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
 import type { JsonPatchOp } from './added-fields';
-import { deleteInstallData, type SecretValue } from './data-deletion';
 import {
-  decideDeletion,
-  describeItem,
-  installData,
-  type DataItem,
-  type DeletionDecision,
-} from './install-data';
+  addFinalizer,
+  DATA_FINALIZER,
+  finalizeInstall,
+  hasDataFinalizer,
+} from './install-deletion';
 import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   ensurePlatformSecret,
@@ -56,12 +48,6 @@ import {
 
 /** `pelita.io/paused: "true"` stops changes to the children; status is still reported. */
 const PAUSE_ANNOTATION = 'pelita.io/paused';
-
-/**
- * On every install: its deletion waits until the operator has carried out `deletionPolicy`
- * (Delete: its data removed from the servers; Retain: an Event naming what was kept).
- */
-export const DATA_FINALIZER = 'pelita.io/data-deletion';
 
 /**
  * What the reconciler reads: the informers' caches. childKinds() lists the ServiceMonitor kind
@@ -124,7 +110,7 @@ export class Reconciler {
     // Installs from before the finalizer get it too, at their next reconcile.
     if (!hasDataFinalizer(raw)) {
       await recordFailure(problems, `adding the finalizer ${DATA_FINALIZER}`, () =>
-        this.options.client.patchJson(installRef(raw), addFinalizerPatch(raw)),
+        addFinalizer(this.options.client, raw),
       );
     }
     let spec: PlatformInstallSpec | undefined;
@@ -190,191 +176,34 @@ export class Reconciler {
   }
 
   /**
-   * An install being deleted that still has the finalizer: carry out its deletionPolicy, then
-   * remove the finalizer. With Delete, a failure leaves the finalizer (the install stays, in
-   * deletion and Degraded) and throws, so the work queue retries with its backoff.
+   * An install being deleted that still has the finalizer: its deletionPolicy carried out
+   * (install-deletion.ts), its progress and failures written as its status.
    */
   private async finalize(key: string, raw: RawInstall): Promise<void> {
-    const { logger } = this.options;
-    const install = this.parsedInstall(raw);
-    const policy = install?.spec.deletionPolicy ?? storedPolicy(raw);
-    const scope = { install: key };
-    if (policy !== 'Delete') {
-      const kept = install ? installData(install).map(describeItem) : [];
-      await this.event(
-        raw,
-        'Normal',
-        'DataRetained',
-        kept.length > 0
-          ? `deletionPolicy Retain: kept ${kept.join('; ')}`
-          : 'deletionPolicy Retain: nothing removed',
-      );
-      logger.info({ ...scope, kept }, 'install deleted; its data retained');
-      return this.removeFinalizer(key, raw);
-    }
-
-    const report = (progress: string, failures: string[]) => {
-      // Each report against the last written: a second one must not repeat the first's Events.
-      const previous = this.previousStatus(key, raw);
-      return this.writeStatus(
-        key,
-        raw,
-        previous,
-        deletionStatus({
-          generation: raw.metadata?.generation ?? 0,
+    const { client, view, logger } = this.options;
+    const finished = await finalizeInstall(raw, {
+      client,
+      view,
+      logger,
+      event: (type, reason, message) => this.event(raw, type, reason, message),
+      report: (progress, failures) => {
+        // Each report against the last written: a second one must not repeat the first's Events.
+        const previous = this.previousStatus(key, raw);
+        return this.writeStatus(
+          key,
+          raw,
           previous,
-          progress,
-          failures,
-          now: this.now(),
-        }),
-      );
-    };
-    if (!install) {
-      await report('cannot tell what data the install has', ['the stored spec does not parse']);
-      throw new Error(`${key}: deletionPolicy Delete but the stored spec does not parse`);
-    }
-    // A running pod would write again what was just deleted (a session, an activity log entry,
-    // a queue's consumer group): the workloads go first, with their pods (foreground deletion),
-    // and their removal from the cache queues this install again.
-    const running = this.workloadsOf(raw);
-    if (running.length > 0) {
-      const stopping = `stopping the pods before deleting the data: ${running.map((w) => w.ref.name).join(', ')}`;
-      try {
-        for (const workload of running.filter((w) => !w.deleting)) {
-          await this.options.client.remove(workload.ref, 'Foreground');
-        }
-      } catch (err) {
-        const message = `deleting the workloads: ${describeApiError(err)}`;
-        await report(stopping, [message]);
-        throw new Error(`${key}: ${message}`, { cause: err });
-      }
-      await report(stopping, []);
-      return;
-    }
-    let decision: DeletionDecision;
-    try {
-      decision = decideDeletion(installData(install), await this.othersData(raw));
-    } catch (err) {
-      const message = `other installs: ${describeApiError(err)}`;
-      await report('cannot tell which data other installs use', [message]);
-      throw new Error(`${key}: ${message}`, { cause: err });
-    }
-    const kept = decision.keep.map(
-      ({ item, sharedWith }) => `${describeItem(item)} (used by ${sharedWith.join(', ')})`,
-    );
-    const progress = [
-      `deleting ${decision.remove.map(describeItem).join('; ') || 'nothing'}`,
-      ...(kept.length > 0 ? [`kept, shared: ${kept.join('; ')}`] : []),
-    ].join('. ');
-    await report(progress, []);
-    const failures = await deleteInstallData(install, decision.remove, this.secretReader(raw));
-    if (failures.length > 0) {
-      const messages = failures.map((f) => `${describeItem(f.item)}: ${f.message}`);
-      await report(progress, messages);
-      throw new Error(`${key}: data deletion failed: ${messages.join('; ')}`);
-    }
-    await this.event(
-      raw,
-      'Normal',
-      'DataDeleted',
-      `deleted ${decision.remove.map(describeItem).join('; ') || 'nothing'}`,
-    );
-    if (kept.length > 0) {
-      await this.event(
-        raw,
-        'Warning',
-        'DataShared',
-        `kept, used by other installs: ${kept.join('; ')}`,
-      );
-    }
-    logger.info(
-      { ...scope, deleted: decision.remove.map(describeItem), kept },
-      'install deleted with its data',
-    );
-    await this.removeFinalizer(key, raw);
-  }
-
-  /** The install's Deployments and StatefulSets still in the cache (deleting or not). */
-  private workloadsOf(raw: RawInstall): Array<{ ref: ObjectRef; deleting: boolean }> {
-    const namespace = raw.metadata?.namespace ?? '';
-    return [DEPLOYMENT, STATEFUL_SET].flatMap((kind) =>
-      this.options.view
-        .children(kind, namespace)
-        .filter((child) =>
-          (child.metadata?.ownerReferences ?? []).some(
-            (owner) => owner.controller === true && owner.uid === raw.metadata?.uid,
-          ),
-        )
-        .map((child) => ({
-          ref: {
-            apiVersion: kind.apiVersion,
-            kind: kind.kind,
-            name: child.metadata?.name ?? '',
-            namespace,
-            uid: child.metadata?.uid,
-          },
-          deleting: child.metadata?.deletionTimestamp !== undefined,
-        })),
-    );
-  }
-
-  private parsedInstall(raw: RawInstall): PlatformInstall | undefined {
-    try {
-      return {
-        apiVersion: API_VERSION,
-        kind: KIND,
-        metadata: {
-          name: raw.metadata?.name ?? '',
-          namespace: raw.metadata?.namespace ?? '',
-          uid: raw.metadata?.uid ?? '',
-        },
-        spec: parseSpec(raw.spec),
-      };
-    } catch {
-      return undefined;
-    }
-  }
-
-  /**
-   * The data of every other install. One whose spec does not parse may share anything: the
-   * deletion waits (fails) rather than guess.
-   */
-  private async othersData(raw: RawInstall): Promise<Array<{ key: string; items: DataItem[] }>> {
-    const others = (await this.options.view.allInstalls()).filter(
-      (other) => other.metadata?.uid !== raw.metadata?.uid,
-    );
-    return others.map((other) => {
-      const key = `${other.metadata?.namespace}/${other.metadata?.name}`;
-      const install = this.parsedInstall(other);
-      if (!install) throw new Error(`the spec of ${key} does not parse: it may share this data`);
-      return { key, items: installData(install) };
+          deletionStatus({
+            generation: raw.metadata?.generation ?? 0,
+            previous,
+            progress,
+            failures,
+            now: this.now(),
+          }),
+        );
+      },
     });
-  }
-
-  /** Reads the Secrets the install's dependencies reference, each once, by name. */
-  private secretReader(raw: RawInstall): SecretValue {
-    const namespace = raw.metadata?.namespace ?? '';
-    const read = new Map<string, Promise<V1Secret | undefined>>();
-    return async (ref) => {
-      if (!read.has(ref.name))
-        read.set(ref.name, this.options.client.readSecret(namespace, ref.name));
-      const value = (await read.get(ref.name))?.data?.[ref.key];
-      return value === undefined ? undefined : Buffer.from(value, 'base64').toString('utf8');
-    };
-  }
-
-  private async removeFinalizer(key: string, raw: RawInstall): Promise<void> {
-    const at = raw.metadata?.finalizers?.indexOf(DATA_FINALIZER) ?? -1;
-    const path = `/metadata/finalizers/${at}`;
-    try {
-      await this.options.client.patchJson(installRef(raw), [
-        { op: 'test', path, value: DATA_FINALIZER },
-        { op: 'remove', path },
-      ]);
-    } catch (err) {
-      if (apiStatus(err) !== 404) throw err;
-    }
-    this.written.delete(key);
+    if (finished) this.written.delete(key);
   }
 
   /** Applies the desired children that differ from the cluster and prunes the undesired ones. */
@@ -542,39 +371,4 @@ function removedPaths(patch: readonly JsonPatchOp[]): string[] {
 
 function isServiceMonitor(object: KubernetesObject): boolean {
   return kindKey(kindOf(object)) === kindKey(SERVICE_MONITOR);
-}
-
-function hasDataFinalizer(raw: RawInstall): boolean {
-  return raw.metadata?.finalizers?.includes(DATA_FINALIZER) ?? false;
-}
-
-function installRef(raw: RawInstall): ObjectRef {
-  return {
-    apiVersion: API_VERSION,
-    kind: KIND,
-    name: raw.metadata?.name ?? '',
-    namespace: raw.metadata?.namespace ?? '',
-  };
-}
-
-/**
- * Appends the finalizer. The resourceVersion test makes a patch computed from a stale cache fail
- * (and retry) instead of replacing a finalizer list someone else just wrote.
- */
-function addFinalizerPatch(raw: RawInstall): JsonPatchOp[] {
-  const guard: JsonPatchOp = {
-    op: 'test',
-    path: '/metadata/resourceVersion',
-    value: raw.metadata?.resourceVersion,
-  };
-  return raw.metadata?.finalizers?.length
-    ? [guard, { op: 'add', path: '/metadata/finalizers/-', value: DATA_FINALIZER }]
-    : [guard, { op: 'add', path: '/metadata/finalizers', value: [DATA_FINALIZER] }];
-}
-
-/** The policy as stored, for a spec that no longer parses (Retain unless Delete is written). */
-function storedPolicy(raw: RawInstall): 'Retain' | 'Delete' {
-  return (raw.spec as { deletionPolicy?: unknown } | undefined)?.deletionPolicy === 'Delete'
-    ? 'Delete'
-    : 'Retain';
 }

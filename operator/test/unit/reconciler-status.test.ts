@@ -1,11 +1,7 @@
 import type { CoreV1Event, KubernetesObject } from '@kubernetes/client-node';
 import { createLogger } from '@pelita/kit';
-import {
-  DATA_FINALIZER,
-  Reconciler,
-  type ClusterView,
-  type RawInstall,
-} from '../../src/controller/reconciler';
+import { DATA_FINALIZER } from '../../src/controller/install-deletion';
+import { Reconciler, type ClusterView, type RawInstall } from '../../src/controller/reconciler';
 import type { PlatformInstallStatus } from '../../src/crd/platform-install';
 import type { KubeClient } from '../../src/kube/client';
 import { CHILD_KINDS } from '../../src/kube/kinds';
