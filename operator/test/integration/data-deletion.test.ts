@@ -86,6 +86,12 @@ afterAll(async () => {
     await withPostgres('postgres', (c) => c.query(`drop database if exists ${database}`));
   }
   for (const bucket of buckets) await emptyBucket(bucket);
+  // What the kept installs (Retain, shared) left on the shared servers.
+  await opensearch.indices
+    .delete({ index: `pelita-${namespace}-*`, expand_wildcards: 'all' })
+    .catch(() => undefined);
+  const leftKeys = await redis.keys(`pelita:${namespace}/*`);
+  if (leftKeys.length > 0) await redis.del(...leftKeys);
   redis.disconnect();
   await opensearch.close();
   s3.destroy();
