@@ -96,7 +96,19 @@ export interface ServiceEntry {
   presentsTokens?: Readonly<Record<string, ServiceName>>;
   /** Other keys of the platform Secret it reads, by setting name (nothing else reaches it). */
   platformKeys?: Readonly<Record<string, PlatformKey>>;
+  /**
+   * What its migrations create in the database of DATABASE_URL (which Pelita never creates):
+   * tables in the connection's search_path, or a schema of its own named by a setting. What
+   * `deletionPolicy: Delete` drops (test/unit/database-footprint.test.ts reads the migrations).
+   */
+  database?: DatabaseFootprint;
 }
+
+export type DatabaseFootprint =
+  { tables: readonly string[] } | { schemaSetting: string; defaultSchema: string };
+
+/** The kit's migration ledger, beside the tables of a service migrating in the search_path. */
+const MIGRATIONS_TABLE = 'schema_migrations';
 
 /**
  * Keys of the platform Secret besides the service tokens: the user service's ES256 signing key
@@ -155,6 +167,18 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     acceptsToken: 'OPEN_API_TOKEN',
     presentsTokens: { POLICY_SYNC_TOKEN: 'policy-sync', CORE_BACKEND_TOKEN: 'core-backend' },
     platformKeys: { JWT_PRIVATE_KEY: 'jwt-private-key' },
+    database: {
+      tables: [
+        'roles',
+        'users',
+        'features',
+        'sub_features',
+        'policies',
+        'role_shortcuts',
+        'policy_sync_outbox',
+        MIGRATIONS_TABLE,
+      ],
+    },
   },
   'policy-sync': {
     ...plainService,
@@ -182,6 +206,19 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     requires: { dependencies: ['postgres'], services: [] },
     // Migrations run before `/ready` answers; the budget covers a slow first start.
     startupSeconds: 300,
+    database: {
+      tables: [
+        'roles',
+        'admin_users',
+        'clients',
+        'licenses',
+        'secret_mappings',
+        'sessions',
+        'activity_log',
+        'api_known_addresses',
+        MIGRATIONS_TABLE,
+      ],
+    },
   },
   'core-backend': {
     ...plainService,
@@ -223,6 +260,8 @@ export const CATALOG: Readonly<Record<ServiceName, ServiceEntry>> = {
     presentsTokens: { HTTP_PROXY_TOKEN: 'http-proxy', DB_PROXY_TOKEN: 'db-proxy' },
     // Encrypts the database and API credentials it stores.
     platformKeys: { ENCRYPTION_KEY: 'encryption-key' },
+    // Its tables, ledger included, live in a schema it creates (`create schema if not exists`).
+    database: { schemaSetting: 'DATABASE_SCHEMA', defaultSchema: 'core_backend' },
   },
   // The task API and the worker are one image with one settings schema (services/ocr-service).
   'ocr-service': {

@@ -311,6 +311,8 @@ drive login
 attack_phase
 
 if [[ ${KEEP:-0} != 1 ]]; then
+  # shellcheck source=tools/e2e/tenant-data.sh
+  source "$ROOT/tools/e2e/tenant-data.sh" && tenant_data_check_deletion
   log 'removing the install'
   helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --wait >/dev/null
   kubectl delete namespace "$NS" "$OPERATOR_NS" --wait --timeout=3m

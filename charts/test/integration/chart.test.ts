@@ -42,7 +42,7 @@ function grants(rules: Rule[]): Record<string, string[]> {
 }
 
 const OPERATOR_GRANTS: Record<string, string[]> = {
-  'pelita.io/platforminstalls': ['get', 'list', 'watch'],
+  'pelita.io/platforminstalls': ['get', 'list', 'patch', 'watch'],
   'pelita.io/platforminstalls/status': ['patch'],
   'pelita.io/platforminstalls/finalizers': ['update'],
   'core/events': ['create'],
@@ -300,9 +300,15 @@ describe('helm template with every toggle on (ci/full-values.yaml)', () => {
     expect(binding.subjects).toEqual([
       { kind: 'ServiceAccount', name: 'pelita-operator-sa', namespace: RELEASE_NAMESPACE },
     ]);
-    // Cluster scope keeps only the read-only CRD rule.
+    // Cluster scope keeps the read-only CRD rule, and lists installs (deletionPolicy Delete
+    // checks that no install of another namespace shares the data).
     const clusterRoles = manifests.filter((m) => m.kind === 'ClusterRole');
-    expect(clusterRoles.map((r) => r.metadata.name)).toEqual(['pelita-crds']);
+    expect(clusterRoles.map((r) => r.metadata.name).sort()).toEqual([
+      'pelita-crds',
+      'pelita-installs',
+    ]);
+    const installs = findOne(manifests, 'ClusterRole', 'pelita-installs') as any;
+    expect(grants(installs.rules)).toEqual({ 'pelita.io/platforminstalls': ['list'] });
   });
 
   it('passes the values to the operator', () => {

@@ -195,7 +195,8 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
         'ValidatingAdmissionPolicyBinding',
       ].includes(m.kind),
     );
-    expect(rbac).toHaveLength(10);
+    // Namespaced: the ClusterRole listing installs of every namespace and its binding included.
+    expect(rbac).toHaveLength(12);
     // The same field manager as installCrd, whose next apply drops the chart's labels again.
     kubectlApply(cluster.kubeconfigPath, rbac);
     waitEstablished(
@@ -359,7 +360,6 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
 
   it('is granted no verb it does not use (reconciled to Ready above without them)', () => {
     const tenant = ['-n', tenantNamespace];
-    expect(canI(['patch', 'platforminstalls.pelita.io', ...tenant])).toBe('no');
     expect(canI(['update', 'platforminstalls.pelita.io', ...tenant])).toBe('no');
     expect(canI(['update', 'platforminstalls.pelita.io', '--subresource=status', ...tenant])).toBe(
       'no',
@@ -370,9 +370,12 @@ describe('the operator with the rendered settings and only the chart RBAC', () =
     expect(canI(['watch', 'leases.coordination.k8s.io', '-n', releaseNamespace])).toBe('no');
   });
 
-  it('may patch PlatformInstall status, create events and update its lease', () => {
+  it('may patch PlatformInstall status and finalizers, create events and update its lease', () => {
     const status = ['--subresource=status', '-n', tenantNamespace];
     expect(canI(['patch', 'platforminstalls.pelita.io', ...status])).toBe('yes');
+    // Its finalizer (deletionPolicy), and the installs of every namespace (shared data).
+    expect(canI(['patch', 'platforminstalls.pelita.io', '-n', tenantNamespace])).toBe('yes');
+    expect(canI(['list', 'platforminstalls.pelita.io', '--all-namespaces'])).toBe('yes');
     expect(canI(['create', 'events', '-n', tenantNamespace])).toBe('yes');
     expect(canI(['update', 'leases.coordination.k8s.io', '-n', releaseNamespace])).toBe('yes');
     expect(canI(['watch', 'customresourcedefinitions.apiextensions.k8s.io'])).toBe('yes');

@@ -123,6 +123,16 @@ export class Controller implements ClusterView {
     return this.installs?.cache.get(name, namespace);
   }
 
+  /**
+   * Watching all namespaces, the cache holds every install; watching one, the others are listed
+   * from the API (RBAC: `list` on platforminstalls cluster-wide, see the chart).
+   */
+  async allInstalls(): Promise<readonly RawInstall[]> {
+    if (this.options.namespace === undefined) return this.installs?.cache.list() ?? [];
+    const list = await this.options.client.list(API_VERSION, KIND, undefined);
+    return list.items;
+  }
+
   live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined {
     return this.informerOf(kind)?.cache.get(name, namespace);
   }

@@ -4,6 +4,7 @@
  */
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { kindKey, type KindRef, type WatchedKind } from '../kube/kinds';
+import { removeAddedFields, type JsonPatchOp } from './added-fields';
 import { needsApply, withDesiredHash } from './drift';
 
 /** The part of the cluster a plan reads (the controller's informer caches, or a fake). */
@@ -28,10 +29,18 @@ export interface Prune {
   uid: string | undefined;
 }
 
+/** Fields someone else added to a child, and the JSON patch removing them (added-fields.ts). */
+export interface Trim {
+  kind: KindRef;
+  name: string;
+  patch: JsonPatchOp[];
+}
+
 export interface Plan {
   /** Desired objects, stamped with their hash, that are missing or differ from the cluster. */
   apply: KubernetesObject[];
   prune: Prune[];
+  trim: Trim[];
 }
 
 export function plan({ desired, namespace, ownerUid, view }: PlanInput): Plan {
@@ -40,6 +49,12 @@ export function plan({ desired, namespace, ownerUid, view }: PlanInput): Plan {
     .filter((object) =>
       needsApply(object, view.live(kindOf(object), namespace, object.metadata?.name ?? '')),
     );
+  const trim = desired.flatMap((object): Trim[] => {
+    const kind = kindOf(object);
+    const name = object.metadata?.name ?? '';
+    const patch = removeAddedFields(object, view.live(kind, namespace, name));
+    return patch.length > 0 ? [{ kind, name, patch }] : [];
+  });
   const wanted = new Set(desired.map((o) => refKey(kindOf(o), o.metadata?.name ?? '')));
   const prune: Prune[] = [];
   for (const kind of view.childKinds()) {
@@ -50,7 +65,7 @@ export function plan({ desired, namespace, ownerUid, view }: PlanInput): Plan {
       }
     }
   }
-  return { apply, prune };
+  return { apply, prune, trim };
 }
 
 export function kindOf(object: KubernetesObject): KindRef {

@@ -24,6 +24,13 @@ import { childName, renderDesired, type PolicyFiles } from '../render';
 import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
+import type { JsonPatchOp } from './added-fields';
+import {
+  addFinalizer,
+  DATA_FINALIZER,
+  finalizeInstall,
+  hasDataFinalizer,
+} from './install-deletion';
 import { kindOf, plan, refKey, type LiveView } from './plan';
 import {
   ensurePlatformSecret,
@@ -32,6 +39,7 @@ import {
 } from './platform-secret';
 import {
   computeStatus,
+  deletionStatus,
   statusChanged,
   transitions,
   type Problem,
@@ -47,6 +55,8 @@ const PAUSE_ANNOTATION = 'pelita.io/paused';
  */
 export interface ClusterView extends LiveView {
   install(namespace: string, name: string): RawInstall | undefined;
+  /** Every PlatformInstall of the cluster, all namespaces (what may share an install's data). */
+  allInstalls(): Promise<readonly RawInstall[]>;
   serviceMonitorsAvailable(): boolean;
 }
 
@@ -83,10 +93,11 @@ export class Reconciler {
     const [namespace = '', name = ''] = key.split('/');
     const raw = this.options.view.install(namespace, name);
     // Deleted: the garbage collector removes the children through their owner references.
-    if (!raw || raw.metadata?.deletionTimestamp) {
+    if (!raw || (raw.metadata?.deletionTimestamp && !hasDataFinalizer(raw))) {
       this.written.delete(key);
       return;
     }
+    if (raw.metadata?.deletionTimestamp) return this.finalize(key, raw);
     const metadata = {
       name,
       namespace,
@@ -96,6 +107,12 @@ export class Reconciler {
     };
     const paused = raw.metadata?.annotations?.[PAUSE_ANNOTATION] === 'true';
     const problems: Problem[] = [];
+    // Installs from before the finalizer get it too, at their next reconcile.
+    if (!hasDataFinalizer(raw)) {
+      await recordFailure(problems, `adding the finalizer ${DATA_FINALIZER}`, () =>
+        addFinalizer(this.options.client, raw),
+      );
+    }
     let spec: PlatformInstallSpec | undefined;
     try {
       spec = parseSpec(raw.spec);
@@ -121,8 +138,7 @@ export class Reconciler {
     } else if (install && !paused) problems.push(...(await this.converge(install, applied)));
 
     const workloads = install ? this.workloads(install, applied) : [];
-    const last = this.written.get(key);
-    const previous = last?.uid === metadata.uid ? last.status : raw.status;
+    const previous = this.previousStatus(key, raw);
     const status = computeStatus({
       generation: metadata.generation,
       previous,
@@ -131,17 +147,63 @@ export class Reconciler {
       paused,
       now: this.now(),
     });
-    if (statusChanged(previous, status)) {
-      await this.options.client.applyStatus(
-        { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
-        { name, namespace },
-        status,
-      );
-      this.written.set(key, { uid: metadata.uid, status });
-      await this.emitEvents(raw, transitions(previous, status));
-    }
+    await this.writeStatus(key, raw, previous, status);
     const failed = problems.filter((p) => p.reason === 'ApplyFailed');
     if (failed.length > 0) throw new Error(failed.map((p) => p.message).join('; '));
+  }
+
+  /** Writes the status when it changed, and records an Event per condition that flipped. */
+  private async writeStatus(
+    key: string,
+    raw: RawInstall,
+    previous: PlatformInstallStatus | undefined,
+    status: PlatformInstallStatus,
+  ): Promise<void> {
+    if (!statusChanged(previous, status)) return;
+    const { name = '', namespace = '', uid = '' } = raw.metadata ?? {};
+    await this.options.client.applyStatus(
+      { group: GROUP, version: VERSION, plural: PLURAL, kind: KIND },
+      { name, namespace },
+      status,
+    );
+    this.written.set(key, { uid, status });
+    await this.emitEvents(raw, transitions(previous, status));
+  }
+
+  private previousStatus(key: string, raw: RawInstall): PlatformInstallStatus | undefined {
+    const last = this.written.get(key);
+    return last?.uid === raw.metadata?.uid ? last?.status : raw.status;
+  }
+
+  /**
+   * An install being deleted that still has the finalizer: its deletionPolicy carried out
+   * (install-deletion.ts), its progress and failures written as its status.
+   */
+  private async finalize(key: string, raw: RawInstall): Promise<void> {
+    const { client, view, logger } = this.options;
+    const finished = await finalizeInstall(raw, {
+      client,
+      view,
+      logger,
+      event: (type, reason, message) => this.event(raw, type, reason, message),
+      report: (progress, failures) => {
+        // Each report against the last written: a second one must not repeat the first's Events.
+        const previous = this.previousStatus(key, raw);
+        return this.writeStatus(
+          key,
+          raw,
+          previous,
+          deletionStatus({
+            generation: raw.metadata?.generation ?? 0,
+            previous,
+            progress,
+            failures,
+            now: this.now(),
+          }),
+        );
+      },
+    });
+    if (finished) this.written.delete(key);
   }
 
   /** Applies the desired children that differ from the cluster and prunes the undesired ones. */
@@ -202,6 +264,16 @@ export class Reconciler {
         logger.debug({ ...scope, kind: kind.kind, name: objectName }, 'applied');
       });
     }
+    // After the applies, which never touch the fields another manager added.
+    for (const { kind, name: childName, patch } of decided.trim) {
+      await recordFailure(problems, `${kind.kind} ${childName}`, async () => {
+        await client.patchJson({ ...kind, name: childName, namespace }, patch);
+        logger.info(
+          { ...scope, kind: kind.kind, name: childName, removed: removedPaths(patch) },
+          'removed fields added by someone else',
+        );
+      });
+    }
     for (const { kind, name: childName, uid } of decided.prune) {
       await recordFailure(problems, `deleting ${kind.kind} ${childName}`, async () => {
         await client.remove({ ...kind, name: childName, namespace, uid });
@@ -233,43 +305,54 @@ export class Reconciler {
   }
 
   private async emitEvents(install: RawInstall, changed: Condition[]): Promise<void> {
-    const { client, logger, identity } = this.options;
-    const namespace = install.metadata?.namespace ?? '';
-    const now = this.now();
     for (const condition of changed) {
       const warning =
         (condition.type === 'Ready' && condition.status !== 'True') ||
         (condition.type === 'Degraded' && condition.status === 'True');
-      const event: CoreV1Event = {
-        metadata: { generateName: `${install.metadata?.name}.`, namespace },
-        involvedObject: {
-          apiVersion: API_VERSION,
-          kind: KIND,
-          name: install.metadata?.name,
-          namespace,
-          uid: install.metadata?.uid,
-        },
-        type: warning ? 'Warning' : 'Normal',
-        reason: condition.reason,
-        message:
-          `${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`.slice(
-            0,
-            1024,
-          ),
-        source: { component: FIELD_MANAGER },
-        reportingComponent: FIELD_MANAGER,
-        reportingInstance: identity,
-        firstTimestamp: now,
-        lastTimestamp: now,
-        count: 1,
-      };
-      // An Event is a courtesy: failing to record one must not fail the reconcile.
-      await client
-        .createEvent(namespace, event)
-        .catch((err: unknown) =>
-          logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
-        );
+      await this.event(
+        install,
+        warning ? 'Warning' : 'Normal',
+        condition.reason,
+        `${condition.type}=${condition.status}${condition.message ? `: ${condition.message}` : ''}`,
+      );
     }
+  }
+
+  /** Records one Event about the install; failing to is logged, never fails the reconcile. */
+  private async event(
+    install: RawInstall,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
+    const { client, logger, identity } = this.options;
+    const namespace = install.metadata?.namespace ?? '';
+    const now = this.now();
+    const event: CoreV1Event = {
+      metadata: { generateName: `${install.metadata?.name}.`, namespace },
+      involvedObject: {
+        apiVersion: API_VERSION,
+        kind: KIND,
+        name: install.metadata?.name,
+        namespace,
+        uid: install.metadata?.uid,
+      },
+      type,
+      reason,
+      message: message.slice(0, 1024),
+      source: { component: FIELD_MANAGER },
+      reportingComponent: FIELD_MANAGER,
+      reportingInstance: identity,
+      firstTimestamp: now,
+      lastTimestamp: now,
+      count: 1,
+    };
+    // An Event is a courtesy: failing to record one must not fail the reconcile.
+    await client
+      .createEvent(namespace, event)
+      .catch((err: unknown) =>
+        logger.warn({ err: describeApiError(err) }, 'could not record an Event'),
+      );
   }
 }
 
@@ -280,6 +363,10 @@ async function recordFailure(problems: Problem[], what: string, write: () => Pro
   } catch (err) {
     problems.push({ reason: 'ApplyFailed', message: `${what}: ${describeApiError(err)}` });
   }
+}
+
+function removedPaths(patch: readonly JsonPatchOp[]): string[] {
+  return patch.flatMap((op) => (op.op === 'remove' ? [op.path] : []));
 }
 
 function isServiceMonitor(object: KubernetesObject): boolean {

@@ -139,6 +139,45 @@ export function computeStatus(input: StatusInput): PlatformInstallStatus {
   };
 }
 
+export interface DeletionStatusInput {
+  generation: number;
+  previous: PlatformInstallStatus | undefined;
+  /** What is being done (deleted, kept because shared): the Progressing message. */
+  progress: string;
+  /** The servers that failed, each with its error; none while all goes well. */
+  failures: string[];
+  now: Date;
+}
+
+/**
+ * The status of an install being deleted with `deletionPolicy: Delete`: not Ready, Progressing
+ * while its data is deleted, Degraded (`DataDeletionFailed`, naming the servers) while a server
+ * fails. The per-service counts stay as last reported: the pods are going anyway.
+ */
+export function deletionStatus(input: DeletionStatusInput): PlatformInstallStatus {
+  const { generation, previous, progress, failures, now } = input;
+  const failed = failures.join('; ');
+  const conditions: Array<Omit<Condition, 'lastTransitionTime'>> = [
+    {
+      type: 'Ready',
+      status: 'False',
+      reason: 'Deleting',
+      message: 'the install is being deleted (deletionPolicy Delete)',
+    },
+    { type: 'Progressing', status: 'True', reason: 'DeletingData', message: progress },
+    failures.length > 0
+      ? { type: 'Degraded', status: 'True', reason: 'DataDeletionFailed', message: failed }
+      : { type: 'Degraded', status: 'False', reason: 'AsExpected', message: '' },
+  ];
+  return {
+    ...previous,
+    observedGeneration: generation,
+    conditions: conditions.map((condition) =>
+      withTransitionTime({ ...condition, observedGeneration: generation }, previous, now),
+    ),
+  };
+}
+
 /** Keeps the previous lastTransitionTime unless the condition's status changed. */
 function withTransitionTime(
   condition: Omit<Condition, 'lastTransitionTime'>,

@@ -446,6 +446,12 @@ export const platformInstallSpecSchema = z
       .prefault({})
       .describe('Per-service settings, keyed by service name.'),
     dependencies: dependenciesSchema.prefault({}).describe('External dependencies.'),
+    deletionPolicy: z
+      .enum(['Retain', 'Delete'])
+      .default('Retain')
+      .describe(
+        "What deleting the install does to its data on the dependencies' servers. Retain: nothing is removed (an Event names what was kept). Delete: its OpenSearch indexes, its Redis keys, its objects and the PostgreSQL tables and schema Pelita created are removed before the install goes, except what another PlatformInstall resolves to as well.",
+      ),
     publicUrl: httpUrl
       .optional()
       .describe(

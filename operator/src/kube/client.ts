@@ -5,6 +5,7 @@
  */
 import {
   ApiException,
+  AppsV1Api,
   CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
@@ -22,10 +23,11 @@ import {
 } from '@kubernetes/client-node';
 import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
+import { PLATFORM_INSTALL } from './kinds';
 
 export const FIELD_MANAGER = 'pelita-operator';
 
-export type Verb = 'apply' | 'delete' | 'list' | 'watch' | 'get' | 'create' | 'update';
+export type Verb = 'apply' | 'patch' | 'delete' | 'list' | 'watch' | 'get' | 'create' | 'update';
 
 /** Name, namespace and (optionally) uid of an object of a known apiVersion and kind. */
 export interface ObjectRef {
@@ -98,6 +100,7 @@ export function toClientModel<T extends KubernetesObject>(object: T): T {
 export class KubeClient {
   private readonly objects: KubernetesObjectApi;
   private readonly core: CoreV1Api;
+  private readonly apps: AppsV1Api;
   private readonly custom: CustomObjectsApi;
   private readonly coordination: CoordinationV1Api;
 
@@ -107,6 +110,7 @@ export class KubeClient {
   ) {
     this.objects = KubernetesObjectApi.makeApiClient(config);
     this.core = config.makeApiClient(CoreV1Api);
+    this.apps = config.makeApiClient(AppsV1Api);
     this.custom = config.makeApiClient(CustomObjectsApi);
     this.coordination = config.makeApiClient(CoordinationV1Api);
   }
@@ -130,10 +134,46 @@ export class KubeClient {
   }
 
   /**
-   * Deletes one object; already gone is fine. With `uid` the API refuses to delete a namesake
-   * created since we looked (409), so we never remove what we do not own.
+   * A JSON patch (RFC 6902) of one object: removals server-side apply cannot make (fields another
+   * manager owns), and the install's finalizer. The kinds it is used on only.
    */
-  async remove(ref: ObjectRef): Promise<void> {
+  async patchJson(ref: ObjectRef, patch: readonly object[]): Promise<void> {
+    this.count('patch');
+    const { name, namespace = '' } = ref;
+    const options = setHeaderOptions('Content-Type', PatchStrategy.JsonPatch);
+    const body = patch as object[];
+    switch (`${ref.apiVersion}/${ref.kind}`) {
+      case 'v1/ConfigMap':
+        await this.core.patchNamespacedConfigMap({ name, namespace, body }, options);
+        return;
+      case 'apps/v1/Deployment':
+        await this.apps.patchNamespacedDeployment({ name, namespace, body }, options);
+        return;
+      case 'apps/v1/StatefulSet':
+        await this.apps.patchNamespacedStatefulSet({ name, namespace, body }, options);
+        return;
+      case `${PLATFORM_INSTALL.apiVersion}/${PLATFORM_INSTALL.kind}`: {
+        const [group = '', version = ''] = PLATFORM_INSTALL.apiVersion.split('/');
+        await this.custom.patchNamespacedCustomObject(
+          { group, version, plural: PLATFORM_INSTALL.plural, namespace, name, body },
+          options,
+        );
+        return;
+      }
+      default:
+        throw new Error(`no JSON patch for ${ref.kind}`);
+    }
+  }
+
+  /**
+   * Deletes one object; already gone is fine. With `uid` the API refuses to delete a namesake
+   * created since we looked (409), so we never remove what we do not own. `Foreground`: the
+   * object stays (with its deletionTimestamp) until its dependents, the pods, are gone.
+   */
+  async remove(
+    ref: ObjectRef,
+    propagation: 'Background' | 'Foreground' = 'Background',
+  ): Promise<void> {
     this.count('delete');
     try {
       await this.objects.delete(
@@ -146,7 +186,7 @@ export class KubeClient {
         undefined,
         undefined,
         undefined,
-        'Background',
+        propagation,
         ref.uid ? { preconditions: { uid: ref.uid } } : undefined,
       );
     } catch (err) {

@@ -2,7 +2,12 @@
  * The operator as a process against the test environment's real control plane (kube-apiserver,
  * etcd, controllers, scheduler and kwok's fake nodes): children, drift repair, pruning, status.
  */
-import type { KubernetesObject, V1Deployment } from '@kubernetes/client-node';
+import {
+  PatchStrategy,
+  setHeaderOptions,
+  type KubernetesObject,
+  type V1Deployment,
+} from '@kubernetes/client-node';
 import { execFileSync } from 'node:child_process';
 import { requireEnv, waitFor } from '@pelita/testenv';
 import { parseSpec, type PlatformInstall } from '../../src/crd/platform-install';
@@ -238,6 +243,47 @@ describe('a PlatformInstall', () => {
       },
       { what: 'drift repaired', timeoutMs: 30_000, intervalMs: 200 },
     );
+  });
+
+  it('removes a key and an env var someone else added to its children', async () => {
+    const proxy = `${name}-db-proxy`;
+    // Another field manager (kubectl's), as `kubectl edit` / `kubectl set env` would.
+    await cluster.core.patchNamespacedConfigMap(
+      { namespace, name: proxy, body: { data: { INJECTED_SETTING: 'by hand' } } },
+      MERGE_PATCH,
+    );
+    await cluster.apps.patchNamespacedDeployment(
+      {
+        namespace,
+        name: proxy,
+        body: [
+          {
+            op: 'add',
+            path: '/spec/template/spec/containers/0/env/-',
+            value: { name: 'INJECTED_ENV', value: 'by hand' },
+          },
+        ],
+      },
+      setHeaderOptions('Content-Type', PatchStrategy.JsonPatch),
+    );
+    await waitFor(
+      async () => {
+        const config = await cluster.core.readNamespacedConfigMap({ namespace, name: proxy });
+        const env = (await deployment(proxy))?.spec?.template.spec?.containers[0]?.env ?? [];
+        return (
+          !('INJECTED_SETTING' in (config.data ?? {})) &&
+          !env.some((e) => e.name === 'INJECTED_ENV') &&
+          config.data?.LOG_LEVEL !== undefined
+        );
+      },
+      { what: 'the added key and env var removed', timeoutMs: 30_000, intervalMs: 200 },
+    );
+    // Only what was added went: the rendered settings are all still there.
+    const expected = (await expectedChildren(name)).find(
+      (o) => o.kind === 'ConfigMap' && o.metadata?.name === proxy,
+    ) as { data: Record<string, string> };
+    const config = await cluster.core.readNamespacedConfigMap({ namespace, name: proxy });
+    expect(config.data).toEqual(expected.data);
   });
 
   it('removes fields no longer desired (the desired-object hash changed)', async () => {

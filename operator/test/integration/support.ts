@@ -127,7 +127,26 @@ export async function createNamespace(cluster: Cluster, prefix: string): Promise
   return name;
 }
 
+/**
+ * Deletes a test's namespace. Its installs carry the operator's finalizer, which nobody removes
+ * once the test's operator has stopped: it is taken off first, or the namespace would stay
+ * Terminating on the shared apiserver.
+ */
 export async function deleteNamespace(cluster: Cluster, name: string): Promise<void> {
+  const installs = (await cluster.custom
+    .listNamespacedCustomObject({
+      group: 'pelita.io',
+      version: 'v1alpha1',
+      plural: 'platforminstalls',
+      namespace: name,
+    })
+    .catch(() => ({ items: [] }))) as { items: KubernetesObject[] };
+  for (const install of installs.items) {
+    if (!install.metadata?.finalizers?.length) continue;
+    await patchInstall(cluster, name, install.metadata.name ?? '', {
+      metadata: { finalizers: null },
+    }).catch(() => undefined);
+  }
   await cluster.core.deleteNamespace({ name }).catch(() => undefined);
 }
 

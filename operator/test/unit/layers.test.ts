@@ -16,8 +16,9 @@ const LAYERS: string[][] = [
   ['service-catalog', 'config', 'metrics'],
   // The PlatformInstall (schema, CRD, rules), read from the catalog; the platform Secret's keys.
   ['crd', 'platform-keys'],
-  // Pure builders of the children, and the API client: neither knows the other.
-  ['render', 'kube'],
+  // Pure builders of the children, the API client, and the clients deleting an install's data
+  // on its servers: none knows the others.
+  ['render', 'kube', 'data'],
   // Decide, apply, report; the policy files read for the renderers.
   ['controller', 'policies'],
   ['app'],

@@ -77,7 +77,29 @@ describe('plan', () => {
     expect(plan({ desired, namespace: 't', ownerUid: OWNER, view })).toEqual({
       apply: [],
       prune: [],
+      trim: [],
     });
+  });
+
+  it('removes a key someone added to a settled child, without re-applying it', () => {
+    const desired = [configMap('a', { X: '1' })];
+    const live: KubernetesObject = {
+      ...appliedBy(OWNER, desired[0]!),
+      data: { X: '1', ADDED: 'by hand' },
+    } as KubernetesObject;
+    const view = fakeView([{ kind: CONFIG_MAP, object: live }]);
+    const decided = plan({ desired, namespace: 't', ownerUid: OWNER, view });
+    expect(decided.apply).toEqual([]);
+    expect(decided.trim).toEqual([
+      {
+        kind: { apiVersion: 'v1', kind: 'ConfigMap' },
+        name: 'a',
+        patch: [
+          { op: 'test', path: '/data/ADDED', value: 'by hand' },
+          { op: 'remove', path: '/data/ADDED' },
+        ],
+      },
+    ]);
   });
 
   it('applies only what changed: a removed key counts as a change', () => {
