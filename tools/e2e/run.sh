@@ -69,6 +69,8 @@ kubectl() { "$KUBECTL_BIN" "$@"; }
 source "$ROOT/tools/e2e/phases.sh"
 # shellcheck source=tools/e2e/attack-phase.sh
 source "$ROOT/tools/e2e/attack-phase.sh"
+# shellcheck source=tools/e2e/tenant-data.sh
+source "$ROOT/tools/e2e/tenant-data.sh"
 helm() { "$HELM_BIN" "$@"; }
 
 collect_diagnostics() {
@@ -115,6 +117,9 @@ if [[ ${SKIP_BUILD:-0} != 1 ]]; then
 fi
 
 log 'removing what a previous run left'
+# An install left by a failed or KEEP=1 run holds the data-deletion finalizer, and its operator
+# goes first: without this the namespace would wait for it for ever.
+tenant_release_finalizers
 helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --wait >/dev/null 2>&1 || true
 kubectl delete namespace "$NS" "$OPERATOR_NS" --ignore-not-found --wait --timeout=3m
 kubectl delete persistentvolume "$WORK_PV" --ignore-not-found --wait --timeout=1m
@@ -311,8 +316,7 @@ drive login
 attack_phase
 
 if [[ ${KEEP:-0} != 1 ]]; then
-  # shellcheck source=tools/e2e/tenant-data.sh
-  source "$ROOT/tools/e2e/tenant-data.sh" && tenant_data_check_deletion
+  tenant_data_check_deletion
   log 'removing the install'
   helm uninstall "$RELEASE" --namespace "$OPERATOR_NS" --wait >/dev/null
   kubectl delete namespace "$NS" "$OPERATOR_NS" --wait --timeout=3m
