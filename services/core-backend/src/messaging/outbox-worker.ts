@@ -28,7 +28,7 @@ export const SLOW_DOWN_REPLY =
 const EMPTY_ANSWER_REPLY = 'Sorry, I have no answer to that.';
 
 /** The sender's conversation: a session of the integration's app key. */
-export const senderSession = (integrationId: string, sender: string) =>
+const senderSession = (integrationId: string, sender: string) =>
   `whatsapp:${integrationId}:${sender}`;
 
 /** A failure no other try will mend. */
@@ -244,4 +244,3 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
   };
 }
 
-export type OutboxWorker = ReturnType<typeof createOutboxWorker>;
