@@ -41,3 +41,6 @@ create table whatsapp_messages (
 );
 create index whatsapp_messages_due on whatsapp_messages (received_at)
   where state in ('pending', 'answered');
+-- A sender's earlier message still waiting holds back the later ones (replies keep their order).
+create index whatsapp_messages_waiting_by_sender on whatsapp_messages
+  (integration_id, sender, received_at, id) where state in ('pending', 'answered');

@@ -34,6 +34,7 @@ export function messagingArea(deps: {
     | 'WHATSAPP_MAX_ATTEMPTS'
     | 'WHATSAPP_RETRY_MS'
     | 'WHATSAPP_POLL_MS'
+    | 'WHATSAPP_CONCURRENCY'
   >;
 }): Area {
   const { settings } = deps;
@@ -49,6 +50,7 @@ export function messagingArea(deps: {
     maxAttempts: settings.WHATSAPP_MAX_ATTEMPTS,
     retryMs: settings.WHATSAPP_RETRY_MS,
     pollMs: settings.WHATSAPP_POLL_MS,
+    concurrency: settings.WHATSAPP_CONCURRENCY,
   });
   const webhooks = createWebhooks({
     integrations: deps.integrations,

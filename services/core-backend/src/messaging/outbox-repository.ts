@@ -73,14 +73,23 @@ export function createOutboxRepository(pool: pg.Pool) {
       return rowCount === 1;
     },
 
-    /** The oldest due message, leased for `leaseSeconds`. */
+    /**
+     * The oldest due message whose sender has no earlier one still waiting (replies keep their
+     * order), leased for `leaseSeconds`.
+     */
     async lease(leaseSeconds: number): Promise<OutboxMessage | undefined> {
       const { rows } = await pool.query<OutboxMessage>(
         `update whatsapp_messages set lease_until = now() + make_interval(secs => $1)
          where id = (
-           select id from whatsapp_messages
-           where state in ('pending', 'answered') and (lease_until is null or lease_until < now())
-           order by received_at limit 1 for update skip locked)
+           select m.id from whatsapp_messages m
+           where m.state in ('pending', 'answered')
+             and (m.lease_until is null or m.lease_until < now())
+             and not exists (
+               select 1 from whatsapp_messages e
+               where e.integration_id = m.integration_id and e.sender = m.sender
+                 and e.state in ('pending', 'answered')
+                 and (e.received_at, e.id) < (m.received_at, m.id))
+           order by m.received_at limit 1 for update skip locked)
          returning *`,
         [leaseSeconds],
       );

@@ -1,7 +1,10 @@
 /**
- * Works the bridge's outbox: leases the oldest due message, produces its reply — the answer
+ * Works the bridge's outbox, WHATSAPP_CONCURRENCY messages at once: each loop leases the oldest
+ * due message whose sender has no earlier one waiting (a sender's replies keep their order, and
+ * each answer sees the exchange before it), produces its reply — the answer
  * through the same pipeline as rooms, as the integration's app key (its sources only), in the
- * sender's session `whatsapp:<integrationId>:<sender>`; or the "text only" / "slow down" note —
+ * sender's session `whatsapp:<integrationId>:<appKeyId>:<sender>` (another key: another
+ * conversation, as its sources differ); or the "text only" / "slow down" note —
  * stores the reply's text, then sends it through the Cloud API within WHATSAPP_TIMEOUT.
  *
  * Once: a reply stored is sent, never asked again; a sent reply is recorded with the Cloud API's
@@ -28,8 +31,8 @@ export const SLOW_DOWN_REPLY =
 const EMPTY_ANSWER_REPLY = 'Sorry, I have no answer to that.';
 
 /** The sender's conversation: a session of the integration's app key. */
-const senderSession = (integrationId: string, sender: string) =>
-  `whatsapp:${integrationId}:${sender}`;
+const senderSession = (receiver: Receiver, sender: string) =>
+  `whatsapp:${receiver.id}:${receiver.appKeyId}:${sender}`;
 
 /** A failure no other try will mend. */
 class Permanent extends Error {}
@@ -46,6 +49,8 @@ export interface OutboxWorkerOptions {
   /** The pause after the first failed try; it doubles with each try after. */
   retryMs: number;
   pollMs: number;
+  /** Messages worked on at once (one sender's always one after another). */
+  concurrency: number;
   /** How long a lease lasts without a heartbeat (renewed every third of it). */
   leaseMs?: number;
 }
@@ -61,12 +66,10 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
       labels: ['kind', 'outcome'],
     },
   });
-  let timer: NodeJS.Timeout | undefined;
-  let running = false;
-  // A webhook stored a message while a round ran: the next round starts at once.
-  let woken = false;
-  let round: Promise<void> = Promise.resolve();
-  // Aborts the answer or send under way on stop.
+  let loops: Array<Promise<void>> = [];
+  // The loops waiting for work; a webhook or a stop wakes them.
+  const sleepers = new Set<() => void>();
+  // Aborts the answers and sends under way on stop.
   let stopping = new AbortController();
 
   async function receiverOf(message: OutboxMessage): Promise<Receiver> {
@@ -98,7 +101,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     const key = { id: receiver.appKeyId, workspaceId: receiver.workspaceId, readsSessionsOf: [] };
     const started = await options.keySessions.ask(
       { key, principal },
-      senderSession(receiver.id, message.sender),
+      senderSession(receiver, message.sender),
       { question: message.body ?? '', signal: stopping.signal },
     );
     let text = '';
@@ -202,45 +205,41 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     return true;
   }
 
-  function schedule(delayMs: number): void {
-    clearTimeout(timer);
-    timer = setTimeout(tick, delayMs);
+  /** Waits `ms`, or less when woken or stopped. */
+  function idle(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      sleepers.add(done);
+    });
   }
 
-  function tick(): void {
-    running = true;
-    // Straight on while there is work; the poll interval only when none was found.
-    round = runRound().then(
-      (worked) => {
-        running = false;
-        if (timer) schedule(worked || woken ? 0 : options.pollMs);
-        woken = false;
-      },
-      () => {
-        running = false;
-      },
-    );
+  /** One of the worker's loops: straight on while there is work, the poll interval when none. */
+  async function loop(): Promise<void> {
+    while (!stopping.signal.aborted) {
+      if (!(await runRound()) && !stopping.signal.aborted) await idle(options.pollMs);
+    }
   }
 
   return {
     start(): void {
       stopping = new AbortController();
-      schedule(0);
+      loops = Array.from({ length: options.concurrency }, () => loop());
     },
     /** A webhook stored a message: look now rather than at the next poll. */
     wake(): void {
-      if (!timer) return;
-      if (running) woken = true;
-      else schedule(0);
+      for (const wakeUp of [...sleepers]) wakeUp();
     },
-    /** Stops, aborting the reply under way (its row is released for the next start). */
+    /** Stops, aborting the replies under way (their rows are released for the next start). */
     async stop(): Promise<void> {
-      const pending = timer;
-      timer = undefined;
-      clearTimeout(pending);
       stopping.abort();
-      await round;
+      for (const wakeUp of [...sleepers]) wakeUp();
+      await Promise.all(loops);
+      loops = [];
     },
   };
 }
-

@@ -56,6 +56,8 @@ describe('the WhatsApp bridge', () => {
   let integrationId: string;
   let webhook: string;
   let appKey: { id: string; key: string };
+  /** A sender who already talked with the integration (under its first app key). */
+  let firstSender: string;
   const index = `core-knowledge-wa-${randomBytes(4).toString('hex')}`;
 
   const call = (method: string, path: string, body?: unknown) =>
@@ -184,7 +186,7 @@ describe('the WhatsApp bridge', () => {
   });
 
   it("answers a text from the integration's sources, once, readable through the history API", async () => {
-    const from = sender();
+    const from = (firstSender = sender());
     const message = whatsapp.textMessage(from, QUESTION);
     const accepted = await whatsapp.deliver(webhook, message);
     expect(accepted.status).toBe(200);
@@ -210,7 +212,7 @@ describe('the WhatsApp bridge', () => {
         undefined,
         {
           authorization: `Bearer ${appKey.key}`,
-          'x-session-id': `whatsapp:${integrationId}:${from}`,
+          'x-session-id': `whatsapp:${integrationId}:${appKey.id}:${from}`,
         },
       ),
       200,
@@ -321,6 +323,10 @@ describe('the WhatsApp bridge', () => {
     await eventually(() => toSender().length >= 4);
     await sleep(800);
     expect(toSender()).toHaveLength(4);
+    // One sender's replies in the order of the messages, though the worker answers several at once.
+    expect(toSender().map((reply) => reply.replyTo)).toEqual(
+      messages.slice(0, 4).map((message) => message.messageId),
+    );
     expect(toSender().filter((reply) => reply.text === SLOW_DOWN_REPLY)).toHaveLength(1);
     expect(repliesTo(messages[3]!.messageId)[0]!.text).toBe(SLOW_DOWN_REPLY);
     expect(await outboxRow(messages[4]!.messageId)).toMatchObject({
@@ -337,7 +343,8 @@ describe('the WhatsApp bridge', () => {
     await expectJson(call('PATCH', `/integrations/${integrationId}`, { app_key_id: bare.id }), 200);
     try {
       stub.resetStats();
-      const message = whatsapp.textMessage(sender(), QUESTION);
+      // Someone who talked under the first key: a new conversation of the new key, not a 409.
+      const message = whatsapp.textMessage(firstSender, QUESTION);
       await whatsapp.deliver(webhook, message);
       const [reply] = await eventually(() => answered(message.messageId));
       expect(reply!.text.toLowerCase()).not.toContain('kertajaya');

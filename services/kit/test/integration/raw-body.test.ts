@@ -48,6 +48,7 @@ describe('the raw JSON body', () => {
       port: 0,
       host: '127.0.0.1',
       logger: createLogger({ name: 'raw', level: 'silent' }),
+      shutdownTimeoutMs: 2000,
       handleSignals: false,
     });
   });
