@@ -317,6 +317,8 @@ describe('the WhatsApp bridge', () => {
 
   it('answers a sender up to the limit, then one "slow down", then nothing', async () => {
     const from = sender();
+    // The first question takes the model longest: answered at once, the others would overtake it.
+    stub.setFaults([{ match: /\(1\)/, fault: { kind: 'latency', ms: 800 } }]);
     const messages = [1, 2, 3, 4, 5].map((n) => whatsapp.textMessage(from, `${QUESTION} (${n})`));
     for (const message of messages) await whatsapp.deliver(webhook, message);
     const toSender = () => whatsapp.replies.filter((reply) => reply.to === from);
