@@ -205,39 +205,44 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     return true;
   }
 
-  /** Waits `ms`, or less when woken or stopped. */
-  function idle(ms: number): Promise<void> {
+  /** Waits until woken or stopped, or `ms` when given. */
+  function idle(ms: number | undefined): Promise<void> {
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
         sleepers.delete(done);
         resolve();
       };
-      const timer = setTimeout(done, ms);
+      const timer = ms === undefined ? undefined : setTimeout(done, ms);
       sleepers.add(done);
     });
   }
+  const wakeAll = () => {
+    for (const wakeUp of [...sleepers]) wakeUp();
+  };
 
-  /** One of the worker's loops: straight on while there is work, the poll interval when none. */
-  async function loop(): Promise<void> {
+  /**
+   * One of the worker's loops: straight on while there is work. Idle, only the first looks again
+   * every poll interval; the others sleep until a webhook or the first finds work.
+   */
+  async function loop(first: boolean): Promise<void> {
     while (!stopping.signal.aborted) {
-      if (!(await runRound()) && !stopping.signal.aborted) await idle(options.pollMs);
+      if (await runRound()) wakeAll();
+      else if (!stopping.signal.aborted) await idle(first ? options.pollMs : undefined);
     }
   }
 
   return {
     start(): void {
       stopping = new AbortController();
-      loops = Array.from({ length: options.concurrency }, () => loop());
+      loops = Array.from({ length: options.concurrency }, (_, i) => loop(i === 0));
     },
     /** A webhook stored a message: look now rather than at the next poll. */
-    wake(): void {
-      for (const wakeUp of [...sleepers]) wakeUp();
-    },
+    wake: wakeAll,
     /** Stops, aborting the replies under way (their rows are released for the next start). */
     async stop(): Promise<void> {
       stopping.abort();
-      for (const wakeUp of [...sleepers]) wakeUp();
+      wakeAll();
       await Promise.all(loops);
       loops = [];
     },

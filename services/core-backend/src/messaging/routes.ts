@@ -66,6 +66,7 @@ export function webhookRoutes(deps: { webhooks: Webhooks }): RouteDefinition[] {
         400: { description: 'A signed body that is not a WhatsApp delivery' },
         401: { description: 'No signature, or not the app secret’s' },
         404: { description: 'No such integration receiving' },
+        413: { description: 'A body over the service’s limit (BODY_LIMIT)' },
       },
       handler: ({ params, headers }, req) =>
         deps.webhooks.receive(params.integrationId, rawBodyOf(req), headers['x-hub-signature-256']),
