@@ -175,6 +175,19 @@ describe('the WhatsApp bridge', () => {
     stub.setFaults([]);
   });
 
+  it('keeps the app secret and verify token sealed, never answered', async () => {
+    const shown = await (await call('GET', `/integrations/${integrationId}`)).text();
+    const { rows } = await db.query<{ row: string }>(
+      'select row_to_json(t)::text as row from core_backend.workspace_integrations t where id = $1',
+      [integrationId],
+    );
+    for (const text of [shown, rows[0]!.row]) {
+      expect(text).not.toContain(APP_SECRET);
+      expect(text).not.toContain(VERIFY_TOKEN);
+    }
+    expect(JSON.parse(shown)).toMatchObject({ app_key_id: appKey.id, receiving: true });
+  });
+
   it("answers Meta's handshake with the challenge for the verify token only", async () => {
     const ok = await whatsapp.verify(webhook, VERIFY_TOKEN, '1158201444');
     expect(ok.status).toBe(200);
