@@ -11,6 +11,9 @@ const VisibleSecret = z
   .max(4000)
   .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)');
 
+/** A verify token travels in the handshake's query string: kept short. */
+export const VERIFY_TOKEN_MAX = 200;
+
 export const IntegrationBody = z.object({
   type: z.literal('whatsapp').default('whatsapp'),
   name: Name,
@@ -27,7 +30,7 @@ export const IntegrationBody = z.object({
    * (`X-Hub-Signature-256`), and the verify token typed into its dashboard for the handshake.
    */
   app_secret: VisibleSecret.optional(),
-  verify_token: VisibleSecret.optional(),
+  verify_token: VisibleSecret.max(VERIFY_TOKEN_MAX).optional(),
   /** The app key the integration answers as: it answers only from the key's sources. */
   app_key_id: z.uuid().optional(),
   enabled: z.boolean().default(true),
