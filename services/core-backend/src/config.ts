@@ -167,6 +167,17 @@ export const settingsSchema = baseSettings.extend({
   SUMMARIZE_TARGET_CONTEXT: positiveInt(128_000),
   /** Calls to a workspace integration's messaging bridge (the seed's). */
   WHATSAPP_TIMEOUT: milliseconds.default(86_400_000),
+  /** Messages one sender may send one integration per WHATSAPP_RATE_WINDOW_SECONDS. */
+  WHATSAPP_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+  WHATSAPP_RATE_WINDOW_SECONDS: z.coerce.number().int().min(1).default(600),
+  /** Tries of one reply (answer and send) before it is recorded `failed`. */
+  WHATSAPP_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(5),
+  /** The pause before the second try, doubling with each try after (429: its Retry-After). */
+  WHATSAPP_RETRY_MS: milliseconds.default(2_000),
+  /** Messages the bridge answers at once per replica (one sender's one after another). */
+  WHATSAPP_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  /** How often the outbox is looked at when it was empty (a webhook also wakes it). */
+  WHATSAPP_POLL_MS: milliseconds.default(1_000),
   /** An app key's `last_used_at` is written at most this often (not a database write per call). */
   APP_KEY_LAST_USED_INTERVAL_MS: milliseconds.default(60_000),
 });

@@ -38,8 +38,10 @@ export function createPlatform(settings: Settings, logger: Logger) {
     logger,
     registry: metrics.registry,
     // Calls with an app key or the service token are a program's, not a user's action.
-    // The relayed logins are the user service's to record; widget visitors are not users.
-    ignore: (route) => /^\/(open-api|v1\/api\/open-api|utils|auth|embed)\//.test(route.path),
+    // The relayed logins are the user service's to record; widget visitors and Meta's webhooks
+    // are not users.
+    ignore: (route) =>
+      /^\/(open-api|v1\/api\/open-api|utils|auth|embed|webhooks)\//.test(route.path),
   });
 
   return {

@@ -19,6 +19,7 @@ import type { ResolveModel, SystemPrompt } from './chats/answer-pipeline';
 import { appKeysArea } from './app-keys/area';
 import { chatsArea } from './chats/area';
 import { embedArea } from './embed/area';
+import { messagingArea } from './messaging/area';
 import { openApiArea } from './open-api/area';
 import { retrievalArea } from './retrieval/area';
 import { createModelClient } from './chats/model-client';
@@ -211,6 +212,17 @@ export function createCoreBackend(
     utilsArea,
     signInArea,
     embedArea({ appKeys, iframes, keySessions, redis, settings }),
+    messagingArea({
+      pool,
+      redis,
+      integrations: workspaceConfig.integrations,
+      bridge: workspaceConfig.bridge,
+      appKeys,
+      keySessions,
+      logger,
+      registry: metrics.registry,
+      settings,
+    }),
   ];
 
   const app = createApp({

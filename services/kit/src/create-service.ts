@@ -20,6 +20,7 @@ import { isShuttingDown, isStarting, trackHandler } from './lifecycle';
 import type { Logger } from './logger';
 import { createMetrics, requestMetrics, type Metrics } from './metrics';
 import { buildOpenApiDocument, type OpenApiDocument } from './openapi';
+import { keepRawBody } from './raw-body';
 import { defineRequestLog, requestLogging } from './request-context';
 import type { RouteDefinition } from './route';
 import { parseRequest } from './validate';
@@ -81,7 +82,8 @@ export function createService(options: ServiceOptions): Express {
     },
   ];
   for (const handler of middleware) app.use(handler);
-  app.use(express.json({ limit: bodyLimit }));
+  // The raw bytes are kept for routes that check a signature over them (`raw-body.ts`).
+  app.use(express.json({ limit: bodyLimit, verify: (req, _res, body) => keepRawBody(req, body) }));
 
   const operational = healthRoutes({
     checks: options.readiness ?? {},

@@ -20,6 +20,7 @@ import {
 } from '@opentelemetry/api';
 import type { ErrorRequestHandler, Express, Request, RequestHandler, Response } from 'express';
 import { isTracingStarted, registerFastPath } from './fast-path-registry';
+import { keepRawBody } from './raw-body';
 import { hasAppPrototype } from './request-classes';
 
 export interface FastRoute {
@@ -217,9 +218,9 @@ function readJsonBody(limit: number): RequestHandler {
       if (tooLarge) {
         return next(clientError(413, 'entity.too.large', 'request entity too large'));
       }
-      const text = (chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
-        .toString('utf8')
-        .trim();
+      const raw = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size);
+      keepRawBody(req, raw);
+      const text = raw.toString('utf8').trim();
       if (text === '') {
         req.body = {};
         return next();

@@ -2,6 +2,7 @@
 
 // Building and running a service
 export { createService, type ServiceOptions } from './create-service';
+export { rawBodyOf } from './raw-body';
 export { serve, type RunningServer, type ServeOptions } from './serve';
 export {
   runService,

@@ -2,7 +2,8 @@
  * The workspace configuration area: system prompts, models, messaging integrations and chat
  * widgets (iframes), their routes, and the widget's public config. Chats read the prompts and
  * models (`systemPrompts`, `workspaceModels`) for a workspace already decided; the embed area
- * serves the widgets (`iframes`).
+ * serves the widgets (`iframes`), the messaging area the integrations' webhooks
+ * (`integrations`, `bridge`).
  */
 import type { TargetPolicy } from '@pelita/kit';
 import type pg from 'pg';
@@ -44,13 +45,14 @@ export function workspaceConfigArea(deps: {
     deps.installModel,
   );
   const iframes = createIframes(createIframeRepository(pool), workspaces);
+  const bridge = createMessagingBridge({
+    timeoutMs: deps.settings.WHATSAPP_TIMEOUT,
+    targetPolicy: deps.targetPolicy,
+  });
   const integrations = createIntegrations(
     createIntegrationRepository(pool),
     box,
-    createMessagingBridge({
-      timeoutMs: deps.settings.WHATSAPP_TIMEOUT,
-      targetPolicy: deps.targetPolicy,
-    }),
+    bridge,
     workspaces,
   );
   const area: Area = {
@@ -67,5 +69,5 @@ export function workspaceConfigArea(deps: {
       ...integrationRoutes({ integrations, iframes, callerOf }),
     ],
   };
-  return { area, systemPrompts, workspaceModels, iframes };
+  return { area, systemPrompts, workspaceModels, iframes, integrations, bridge };
 }

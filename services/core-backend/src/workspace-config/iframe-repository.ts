@@ -1,7 +1,7 @@
 /** The `workspace_iframes` table (chat widgets), read with its app key's prefix and liveness. */
 import type pg from 'pg';
 import { rowWrites } from '../db/row-writes';
-import { workspaceRows } from './workspace-rows-repository';
+import { isLiveAppKey, workspaceRows } from './workspace-rows-repository';
 
 export interface IframeTheme {
   title: string;
@@ -50,13 +50,7 @@ export function createIframeRepository(pool: pg.Pool) {
       orderBy: 't.name',
     }),
     /** Whether the key is a live key of this workspace. */
-    async liveKey(workspaceId: string, appKeyId: string): Promise<boolean> {
-      const { rows } = await pool.query(
-        'select 1 from app_keys where id = $1 and workspace_id = $2 and revoked_at is null',
-        [appKeyId, workspaceId],
-      );
-      return rows.length > 0;
-    },
+    liveKey: (workspaceId: string, appKeyId: string) => isLiveAppKey(pool, workspaceId, appKeyId),
     /** An enabled iframe whose app key is live, with its workspace's name and the key's maker. */
     async live(id: string) {
       const { rows } = await pool.query<

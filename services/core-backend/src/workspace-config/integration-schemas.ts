@@ -4,6 +4,16 @@ import { Name, pageOf, Timestamp } from '../http-schemas';
 import { Made, responseOf } from '../row-schemas';
 
 export const IntegrationParams = z.object({ workspaceId: z.uuid(), integrationId: z.uuid() });
+/** A secret sent or compared as text: visible ASCII only. */
+const VisibleSecret = z
+  .string()
+  .min(1)
+  .max(4000)
+  .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)');
+
+/** A verify token travels in the handshake's query string: kept short. */
+export const VERIFY_TOKEN_MAX = 200;
+
 export const IntegrationBody = z.object({
   type: z.literal('whatsapp').default('whatsapp'),
   name: Name,
@@ -14,11 +24,15 @@ export const IntegrationBody = z.object({
     .transform((url) => url.replace(/\/+$/, '')),
   phone_number_id: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, "the bridge's phone number id"),
   /** Write-only: stored sealed, never returned. Sent as a header: visible ASCII only. */
-  access_token: z
-    .string()
-    .min(1)
-    .max(4000)
-    .regex(/^[\x21-\x7e]+$/, 'visible ASCII characters only (it travels in a header)'),
+  access_token: VisibleSecret,
+  /**
+   * What Meta's webhook needs (write-only, sealed): the app secret its requests are signed with
+   * (`X-Hub-Signature-256`), and the verify token typed into its dashboard for the handshake.
+   */
+  app_secret: VisibleSecret.optional(),
+  verify_token: VisibleSecret.max(VERIFY_TOKEN_MAX).optional(),
+  /** The app key the integration answers as: it answers only from the key's sources. */
+  app_key_id: z.uuid().optional(),
   enabled: z.boolean().default(true),
 });
 /** Only what is given: zod applies a default inside `.partial()`, which re-enabled on every PATCH. */
@@ -38,10 +52,21 @@ export const IntegrationResponse = z.object({
   check_error: z.string().nullable(),
   display_phone_number: z.string().nullable(),
   verified_name: z.string().nullable(),
+  app_key_id: z.string().nullable(),
+  /** Whether Meta's webhook is answered: an app secret, a verify token and a live app key set. */
+  receiving: z.boolean(),
+  /** The callback URL's path to give Meta's dashboard (after this service's public address). */
+  webhook_path: z.string(),
   ...Made,
 });
 export const IntegrationList = pageOf(IntegrationResponse);
-export const toIntegrationResponse = responseOf(IntegrationResponse);
+export const toIntegrationResponse = responseOf(
+  IntegrationResponse,
+  (row: { id: string; receiving: boolean }) => ({
+    receiving: row.receiving,
+    webhook_path: `/webhooks/whatsapp/${row.id}`,
+  }),
+);
 
 /** `scheme://host[:port]`, exactly as a browser sends it in `Origin`. */
 const Origin = z

@@ -1,9 +1,10 @@
 /**
  * How many questions one visitor address may ask one embedded widget per window. A widget is
  * public by nature and every question is a model call on the workspace's account, so a visitor
- * (or a script) must not ask without bound. A fixed window in Redis, shared by the replicas.
+ * (or a script) must not ask without bound. A fixed window in Redis (`fixed-window.ts`).
  */
 import type { Redis } from 'ioredis';
+import { countInWindow } from './fixed-window';
 
 export interface VisitorLimitOptions {
   limit: number;
@@ -15,16 +16,11 @@ export type VisitorLimit = (widgetId: string, address: string) => Promise<number
 
 export function createVisitorLimit(redis: Redis, options: VisitorLimitOptions): VisitorLimit {
   return async function takeQuestion(widgetId, address) {
-    const key = `core:widget-questions:${widgetId}:${address}`;
-    // The window starts with the first question; NX keeps it from being pushed back.
-    const replies = await redis
-      .multi()
-      .set(key, 0, 'EX', options.windowSeconds, 'NX')
-      .incr(key)
-      .ttl(key)
-      .exec();
-    const count = Number(replies?.[1]?.[1] ?? 0);
-    const ttl = Number(replies?.[2]?.[1] ?? options.windowSeconds);
-    return count > options.limit ? Math.max(ttl, 1) : undefined;
+    const { count, secondsLeft } = await countInWindow(
+      redis,
+      `core:widget-questions:${widgetId}:${address}`,
+      options.windowSeconds,
+    );
+    return count > options.limit ? Math.max(secondsLeft, 1) : undefined;
   };
 }

@@ -43,3 +43,16 @@ export function workspaceRows<Row extends pg.QueryResultRow>(
     },
   };
 }
+
+/** Whether the key is a live key of this workspace (what an iframe or integration answers as). */
+export async function isLiveAppKey(
+  pool: pg.Pool,
+  workspaceId: string,
+  appKeyId: string,
+): Promise<boolean> {
+  const { rows } = await pool.query(
+    'select 1 from app_keys where id = $1 and workspace_id = $2 and revoked_at is null',
+    [appKeyId, workspaceId],
+  );
+  return rows.length > 0;
+}

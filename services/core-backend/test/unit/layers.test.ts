@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['documents'],
   ['audios', 'deletion', 'chats'],
   ['workspace-config'],
-  ['embed', 'open-api'],
+  ['embed', 'open-api', 'messaging'],
   ['app'],
   ['service'],
   ['main', 'index'],

@@ -25,6 +25,7 @@ const LAYERS: string[][] = [
     'model-json',
     'password-hash',
     'postgres-transaction',
+    'raw-body',
     'redact',
     'request-classes',
     'run-tool',
