@@ -81,6 +81,9 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
       ...ocrIndexes(install),
       // Visitors' addresses (widget limits, relayed logins) are behind the Ingress's.
       TRUST_PROXY: String(ingressHops(install)),
+      // One WhatsApp reply's send: the seed's 24 h would hold an outbox slot as long on a hung
+      // connection, and the outbox retries a send that timed out.
+      WHATSAPP_TIMEOUT: '30000',
     }),
   },
   // No engine key: the API never calls an engine, it only refuses one not configured.
