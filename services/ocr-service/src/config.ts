@@ -86,6 +86,13 @@ export const settingsSchema = baseSettings.extend({
   ALLOWED_TARGETS: allowedTargetsSetting,
   /** The summarizer (the seed's `summarize_url`); unset: no summaries (said once at start). */
   URL_SUMMARIZER: optionalHttpUrl,
+  /**
+   * Summaries one worker runs at once, beside and apart from its OCR tasks (the seed's background
+   * pool); 0: this worker runs none (another process does).
+   */
+  SUMMARY_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  /** Summaries waiting or running at most; a task finishing beyond marks its summary failed. */
+  MAX_QUEUED_SUMMARIES: positiveInt(10_000),
 });
 
 export type Settings = z.output<typeof settingsSchema>;
