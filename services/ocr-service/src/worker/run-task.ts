@@ -133,7 +133,7 @@ export async function runTask(
           503,
         );
       });
-      outputPdfFile = deps.documents.publicUrl(key);
+      outputPdfFile = deps.documents.outputUrl(key);
     }
 
     await enter('indexing', 'saving to the search index');
