@@ -43,11 +43,7 @@ export const documentTools: Server = {
 
   isReady: async () => (await run('tesseract', ['--list-langs'])).code === 0,
 
-  env: () => ({
-    SOFFICE_BIN: '/usr/bin/soffice',
-    PANDOC_BIN: '/usr/bin/pandoc',
-    TESSERACT_BIN: '/usr/bin/tesseract',
-  }),
+  env: () => ({ SOFFICE_BIN: '/usr/bin/soffice', TESSERACT_BIN: '/usr/bin/tesseract' }),
 
   stop: () => Promise.resolve(),
 };
