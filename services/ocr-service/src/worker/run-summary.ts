@@ -47,11 +47,16 @@ export async function runSummary(
     return;
   }
   if (record.summary?.status === 'done') return;
+  const { documents } = await deps.chunks.read(task.taskId, 1, MAX_CHUNKS);
+  if (documents.length === 0) {
+    // The document was deleted while its summary waited: writing one now would leave it behind.
+    log.info('the task has no chunks (deleted); its summary is skipped');
+    return;
+  }
   const startedAt = timestampWithoutZone();
   await deps.statuses.update(task.taskId, {
     summary: { status: 'running', attempts: task.deliveries, started_at: startedAt },
   });
-  const { documents } = await deps.chunks.read(task.taskId, 1, MAX_CHUNKS);
   const outcome = await summarizeDocument(task.taskId, job.pdf_name, documents, {
     summarizer: deps.summarizer,
     summaries: deps.summaries,

@@ -123,6 +123,25 @@ describe('ocr worker summary pool', () => {
     expect(await summaryStored('pool-later')).toBe(200);
   });
 
+  it('writes no summary for a document deleted while its summary waited', async () => {
+    await startWorker({ SUMMARY_CONCURRENCY: '0', WORKER_NAME: 'ocr-only-2' });
+    await pdfTask('pool-deleted');
+    expect((await waitForEnd(state, 'pool-deleted')).at(-1)?.status).toBe('done');
+    await workers.pop()?.stop();
+    // What a deletion does to the chunks (the core backend removes them by id).
+    const removed = await fetch(
+      `${stack.env.OPENSEARCH_URL}/${stack.settings.INDEX_PDF_PARSING_RESULTS}/_doc/pool-deleted_chunk_1?refresh=true`,
+      { method: 'DELETE' },
+    );
+    expect(removed.status).toBe(200);
+    await startWorker({ WORKER_NAME: 'summaries-2' });
+    await eventually(async () =>
+      (await state.summaryQueue.depth()).length === 0 ? true : undefined,
+    );
+    expect(await summaryStored('pool-deleted')).toBe(404);
+    expect((await state.statuses.get('pool-deleted'))?.summary?.status).toBe('pending');
+  });
+
   it('takes over a summary whose worker stopped in the middle of it (a second attempt)', async () => {
     stack.llm.configure({ latencyMs: 5000 });
     const first = await startWorker({ WORKER_NAME: 'stopping', SHUTDOWN_TIMEOUT_MS: '200' });
