@@ -1,6 +1,8 @@
 # syntax=docker/dockerfile:1
 # Image of services/office-converter: a Node service plus headless LibreOffice (the -nogui
-# packages: no X11 libraries) and fonts, to turn office files into PDF. Build from the root:
+# packages: no X11 libraries) and fonts, to turn office files into PDF, and pandoc, the second
+# converter for what LibreOffice fails on (174 MB, no LaTeX: pdf-lib lays out its text).
+# Build from the root:
 #   docker build -f images/office-converter.Dockerfile -t pelita/office-converter:dev .
 # Same stages as service.Dockerfile (see the comments there); only the runtime layer differs.
 # LibreOffice keeps its user profile under $HOME, which is /tmp (the pod's writable emptyDir).
@@ -42,7 +44,7 @@ FROM base
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       libreoffice-writer-nogui libreoffice-calc-nogui libreoffice-impress-nogui \
-      fonts-liberation2 fonts-dejavu-core unzip \
+      fonts-liberation2 fonts-dejavu-core pandoc unzip \
  && rm -rf /var/lib/apt/lists/*
 RUN groupadd --gid 10001 pelita \
  && useradd --uid 10001 --gid 10001 --home-dir /tmp --no-create-home --shell /usr/sbin/nologin pelita \
@@ -60,7 +62,7 @@ USER 10001:10001
 ARG VERSION=dev
 ARG REVISION=unknown
 LABEL org.opencontainers.image.title="pelita-office-converter" \
-      org.opencontainers.image.description="Pelita office-converter service: office files to PDF with headless LibreOffice" \
+      org.opencontainers.image.description="Pelita office-converter service: office files to PDF with headless LibreOffice and pandoc" \
       org.opencontainers.image.vendor="Pelita" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}" \

@@ -18,6 +18,9 @@ import { z } from 'zod';
 import { objectStoreSettings } from '@pelita/kit/object-store';
 import { redisSettings } from '@pelita/kit/redis-client';
 
+/** SigV4 lets a presigned URL live at most seven days. */
+const MAX_PRESIGN_SECONDS = 7 * 24 * 3600;
+
 export const settingsSchema = baseSettings.extend({
   ...redisSettings,
   /**
@@ -33,8 +36,23 @@ export const settingsSchema = baseSettings.extend({
   INDEX_DOCUMENT_SUMMARIZE_CHUNK: z.string().min(1).default('summarize_document_chunk'),
 
   ...objectStoreSettings,
-  /** Base of the public URL in `output_pdf_file`; unset: `{S3_ENDPOINT}/{S3_BUCKET}`. */
+  /**
+   * Base of the `output_pdf_file` links, where clients reach the bucket (a proxy keeping the Host
+   * header, or a CDN for public documents); unset: `{S3_ENDPOINT}/{S3_BUCKET}`.
+   */
   S3_PUBLIC_URL: optionalHttpUrl,
+  /**
+   * `presigned`: `output_pdf_file` is a presigned, time-limited link to a private object;
+   * `public`: a plain link, and anyone may read `ocr-documents/` (a bucket policy set at start).
+   */
+  OUTPUT_PDF_ACCESS: z.enum(['presigned', 'public']).default('presigned'),
+  /** Lifetime of a presigned `output_pdf_file` link (SigV4 allows at most 7 days). */
+  OUTPUT_URL_TTL_SECONDS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_PRESIGN_SECONDS)
+    .default(MAX_PRESIGN_SECONDS),
 
   /** Tasks waiting or running at most; `POST` beyond answers 429 with `Retry-After`. */
   MAX_QUEUED_TASKS: positiveInt(1000),
@@ -86,6 +104,13 @@ export const settingsSchema = baseSettings.extend({
   ALLOWED_TARGETS: allowedTargetsSetting,
   /** The summarizer (the seed's `summarize_url`); unset: no summaries (said once at start). */
   URL_SUMMARIZER: optionalHttpUrl,
+  /**
+   * Summaries one worker runs at once, beside and apart from its OCR tasks (the seed's background
+   * pool); 0: this worker runs none (another process does).
+   */
+  SUMMARY_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  /** Summaries waiting or running at most; a task finishing beyond marks its summary failed. */
+  MAX_QUEUED_SUMMARIES: positiveInt(10_000),
 });
 
 export type Settings = z.output<typeof settingsSchema>;

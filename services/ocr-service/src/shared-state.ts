@@ -17,6 +17,8 @@ import { createSummaryIndex, type SummaryIndex } from './summaries/summary-index
 export interface SharedState {
   redis: Redis;
   queue: TaskQueue;
+  /** The summaries' own queue: OCR slots hand summaries to it, summary slots take them. */
+  summaryQueue: TaskQueue;
   statuses: StatusStore;
   search: Client;
   chunks: ChunkIndex;
@@ -41,6 +43,17 @@ export function queueOptions(settings: Settings) {
   };
 }
 
+/** The summaries' queue: a stream and consumer group apart from the OCR tasks'. */
+export function summaryQueueOptions(settings: Settings) {
+  return {
+    stream: `${settings.REDIS_KEY_PREFIX}:summaries`,
+    group: 'summary-workers',
+    maxLength: settings.MAX_QUEUED_SUMMARIES,
+    claimIdleMs: settings.CLAIM_IDLE_MS,
+    maxDeliveries: settings.MAX_DELIVERIES,
+  };
+}
+
 export function openSharedState(settings: Settings): SharedState {
   const redis = connectRedis(settings);
   const search = createOpenSearchClient(settings);
@@ -48,6 +61,7 @@ export function openSharedState(settings: Settings): SharedState {
   return {
     redis,
     queue: createTaskQueue(redis, queueOptions(settings)),
+    summaryQueue: createTaskQueue(redis, summaryQueueOptions(settings)),
     statuses: createStatusStore(redis, {
       prefix: settings.REDIS_KEY_PREFIX,
       keep: settings.STATUS_RECORDS_KEPT,

@@ -1,6 +1,6 @@
 /**
- * Puts the office converter together from its settings. `start` checks that LibreOffice and
- * unzip (the .docx fallback) run; nothing else is opened.
+ * Puts the office converter together from its settings. `start` checks that LibreOffice, pandoc
+ * and unzip (the .docx fallback) run; nothing else is opened.
  */
 import {
   createMetrics,
@@ -19,6 +19,7 @@ export function createOfficeConverterService(settings: Settings, logger: Logger)
   const metrics = createMetrics();
   const converter = createConverter({
     sofficeBin: settings.SOFFICE_BIN,
+    pandocBin: settings.PANDOC_BIN,
     timeoutMs: settings.CONVERSION_TIMEOUT_MS,
     maxConcurrent: settings.MAX_CONCURRENT_CONVERSIONS,
     maxQueued: settings.MAX_QUEUED_CONVERSIONS,
@@ -48,6 +49,8 @@ export function createOfficeConverterService(settings: Settings, logger: Logger)
     async start() {
       const version = await runTool(settings.SOFFICE_BIN, ['--version'], { timeoutMs: 30_000 });
       logger.info({ libreoffice: version.trim() }, 'LibreOffice found');
+      const pandoc = await runTool(settings.PANDOC_BIN, ['--version'], { timeoutMs: 30_000 });
+      logger.info({ pandoc: pandoc.split('\n')[0] }, 'pandoc found');
       await runTool('unzip', ['-v'], { timeoutMs: 10_000 });
     },
     // Conversions end with their requests, which the kit drains before calling this.

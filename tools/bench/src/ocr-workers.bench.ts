@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startMineruCloudStub } from '@pelita/mineru-cloud-stub';
 import { requireEnv, waitFor } from '@pelita/testenv';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
+import { benchmarkPdf, submitPdfs } from './ocr-tasks';
 import { startService, type StartedService } from './process';
 import { report, table } from './report';
 
@@ -19,14 +19,6 @@ const PAGES = 5;
 const PAGE_MS = 200;
 const TASKS_PER_WORKER = 8;
 const KEY = 'bench-key';
-
-async function pdf(): Promise<Buffer> {
-  const doc = await PDFDocument.create();
-  const font = await doc.embedFont(StandardFonts.Helvetica);
-  for (let page = 1; page <= PAGES; page += 1)
-    doc.addPage([595, 842]).drawText(`Page ${page} of the benchmark`, { x: 60, y: 760, font });
-  return Buffer.from(await doc.save());
-}
 
 /** Minutes-rate of `tasks` tasks through `workers` worker processes. */
 async function tasksPerMinute(
@@ -53,17 +45,7 @@ async function tasksPerMinute(
       );
     const tasks = workers * TASKS_PER_WORKER;
     const begin = Date.now();
-    const ids: string[] = [];
-    for (let i = 0; i < tasks; i += 1) {
-      const form = new FormData();
-      form.append('file', new Blob([file]), `bench-${i}.pdf`);
-      const res = await fetch(`${api.url}/api/v1/pdfs?processing=cloud`, {
-        method: 'POST',
-        body: form,
-      });
-      if (!res.ok) throw new Error(`POST /api/v1/pdfs answered ${res.status}: ${await res.text()}`);
-      ids.push(((await res.json()) as { task_id: string }).task_id);
-    }
+    const ids = await submitPdfs(api.url, file, tasks);
     await waitFor(
       async () => {
         const statuses = await Promise.all(
@@ -104,7 +86,7 @@ export async function run(): Promise<void> {
       ALLOWED_TARGETS: '127.0.0.1',
       LOG_LEVEL: 'warn',
     };
-    const file = await pdf();
+    const file = await benchmarkPdf(PAGES);
     const rates = new Map<number, number>();
     for (const workers of [1, 2, 4]) rates.set(workers, await tasksPerMinute(workers, env, file));
     const single = rates.get(1) ?? 0;

@@ -1,16 +1,23 @@
 /**
  * Puts the OCR task API together from its settings: the shared state (queue, status records,
  * indexes, object storage; nothing connects before its first use), metrics, the app. `start`
- * creates the queue's consumer group, the result index and the bucket when missing; `stop`
- * closes the connections.
+ * creates the queue's consumer group, the result index and the bucket when missing (and, for
+ * public documents, the read grant on `ocr-documents/`); `stop` closes the connections.
  */
-import { createMetrics, requestWorkspace, type Logger, type Service } from '@pelita/kit';
+import {
+  createMetrics,
+  errorMessage,
+  requestWorkspace,
+  type Logger,
+  type Service,
+} from '@pelita/kit';
 import { createSubmittedCounter } from './api-metrics';
 import { createApp } from './app';
 import { createTaskSubmission } from './task-submission';
 import type { Settings } from '../config';
 import { registerStateGauges } from '../ocr-metrics';
 import { openSharedState } from '../shared-state';
+import { documentPdfKey } from '../storage/document-store';
 
 export function createOcrApiService(settings: Settings, logger: Logger): Service {
   const state = openSharedState(settings);
@@ -41,6 +48,7 @@ export function createOcrApiService(settings: Settings, logger: Logger): Service
       chunks: state.chunks,
       statuses: state.statuses,
       index: settings.INDEX_PDF_PARSING_RESULTS,
+      pdfLink: (pdfId) => state.documents.outputUrl(documentPdfKey(pdfId)),
     },
     health: { clusterStatus: () => state.chunks.clusterStatus(), engines, timeoutMs: 5000 },
     readiness: {
@@ -54,6 +62,16 @@ export function createOcrApiService(settings: Settings, logger: Logger): Service
       await state.queue.ensure();
       await state.chunks.ensure();
       await state.documents.ensureBucket();
+      // Public documents need the read grant; a storage that refuses it (a CDN serving them
+      // instead, public policies blocked) is told in the log, and the API still starts.
+      await state.documents
+        .ensureOutputAccess()
+        .catch((err: unknown) =>
+          logger.warn(
+            { err: errorMessage(err) },
+            'ocr-documents/ could not be made public; the PDF links need another way in',
+          ),
+        );
     },
     // Requests have drained by now (the kit waits for running handlers first).
     stop: () => state.close(),

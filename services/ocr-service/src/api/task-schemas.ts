@@ -72,11 +72,12 @@ const processingOptions = (from: 'query' | 'json') => ({
     }),
   processing: z
     .enum(PROCESSING)
-    .default('cloud')
+    .optional()
     .meta({
       description:
-        'The OCR engine: `cloud` (default) or `local`; one not configured on this install is ' +
-        'refused (400 `engine_not_configured`)',
+        'The OCR engine: `cloud` or `local`; left out, `cloud` (the default) when this install ' +
+        'has it, else `local`. One not configured on this install is refused ' +
+        '(400 `engine_not_configured`)',
     }),
 });
 

@@ -37,8 +37,12 @@ export interface TaskRequest {
 export type ItemOutcome = TaskAccepted | { error: { code: string; message: string } };
 
 export interface TaskSubmission {
-  /** Refuses an engine this install has no URL for, before any input is looked at. */
-  checkEngine(processing: Processing): void;
+  /**
+   * The engine a request runs on, decided before any input is looked at: the one it names, else
+   * the seed's default (`cloud`), else the one this install has. An engine this install has no
+   * URL for is refused (400).
+   */
+  engineFor(processing: Processing | undefined): Processing;
   submit(request: TaskRequest, log: Logger): Promise<TaskAccepted>;
   /**
    * One task per request, in order (the bulk endpoints). Once one is refused (queue full, a
@@ -64,14 +68,15 @@ export const RETRY_AFTER_SECONDS = 30;
 export function createTaskSubmission(deps: TaskSubmissionDeps): TaskSubmission {
   const { statuses, queue, documents, engines, submitted } = deps;
 
-  function checkEngine(processing: Processing) {
-    if (engines[processing]) return;
-    const other = processing === 'cloud' ? 'local' : 'cloud';
+  function engineFor(processing: Processing | undefined): Processing {
+    const chosen = processing ?? (engines.cloud || !engines.local ? 'cloud' : 'local');
+    if (engines[chosen]) return chosen;
+    const other = chosen === 'cloud' ? 'local' : 'cloud';
     throw new HttpError(
       400,
       'engine_not_configured',
       engines[other]
-        ? `The ${processing} OCR engine is not configured on this install; use processing=${other}`
+        ? `The ${chosen} OCR engine is not configured on this install; use processing=${other}`
         : 'No OCR engine is configured on this install',
     );
   }
@@ -105,7 +110,7 @@ export function createTaskSubmission(deps: TaskSubmissionDeps): TaskSubmission {
 
   async function submit(request: TaskRequest, log: Logger): Promise<TaskAccepted> {
     const { options } = request;
-    checkEngine(options.processing);
+    engineFor(options.processing);
     const taskId = request.taskId ?? randomUUID();
     const created = await using('redis', () =>
       statuses.create({
@@ -160,7 +165,7 @@ export function createTaskSubmission(deps: TaskSubmissionDeps): TaskSubmission {
   }
 
   return {
-    checkEngine,
+    engineFor,
     submit,
     async submitEach(requests, log) {
       const outcomes: ItemOutcome[] = [];

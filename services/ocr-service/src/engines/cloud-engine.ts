@@ -4,6 +4,14 @@
  * poll the batch (`GET /extract-results/batch/{id}`) every `pollIntervalMs` at most `maxPolls`
  * times, then download the result archive and read its content list. MinerU answers business
  * errors with HTTP 200 and a non-zero `code`; those are failures too.
+ *
+ * The seed's options, as far as the cloud API has them (`cloudOptions`, `keepImages`): its fixed
+ * `lang=en`, `formula_enable`, `table_enable` become `language: "en"`, `enable_formula`,
+ * `enable_table`; its `parse_method=auto` is the pipeline model with `is_ocr` off (MinerU then
+ * decides per document whether to OCR, as `auto` does; on, it would OCR every page). The cloud
+ * API describes no images, so `type_ocr` and `representasi_count` act on the result: `ekstrak_only`
+ * keeps no image blocks, `representasi` keeps the first `representasi_count` (with their
+ * captions), as the local engine's image analysis does.
  */
 import { readFile } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -49,6 +57,31 @@ interface FileResult {
   err_code?: number | string;
   full_zip_url?: string;
   extract_progress?: { extracted_pages: number; total_pages: number };
+}
+
+/**
+ * The seed's fixed options in MinerU's cloud terms (`lang=en`, `parse_method=auto`, formula and
+ * table handling on): per file, and per batch.
+ */
+const FILE_OPTIONS = { is_ocr: false } as const;
+const BATCH_OPTIONS = {
+  model_version: 'pipeline',
+  language: 'en',
+  enable_formula: true,
+  enable_table: true,
+} as const;
+
+/**
+ * `type_ocr` on the cloud's result: `ekstrak_only` drops the image blocks, `representasi` keeps
+ * the first `representasiCount` of them, in reading order; every other block stays.
+ */
+export function keepImages(
+  items: readonly ContentListEntry[],
+  request: Pick<OcrRequest, 'typeOcr' | 'representasiCount'>,
+): ContentListEntry[] {
+  const limit = request.typeOcr === 'representasi' ? request.representasiCount : 0;
+  let images = 0;
+  return items.filter((item) => item.type !== 'image' || ++images <= limit);
 }
 
 export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
@@ -108,10 +141,8 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: JSON.stringify({
-            files: [{ name: request.name, is_ocr: true }],
-            language: 'en',
-            enable_formula: true,
-            enable_table: true,
+            files: [{ name: request.name, ...FILE_OPTIONS }],
+            ...BATCH_OPTIONS,
           }),
         },
         signal,
@@ -197,7 +228,8 @@ export function createCloudEngine(options: CloudEngineOptions): OcrEngine {
       }
       const contentList = [...files.values()][0];
       if (!contentList) throw new EngineFailedError('the result archive has no content list', 502);
-      return toSeedLists(JSON.parse(contentList.toString('utf8')) as ContentListEntry[]);
+      const items = JSON.parse(contentList.toString('utf8')) as ContentListEntry[];
+      return toSeedLists(keepImages(items, request));
     },
   };
 }

@@ -17,6 +17,23 @@ export const STAGES = {
 } as const;
 export type Stage = keyof typeof STAGES;
 
+const SUMMARY_STATUSES = ['pending', 'running', 'done', 'failed'] as const;
+
+/**
+ * Pelita: the document summary's own state. Summaries run in a pool of their own after the task
+ * is `done` (the seed's background pool), so the task's status does not wait for them.
+ */
+export const SummaryStateSchema = z.object({
+  status: z.enum(SUMMARY_STATUSES),
+  /** Times a summary worker has started it (a worker that died mid-summary counts). */
+  attempts: z.number().int().min(0),
+  started_at: z.string().optional(),
+  finished_at: z.string().optional(),
+  /** Present only when `failed`. */
+  error: z.string().optional(),
+});
+export type SummaryState = z.infer<typeof SummaryStateSchema>;
+
 export const TaskRecordSchema = z.object({
   task_id: z.string(),
   status: z.enum(TASK_STATUSES),
@@ -32,6 +49,8 @@ export const TaskRecordSchema = z.object({
   queue_wait_ms: z.number().int().optional(),
   processing_ms: z.number().int().optional(),
   finished_at: z.string().optional(),
+  /** Present once the task is `done` on an install with a summarizer. */
+  summary: SummaryStateSchema.optional(),
 });
 export type TaskRecord = z.infer<typeof TaskRecordSchema>;
 

@@ -2,26 +2,31 @@
  * One task through the seed's pipeline, stage by stage, each written to the status record:
  * queued 5 (inputs fetched, converted, merged) → uploading 10 → ocr_polling 20–80 (the engine's
  * page progress) → downloading_result 85 → uploading_pdf 86 (tasks with a local file) →
- * indexing 88 → summarizing 95 → done 100. Then the summary hand-off, whose failure leaves the
- * task `done` (the seed).
+ * indexing 88 → summarizing 95 (the summary handed to the summaries' own queue, `run-summary.ts`)
+ * → done 100. The summary runs in its own pool: this slot takes the next task at once.
  *
  * Delivery is at least once, so every step is idempotent: the PDF's key, the chunk ids and the
- * summary ids are the task's; a task delivered again after `done` only redoes its summary (the
- * worker may have died during it); one delivered after `failed` is left alone.
+ * summary ids are the task's; a task delivered again after `done` only hands its summary off
+ * again unless that is done (the worker may have died between `done` and the hand-off); one
+ * delivered after `failed` is left alone.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import { errorMessage, type Logger } from '@pelita/kit';
+import { currentTraceparent, errorMessage, type Logger } from '@pelita/kit';
 import type { OcrEngine } from '../engines/engine';
 import type { OcrMetrics } from '../ocr-metrics';
 import type { ChunkIndex } from '../results/chunk-index';
-import { chunkDocuments, type ChunkDocument } from '../results/chunks';
+import { chunkDocuments } from '../results/chunks';
 import type { StatusStore } from '../status/status-store';
-import { STAGES, timestampWithoutZone, type Stage, type TaskRecord } from '../status/task-record';
+import {
+  STAGES,
+  timestampWithoutZone,
+  type Stage,
+  type SummaryState,
+  type TaskRecord,
+} from '../status/task-record';
 import { documentPdfKey, type DocumentStore } from '../storage/document-store';
-import { summarizeDocument } from '../summaries/summarize-hand-off';
-import type { SummarizerClient } from '@pelita/kit';
-import type { SummaryIndex } from '../summaries/summary-index';
+import type { TaskQueue } from '../queue/task-queue';
 import { hasLocalFile, type TaskJob } from '../tasks/task-job';
 import { TaskError, taskFailure } from './task-failure';
 import { prepareDocument, safeFileName, type TaskInputDeps } from './task-input';
@@ -30,11 +35,10 @@ export interface RunTaskDeps extends TaskInputDeps {
   statuses: StatusStore;
   documents: DocumentStore;
   chunks: ChunkIndex;
-  summaries: SummaryIndex;
+  /** Where summaries are handed off to; undefined: no summaries (URL_SUMMARIZER not set). */
+  summaryQueue: TaskQueue | undefined;
   /** The engines configured on this worker. */
   engines: Partial<Record<TaskJob['processing'], OcrEngine>>;
-  /** Unset: no summaries (URL_SUMMARIZER not set). */
-  summarizer: SummarizerClient | undefined;
   metrics: OcrMetrics;
   logger: Logger;
   workDir: string;
@@ -42,9 +46,6 @@ export interface RunTaskDeps extends TaskInputDeps {
 }
 
 export type TaskOutcome = 'done' | 'failed' | 'skipped';
-
-/** Most chunks a document can have (a 5000-page PDF); read back for a repeated summary. */
-const MAX_CHUNKS = 1000;
 
 export async function runTask(
   job: TaskJob,
@@ -59,9 +60,10 @@ export async function runTask(
   }
   if (record.status === 'failed') return 'skipped';
   if (record.status === 'done') {
-    log.info('delivered again after done: only the summary is redone');
-    const { documents } = await deps.chunks.read(job.task_id, 1, MAX_CHUNKS);
-    await summarize(job, documents, deps, log);
+    if (record.summary?.status !== 'done') {
+      log.info('delivered again after done: only the summary is handed off again');
+      await handOffSummary(job, record.summary, deps, log);
+    }
     return 'done';
   }
 
@@ -131,7 +133,7 @@ export async function runTask(
           503,
         );
       });
-      outputPdfFile = deps.documents.publicUrl(key);
+      outputPdfFile = deps.documents.outputUrl(key);
     }
 
     await enter('indexing', 'saving to the search index');
@@ -147,12 +149,13 @@ export async function runTask(
       throw new TaskError(`the search index could not be written: ${errorMessage(err)}`, 503);
     });
 
-    await enter('summarizing', 'starting the document summary');
+    await enter('summarizing', 'handing the document summary off');
     await enter('done', `${chunks.length} chunks indexed`);
     await writes.write({
       status: 'done',
       finished_at: timestampWithoutZone(),
       processing_ms: Date.now() - startedAt,
+      ...(deps.summaryQueue ? { summary: { status: 'pending', attempts: 0 } } : {}),
     });
     deps.metrics.tasksFinished.inc({ status: 'done', processing: job.processing });
     log.info(
@@ -160,7 +163,7 @@ export async function runTask(
       'task done',
     );
     await removeStagedUploads(job, deps, log);
-    await summarize(job, chunks, deps, log);
+    await handOffSummary(job, undefined, deps, log);
     return 'done';
   } catch (err) {
     // A stopping worker leaves the task to the next one: not failed, not acknowledged.
@@ -214,23 +217,36 @@ function statusWriter(statuses: StatusStore, taskId: string, log: Logger) {
   };
 }
 
-async function summarize(
+/**
+ * Queues the task's summary for the summary slots (before the task's own message is
+ * acknowledged: a worker dying in between redelivers the task, which hands off again). A full
+ * summaries' queue fails the summary, not the task.
+ */
+async function handOffSummary(
   job: TaskJob,
-  chunks: ChunkDocument[],
+  previous: SummaryState | undefined,
   deps: RunTaskDeps,
   log: Logger,
 ): Promise<void> {
-  if (!deps.summarizer) {
+  if (!deps.summaryQueue) {
     deps.metrics.summaries.inc({ outcome: 'skipped' });
     return;
   }
-  const outcome = await summarizeDocument(job.task_id, job.pdf_name, chunks, {
-    summarizer: deps.summarizer,
-    summaries: deps.summaries,
-    logger: log,
-    tempDir: deps.workDir,
+  const queued = await deps.summaryQueue.enqueue(job.task_id, {
+    job: JSON.stringify({ pdf_name: job.pdf_name }),
+    traceparent: currentTraceparent() ?? '',
   });
-  deps.metrics.summaries.inc({ outcome: outcome.ok ? 'ok' : 'failed' });
+  if (queued.queued) return;
+  log.error({ waiting: queued.length }, 'the summaries queue is full; the summary is not made');
+  deps.metrics.summaries.inc({ outcome: 'failed' });
+  await deps.statuses.update(job.task_id, {
+    summary: {
+      status: 'failed',
+      attempts: previous?.attempts ?? 0,
+      error: `the summaries queue is full (${queued.length} waiting)`,
+      finished_at: timestampWithoutZone(),
+    },
+  });
 }
 
 /**

@@ -1,7 +1,9 @@
 /**
  * The OCR worker put together from the settings: the shared state, the engines configured, the
  * converter, the summarizer (clients only: nothing connects before its first use), and at
- * `start` the slots that take tasks from the queue. Its HTTP side is `app.ts`.
+ * `start` two pools of slots: `WORKER_CONCURRENCY` taking OCR tasks from the task queue, and
+ * `SUMMARY_CONCURRENCY` taking summaries from their own queue, so OCR never waits on the model.
+ * Its HTTP side is `app.ts`.
  */
 import {
   createMetrics,
@@ -16,9 +18,12 @@ import { createCloudEngine } from '../engines/cloud-engine';
 import type { OcrEngine } from '../engines/engine';
 import { createLocalEngine } from '../engines/local-engine';
 import { createOcrMetrics, type OcrMetrics } from '../ocr-metrics';
-import { connectRedis, openSharedState, queueOptions } from '../shared-state';
+import { connectRedis, openSharedState, queueOptions, summaryQueueOptions } from '../shared-state';
+import { TaskJobSchema } from '../tasks/task-job';
+import { timestampWithoutZone } from '../status/task-record';
 import { createWorkerApp } from './app';
-import { runTask, type RunTaskDeps } from './run-task';
+import { failSummaryExhausted, runSummary, SummaryJobSchema } from './run-summary';
+import { failExhausted, runTask, type RunTaskDeps } from './run-task';
 import { startWorkerLoop, type WorkerLoop } from './worker-loop';
 
 /**
@@ -70,20 +75,21 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
   const ocrMetrics = createOcrMetrics(metrics.registry);
   const state = openSharedState(settings);
   const engines = createEngines(settings, ocrMetrics);
+  const summarizer = settings.URL_SUMMARIZER
+    ? createSummarizerClient({
+        ...SUMMARIZER_CALL,
+        baseUrl: settings.URL_SUMMARIZER,
+        backoffMs: 1000,
+      })
+    : undefined;
   const deps: RunTaskDeps = {
     ...state,
+    summaryQueue: summarizer ? state.summaryQueue : undefined,
     engines,
     converter: settings.URL_CONVERTER
       ? createConverterClient({
           baseUrl: settings.URL_CONVERTER,
           timeoutMs: settings.CONVERSION_TIMEOUT_MS,
-        })
-      : undefined,
-    summarizer: settings.URL_SUMMARIZER
-      ? createSummarizerClient({
-          ...SUMMARIZER_CALL,
-          baseUrl: settings.URL_SUMMARIZER,
-          backoffMs: 1000,
         })
       : undefined,
     download: (url: string, dest: string, signal: AbortSignal) =>
@@ -103,30 +109,87 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
     metrics,
     readiness: { redis: () => state.redis.ping() },
   });
-  let loop: WorkerLoop | undefined;
+  const loops: WorkerLoop[] = [];
 
   return {
     app,
-    running: () => loop?.running() ?? 0,
+    running: () => loops.reduce((sum, loop) => sum + loop.running(), 0),
     async start() {
       await state.queue.ensure();
+      await state.summaryQueue.ensure();
       await state.chunks.ensure();
       if (!settings.URL_SUMMARIZER) logger.warn('URL_SUMMARIZER is not set: no summaries');
       if (Object.keys(engines).length === 0)
         logger.warn('no OCR engine is configured: every task will fail');
-      loop = startWorkerLoop({
-        consumer: settings.WORKER_NAME,
-        concurrency: settings.WORKER_CONCURRENCY,
-        queue: queueOptions(settings),
-        connect: () => connectRedis(settings),
-        statuses: state.statuses,
-        run: (job, signal) => runTask(job, deps, signal),
-        logger,
-      });
+      loops.push(
+        startWorkerLoop({
+          consumer: settings.WORKER_NAME,
+          concurrency: settings.WORKER_CONCURRENCY,
+          queue: queueOptions(settings),
+          connect: () => connectRedis(settings),
+          parse: (task) => TaskJobSchema.safeParse(safeJson(task.job)).data,
+          run: (job, _task, signal) => runTask(job, deps, signal),
+          unreadable: (task) =>
+            state.statuses.update(task.taskId, {
+              status: 'failed',
+              error: 'the queued task could not be read',
+              error_code: 500,
+            }),
+          exhausted: (task) => failExhausted(task.taskId, task.deliveries, state.statuses),
+          span: (job, task) => ({
+            name: 'ocr task',
+            attributes: { 'ocr.task_id': task.taskId, 'ocr.processing': job.processing },
+          }),
+          logger,
+        }),
+      );
+      if (summarizer && settings.SUMMARY_CONCURRENCY > 0) {
+        const summaryDeps = {
+          ...state,
+          summarizer,
+          metrics: ocrMetrics,
+          logger,
+          workDir: settings.WORK_DIR,
+        };
+        loops.push(
+          startWorkerLoop({
+            // Apart from the OCR slots' names: a consumer belongs to one group each anyway.
+            consumer: `${settings.WORKER_NAME}-summary`,
+            concurrency: settings.SUMMARY_CONCURRENCY,
+            queue: summaryQueueOptions(settings),
+            connect: () => connectRedis(settings),
+            parse: (task) => SummaryJobSchema.safeParse(safeJson(task.job)).data,
+            run: (job, task, signal) => runSummary(job, task, summaryDeps, signal),
+            unreadable: (task) =>
+              state.statuses.update(task.taskId, {
+                summary: {
+                  status: 'failed',
+                  attempts: task.deliveries,
+                  error: 'the queued summary could not be read',
+                  finished_at: timestampWithoutZone(),
+                },
+              }),
+            exhausted: (task) => failSummaryExhausted(task, state.statuses),
+            span: (_job, task) => ({
+              name: 'ocr summary',
+              attributes: { 'ocr.task_id': task.taskId },
+            }),
+            logger,
+          }),
+        );
+      }
     },
     async stop() {
-      await loop?.stop(settings.SHUTDOWN_TIMEOUT_MS);
+      await Promise.all(loops.map((loop) => loop.stop(settings.SHUTDOWN_TIMEOUT_MS)));
       await state.close();
     },
   };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }

@@ -1,5 +1,6 @@
 /**
- * A worker's slots: each takes a task from the queue, runs it and acknowledges it. Every slot
+ * A worker's slots over one durable queue (the OCR tasks', or the summaries'): each takes a
+ * message from the queue, runs it and acknowledges it. Every slot
  * reads through a Redis connection of its own: a blocking XREADGROUP holds its connection, and
  * a shared one would hold up every status write and heartbeat behind it.
  *
@@ -11,19 +12,22 @@
 import { errorMessage, inTraceOf, type Logger } from '@pelita/kit';
 import type { Redis } from 'ioredis';
 import { createTaskQueue, type QueueOptions, type QueuedTask } from '../queue/task-queue';
-import type { StatusStore } from '../status/status-store';
-import { TaskJobSchema, type TaskJob } from '../tasks/task-job';
-import { failExhausted } from './run-task';
 
-export interface WorkerLoopOptions {
+export interface WorkerLoopOptions<Job> {
   /** Consumer names are `{consumer}-{slot}`: stable across restarts of a StatefulSet pod. */
   consumer: string;
   concurrency: number;
   queue: QueueOptions;
   /** A new Redis connection (one per slot). */
   connect: () => Redis;
-  statuses: StatusStore;
-  run: (job: TaskJob, signal: AbortSignal) => Promise<unknown>;
+  /** The message's job, or undefined when it cannot be read. */
+  parse: (task: QueuedTask) => Job | undefined;
+  run: (job: Job, task: QueuedTask, signal: AbortSignal) => Promise<unknown>;
+  /** Records that a message could not be read, or was delivered too often; then it is dropped. */
+  unreadable: (task: QueuedTask) => Promise<unknown>;
+  exhausted: (task: QueuedTask) => Promise<unknown>;
+  /** The span each run is traced in (a child of the producer's), with its attributes. */
+  span: (job: Job, task: QueuedTask) => { name: string; attributes: Record<string, string> };
   logger: Logger;
   /** How long one read waits for a task before looking again (and at `stop`). */
   blockMs?: number;
@@ -38,8 +42,8 @@ export interface WorkerLoop {
 
 const RETRY_AFTER_ERROR_MS = 1000;
 
-export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
-  const { logger, statuses } = options;
+export function startWorkerLoop<Job>(options: WorkerLoopOptions<Job>): WorkerLoop {
+  const { logger } = options;
   const blockMs = options.blockMs ?? 2000;
   const heartbeatMs = Math.max(100, Math.floor(options.queue.claimIdleMs / 3));
   const abort = new AbortController();
@@ -49,20 +53,16 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
 
   async function handle(queue: ReturnType<typeof createTaskQueue>, slot: string, task: QueuedTask) {
     const log = logger.child({ taskId: task.taskId, deliveries: task.deliveries });
-    const parsed = TaskJobSchema.safeParse(safeJson(task.job));
-    if (!parsed.success) {
-      log.error('a queued task carries no readable job; it is dropped');
-      await statuses.update(task.taskId, {
-        status: 'failed',
-        error: 'the queued task could not be read',
-        error_code: 500,
-      });
+    const job = options.parse(task);
+    if (job === undefined) {
+      log.error('a queued message carries no readable job; it is dropped');
+      await options.unreadable(task);
       await queue.acknowledge(task.entryId);
       return;
     }
     if (task.deliveries > options.queue.maxDeliveries) {
-      log.error('delivered too often; the task is failed');
-      await failExhausted(task.taskId, task.deliveries, statuses);
+      log.error('delivered too often; it is failed');
+      await options.exhausted(task);
       await queue.acknowledge(task.entryId);
       return;
     }
@@ -73,10 +73,11 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
     }, heartbeatMs);
     active += 1;
     try {
-      await inTraceOf(task.traceparent, 'ocr task', async (span) => {
-        span.setAttribute('ocr.task_id', task.taskId);
-        span.setAttribute('ocr.processing', parsed.data.processing);
-        await options.run(parsed.data, abort.signal);
+      const traced = options.span(job, task);
+      await inTraceOf(task.traceparent, traced.name, async (span) => {
+        for (const [name, value] of Object.entries(traced.attributes))
+          span.setAttribute(name, value);
+        await options.run(job, task, abort.signal);
       });
       await queue.acknowledge(task.entryId);
     } catch (err) {
@@ -129,12 +130,4 @@ export function startWorkerLoop(options: WorkerLoopOptions): WorkerLoop {
       for (const redis of connections) redis.disconnect();
     },
   };
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }

@@ -3,7 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startMineruCloudStub, type MineruCloudStub } from '@pelita/mineru-cloud-stub';
-import { textPdf } from './support/documents';
+import { pngOf, textPdf } from './support/documents';
 import { EngineFailedError, EngineTimeoutError } from '../../src/engines/engine';
 import { createCloudEngine, type CloudEngineOptions } from '../../src/engines/cloud-engine';
 
@@ -65,6 +65,37 @@ describe('cloud OCR engine client', () => {
       enable_formula: true,
       enable_table: true,
     });
+  });
+
+  it("sends the seed's options in MinerU's terms, and applies type_ocr and representasi_count to the images", async () => {
+    const png = await pngOf(await textPdf(1, () => 'A photographed receipt'));
+    const imagesOf = async (
+      name: string,
+      typeOcr: 'ekstrak_only' | 'representasi',
+      representasiCount: number,
+    ) => {
+      await writeFile(join(dir, name), png);
+      const output = await engine().process(
+        { path: join(dir, name), name, typeOcr, representasiCount },
+        () => undefined,
+      );
+      return output.contentList.filter((item) => item.type === 'image').length;
+    };
+    // The double answers a picture with one image block.
+    expect(await imagesOf('kept.png', 'representasi', 1)).toBe(1);
+    expect(await imagesOf('none-asked.png', 'representasi', 0)).toBe(0);
+    expect(await imagesOf('text-only.png', 'ekstrak_only', 3)).toBe(0);
+    // What the double received, for every one of them: lang=en, parse_method=auto (pipeline,
+    // is_ocr off), formula and table on. The double refuses unknown fields and languages.
+    for (const name of ['kept.png', 'none-asked.png', 'text-only.png']) {
+      expect(stub.stats().files.find((record) => record.fileName === name)?.options).toEqual({
+        model_version: 'pipeline',
+        language: 'en',
+        is_ocr: false,
+        enable_formula: true,
+        enable_table: true,
+      });
+    }
   });
 
   it('gives up after its poll budget on a task that never finishes (Task timeout, 504)', async () => {

@@ -89,8 +89,15 @@ describe('document pipeline end to end', () => {
     expect(chunk?.content_list.map((item) => item.content).join(' ')).toContain(
       'Surabaya board meeting',
     );
-    // The PDF was stored: its public URL is in the chunk.
-    expect(chunk?.output_pdf_file).toMatch(/\/ocr-documents\/minutes-1\.pdf$/);
+    // The PDF was stored: a presigned link, signed afresh by the API, that MinIO serves.
+    expect(chunk?.output_pdf_file).toMatch(/\/ocr-documents\/minutes-1\.pdf\?X-Amz-/);
+    const pdf = await fetch(chunk?.output_pdf_file ?? '');
+    expect(pdf.status).toBe(200);
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
 
     const summary = await eventually(async () => {
       const res = await fetch(

@@ -98,7 +98,7 @@ describe('ocr worker process', () => {
     ]);
     const finished = await (await fetch(`${rescuer.url}/metrics`)).text();
     expect(finished).toMatch(/^ocr_tasks_finished_total\{status="done",processing="cloud"\} 1$/m);
-    // Acknowledged once its summary is written.
+    // Acknowledged once its summary is handed off.
     await eventually(async () => ((await state.queue.depth()).length === 0 ? true : undefined));
   });
 

@@ -104,14 +104,22 @@ describe('ocr worker', () => {
     expect(documents.map((chunk) => chunk.id)).toEqual(
       [1, 2, 3].map((n) => `upload-12_chunk_${n}`),
     );
-    const pdfUrl = state.documents.publicUrl(documentPdfKey('upload-12'));
     expect(documents[0]).toMatchObject({
       pdf_id: 'upload-12',
       pdf_name: 'upload-12.pdf',
       chunk_number: 1,
       parse_method: 'auto',
-      output_pdf_file: pdfUrl,
     });
+    // A presigned link to the stored PDF, which MinIO serves to whoever holds it.
+    const pdfUrl = documents[0]?.output_pdf_file ?? '';
+    expect(pdfUrl).toContain(`/ocr-documents/upload-12.pdf?X-Amz-`);
+    const served = await fetch(pdfUrl);
+    expect(served.status).toBe(200);
+    expect(
+      Buffer.from(await served.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     expect(documents[2]?.content_list.map((item) => item.page)).toEqual([11, 12]);
     expect(documents[0]?.content_list[0]?.content).toContain('Page 1: quarterly revenue');
 

@@ -15,7 +15,7 @@ const LAYERS: string[][] = [
   ['results', 'api/task-schemas', 'worker/task-failure'],
   ['summaries', 'ocr-metrics', 'api/document-schemas'],
   ['shared-state', 'api/document-ingest', 'api/task-submission', 'worker/task-input'],
-  ['api/routes', 'worker/run-task'],
+  ['api/routes', 'worker/run-task', 'worker/run-summary'],
   ['api/app', 'worker/app', 'worker/worker-loop'],
   ['api/service', 'worker/service'],
   ['main', 'worker', 'index'],

@@ -2,7 +2,7 @@
 import { declareSeries } from '@pelita/kit';
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
 
-export type ConversionMethod = 'libreoffice' | 'pdf-lib' | 'docx-text' | 'merge';
+export type ConversionMethod = 'libreoffice' | 'pandoc' | 'pdf-lib' | 'docx-text' | 'merge';
 
 export interface ConverterMetrics {
   conversions: Counter<'method' | 'outcome'>;
@@ -15,7 +15,7 @@ export function createConverterMetrics(registry: Registry): ConverterMetrics {
     conversions: {
       kind: 'counter',
       name: 'office_converter_conversions_total',
-      help: 'Conversions by method (libreoffice, pdf-lib, docx-text, merge) and outcome (ok, failed)',
+      help: 'Conversions by method (libreoffice, pandoc, pdf-lib, docx-text, merge) and outcome (ok, failed)',
       labels: ['method', 'outcome'],
     },
     duration: {

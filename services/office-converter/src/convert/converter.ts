@@ -1,7 +1,8 @@
 /**
  * Inputs to PDF, in the seed's order of attempts: PDFs pass through, PNG and JPEG are laid on a
- * page by pdf-lib, other images and office files go through LibreOffice, and a `.docx` that
- * LibreOffice cannot convert falls back to its text. LibreOffice runs are bounded: at most
+ * page by pdf-lib, other images and office files go through LibreOffice, an office file that
+ * LibreOffice cannot convert goes to pandoc (the formats it reads), and a `.docx` that neither
+ * converts falls back to its text. LibreOffice and pandoc runs are bounded: at most
  * `maxConcurrent` at once and `maxQueued` waiting; beyond that a request is refused, not queued.
  */
 import { copyFile, link, mkdtemp } from 'node:fs/promises';
@@ -19,10 +20,12 @@ import {
 import type { ConverterMetrics, ConversionMethod } from './converter-metrics';
 import { docxToTextPdf } from './docx-text';
 import { convertWithLibreOffice } from './libreoffice';
+import { convertWithPandoc, pandocReads } from './pandoc';
 import { imageToPdf, mergePdfs, pdfPageCount } from './pdf-files';
 
 export interface ConverterOptions {
   sofficeBin: string;
+  pandocBin: string;
   timeoutMs: number;
   maxConcurrent: number;
   maxQueued: number;
@@ -98,6 +101,21 @@ export function createConverter(options: ConverterOptions): Converter {
     }
   }
 
+  /** A pandoc run takes a conversion slot like a LibreOffice run: both are the heavy work. */
+  function pandoc(named: string, dir: string, signal: AbortSignal): Promise<string> {
+    return slots.run(
+      () =>
+        timed('pandoc', () =>
+          convertWithPandoc(named, dir, join(dir, 'pandoc.pdf'), {
+            bin: options.pandocBin,
+            timeoutMs: options.timeoutMs,
+            signal,
+          }),
+        ),
+      signal,
+    );
+  }
+
   async function toPdf(
     input: Input,
     workDir: string,
@@ -135,28 +153,43 @@ export function createConverter(options: ConverterOptions): Converter {
     // LibreOffice picks its import filter by extension: give it the file under its real one.
     const named = join(dir, `input${extname(input.name).toLowerCase()}`);
     await linkOrCopy(input.path, named);
-    try {
-      return await libreOffice(named, dir, signal);
-    } catch (err) {
-      if (err instanceof ToolError && err.failure === 'timeout') {
-        throw new HttpError(
-          504,
-          'conversion_timeout',
-          `LibreOffice did not convert ${input.name} within ${options.timeoutMs} ms`,
-        );
+    return officeToPdf(input.name, named, dir, logger, signal);
+  }
+
+  /**
+   * The seed's order of attempts for an office file: LibreOffice, then pandoc (for the formats it
+   * reads), then for `.docx` its text. Each runs under `timeoutMs`; a run that fails or times out
+   * hands the file to the next. When all fail the answer is 504 if one of them ran out of time,
+   * else 422, naming each attempt's failure.
+   */
+  async function officeToPdf(
+    name: string,
+    named: string,
+    dir: string,
+    logger: Logger,
+    signal: AbortSignal,
+  ): Promise<string> {
+    const failures: string[] = [];
+    let timedOut = false;
+    const attempt = async (label: string, run: () => Promise<string>): Promise<string | null> => {
+      try {
+        return await run();
+      } catch (err) {
+        if (signal.aborted) throw err;
+        timedOut ||= err instanceof ToolError && err.failure === 'timeout';
+        failures.push(`${label}: ${errorMessage(err)}`);
+        return null;
       }
-      if (signal.aborted) throw err;
-      if (extname(input.name).toLowerCase() !== '.docx') {
-        throw new HttpError(
-          422,
-          'conversion_failed',
-          `${input.name} could not be converted: ${errorMessage(err)}`,
-        );
-      }
-      logger.warn(
-        { file: input.name, err: errorMessage(err) },
-        'LibreOffice failed; converting the .docx text instead',
-      );
+    };
+    const viaLibreOffice = await attempt('LibreOffice', () => libreOffice(named, dir, signal));
+    if (viaLibreOffice) return viaLibreOffice;
+    if (pandocReads(name)) {
+      logger.warn({ file: name, err: failures.at(-1) }, 'LibreOffice failed; trying pandoc');
+      const viaPandoc = await attempt('pandoc', () => pandoc(named, dir, signal));
+      if (viaPandoc) return viaPandoc;
+    }
+    if (extname(name).toLowerCase() === '.docx') {
+      logger.warn({ file: name, err: failures.join('; ') }, 'converting the .docx text instead');
       return timed('docx-text', () =>
         docxToTextPdf(named, join(dir, 'text.pdf'), { timeoutMs: options.timeoutMs, signal }),
       ).catch((fallback: unknown) => {
@@ -164,17 +197,29 @@ export function createConverter(options: ConverterOptions): Converter {
           throw new HttpError(
             504,
             'conversion_timeout',
-            `The text of ${input.name} could not be read within ${options.timeoutMs} ms`,
+            `The text of ${name} could not be read within ${options.timeoutMs} ms`,
           );
         }
         if (signal.aborted) throw fallback;
         throw new HttpError(
           422,
           'conversion_failed',
-          `${input.name} could not be converted: ${errorMessage(err)}; text fallback: ${errorMessage(fallback)}`,
+          `${name} could not be converted: ${failures.join('; ')}; text fallback: ${errorMessage(fallback)}`,
         );
       });
     }
+    if (timedOut) {
+      throw new HttpError(
+        504,
+        'conversion_timeout',
+        `${name} was not converted within ${options.timeoutMs} ms: ${failures.join('; ')}`,
+      );
+    }
+    throw new HttpError(
+      422,
+      'conversion_failed',
+      `${name} could not be converted: ${failures.join('; ')}`,
+    );
   }
 
   return {

@@ -12,7 +12,7 @@ import {
   docxWithDocumentXml,
   officeFile,
   pdfText,
-  standInSoffice,
+  standInTool,
   startConverter,
   type ConverterUnderTest,
 } from './support/converter-under-test';
@@ -31,12 +31,19 @@ describe('office-converter faults', () => {
   });
   afterAll(() => rm(dir, { recursive: true, force: true }));
 
+  // LibreOffice's faults below are about LibreOffice and the .docx fallback: pandoc, which would
+  // convert these documents, is made to fail too (pandoc.test.ts has the second converter's).
+  const failingPandoc = () => standInTool(dir, 'echo "pandoc: could not parse" >&2; exit 64');
   const docx = () => officeFile('n.txt', 'Words kept by the fallback', 'docx:MS Word 2007 XML');
 
   it('kills a LibreOffice run that hangs, with its children, and answers 504', async () => {
     const pids = join(dir, 'hang.pids');
-    const soffice = await standInSoffice(dir, `sleep 60 & echo $! > ${pids}; wait`);
-    converter = await startConverter({ SOFFICE_BIN: soffice, CONVERSION_TIMEOUT_MS: '500' });
+    const soffice = await standInTool(dir, `sleep 60 & echo $! > ${pids}; wait`);
+    converter = await startConverter({
+      SOFFICE_BIN: soffice,
+      PANDOC_BIN: await failingPandoc(),
+      CONVERSION_TIMEOUT_MS: '500',
+    });
     const res = await converter.post('/convert', [
       { name: 'slow.odt', bytes: await officeFile('s.txt', 'x', 'odt') },
     ]);
@@ -52,9 +59,10 @@ describe('office-converter faults', () => {
 
   it('answers 429 with Retry-After when every run is busy and the queue is full', async () => {
     const started = join(dir, 'busy.started');
-    const soffice = await standInSoffice(dir, `touch ${started}; sleep 3`);
+    const soffice = await standInTool(dir, `touch ${started}; sleep 3`);
     converter = await startConverter({
       SOFFICE_BIN: soffice,
+      PANDOC_BIN: await failingPandoc(),
       MAX_CONCURRENT_CONVERSIONS: '1',
       MAX_QUEUED_CONVERSIONS: '0',
       CONVERSION_TIMEOUT_MS: '10000',
@@ -71,9 +79,9 @@ describe('office-converter faults', () => {
     expect((await first).status).toBe(422);
   });
 
-  it('falls back to the text of a .docx when LibreOffice fails, and fails other files with 422', async () => {
-    const soffice = await standInSoffice(dir, 'echo "source file could not be loaded" >&2; exit 1');
-    converter = await startConverter({ SOFFICE_BIN: soffice });
+  it('falls back to the text of a .docx when LibreOffice and pandoc fail, and fails other files with 422', async () => {
+    const soffice = await standInTool(dir, 'echo "source file could not be loaded" >&2; exit 1');
+    converter = await startConverter({ SOFFICE_BIN: soffice, PANDOC_BIN: await failingPandoc() });
     const res = await converter.post('/convert', [{ name: 'kept.docx', bytes: await docx() }]);
     expect(res.status).toBe(200);
     const { text } = await pdfText(Buffer.from(await res.arrayBuffer()));
@@ -89,8 +97,8 @@ describe('office-converter faults', () => {
   // 400,000 paragraphs that never close (2 MB of XML): the fallback's lazy regex took minutes
   // over them on the event loop, beyond any time limit, and the converter answered nothing else.
   it('reads the text of a .docx whose XML defeated a backtracking parser, in well under a minute', async () => {
-    const soffice = await standInSoffice(dir, 'exit 1');
-    converter = await startConverter({ SOFFICE_BIN: soffice });
+    const soffice = await standInTool(dir, 'exit 1');
+    converter = await startConverter({ SOFFICE_BIN: soffice, PANDOC_BIN: await failingPandoc() });
     const xml = '<w:p><w:r><w:t>Words kept</w:t></w:r></w:p>' + '<w:p>'.repeat(400_000);
     const started = Date.now();
     const res = await converter.post('/convert', [
@@ -102,8 +110,12 @@ describe('office-converter faults', () => {
   });
 
   it('stops a text fallback that outlasts CONVERSION_TIMEOUT_MS and answers 504', async () => {
-    const soffice = await standInSoffice(dir, 'exit 1');
-    converter = await startConverter({ SOFFICE_BIN: soffice, CONVERSION_TIMEOUT_MS: '300' });
+    const soffice = await standInTool(dir, 'exit 1');
+    converter = await startConverter({
+      SOFFICE_BIN: soffice,
+      PANDOC_BIN: await failingPandoc(),
+      CONVERSION_TIMEOUT_MS: '300',
+    });
     // 40,000 paragraphs: seconds of layout (the fallback lays out 10,000 lines at most).
     const xml = '<w:p><w:r><w:t>A line of words to lay out</w:t></w:r></w:p>'.repeat(40_000);
     const res = await converter.post('/convert', [

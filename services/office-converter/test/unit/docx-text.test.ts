@@ -1,5 +1,5 @@
 import { docxParagraphs } from '../../src/convert/docx-paragraphs';
-import { wrap } from '../../src/convert/docx-text';
+import { wrap } from '../../src/convert/text-pdf';
 
 describe('docxParagraphs', () => {
   it('joins the runs of each paragraph, keeps tabs and breaks, decodes entities, skips empty ones', () => {

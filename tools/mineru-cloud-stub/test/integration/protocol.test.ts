@@ -324,6 +324,11 @@ describe('the MinerU cloud double', () => {
       { files: [] },
       { files: [{ name: '' }] },
       { files: [{ name: 'a.pdf' }], extra_formats: ['exe'] },
+      // What the double checks of the options: MinerU's languages and models, no unknown field.
+      { files: [{ name: 'a.pdf' }], language: 'english' },
+      { files: [{ name: 'a.pdf' }], model_version: 'gpt' },
+      { files: [{ name: 'a.pdf' }], enable_formulas: true },
+      { files: [{ name: 'a.pdf', ocr: true }] },
     ]) {
       const answer = await client.call('POST', '/file-urls/batch', body);
       expect(answer.status).toBe(400);

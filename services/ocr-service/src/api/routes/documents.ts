@@ -17,6 +17,11 @@ export interface DocumentRoutesDeps {
   statuses: StatusStore;
   /** Name of the result index (INDEX_PDF_PARSING_RESULTS), reported to the caller. */
   index: string;
+  /**
+   * A live link to the stored PDF of `pdfId`: a presigned link expires, so the one written at
+   * indexing is signed afresh whenever chunks are read.
+   */
+  pdfLink: (pdfId: string) => string;
 }
 
 const TAGS = ['documents'];
@@ -26,7 +31,7 @@ const searchDown = {
 };
 
 export function documentRoutes(deps: DocumentRoutesDeps): RouteDefinition[] {
-  const { chunks, statuses, index } = deps;
+  const { chunks, statuses, index, pdfLink } = deps;
   return [
     defineRoute({
       method: 'post',
@@ -81,7 +86,12 @@ export function documentRoutes(deps: DocumentRoutesDeps): RouteDefinition[] {
           const task = await using('redis', () => statuses.get(params.id));
           if (!task) throw new HttpError(404, 'document_not_found', `No document ${params.id}`);
         }
-        return found;
+        return {
+          ...found,
+          documents: found.documents.map((chunk) =>
+            chunk.output_pdf_file ? { ...chunk, output_pdf_file: pdfLink(chunk.pdf_id) } : chunk,
+          ),
+        };
       },
     }),
   ];

@@ -31,6 +31,7 @@ import {
 } from '../task-schemas';
 import {
   RETRY_AFTER_SECONDS,
+  type Processing,
   type TaskOptions,
   type TaskRequest,
   type TaskSubmission,
@@ -57,11 +58,12 @@ const ONE_TASK_ANSWERS = {
 };
 
 function optionsOf(
-  query: Omit<TaskOptions, 'metadata_document'>,
+  query: Omit<TaskOptions, 'metadata_document' | 'processing'>,
+  processing: Processing,
   metadata: Record<string, unknown> | undefined,
 ): TaskOptions {
   return {
-    processing: query.processing,
+    processing,
     type_ocr: query.type_ocr,
     representasi_count: query.representasi_count,
     metadata_document: metadata,
@@ -129,7 +131,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
       request: { query: PdfQuery, body: PdfForm, bodyContentType: 'multipart/form-data' },
       responses: ONE_TASK_ANSWERS,
       handler: async ({ query, body }, req, res) => {
-        submission.checkEngine(query.processing);
+        const processing = submission.engineFor(query.processing);
         let input: SubmittedInput;
         if (body.file && query.url_file) {
           throw new HttpError(
@@ -152,7 +154,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
           taskId: query.task_id,
           inputs: [input],
           pdfName: nameOf(input),
-          options: optionsOf(query, body.metadata_document),
+          options: optionsOf(query, processing, body.metadata_document),
         });
       },
     }),
@@ -203,7 +205,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
       },
       responses: ONE_TASK_ANSWERS,
       handler: async ({ query, body }, req, res) => {
-        submission.checkEngine(query.processing);
+        const processing = submission.engineFor(query.processing);
         const count = body.files.length + query.url_file.length;
         if (count === 0) {
           throw missingInput('Send files in the multipart field `files` or URLs in `url_file`');
@@ -220,7 +222,7 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
           taskId: query.task_id,
           inputs,
           pdfName: query.pdf_name,
-          options: optionsOf(query, body.metadata_document),
+          options: optionsOf(query, processing, body.metadata_document),
         });
       },
     }),
@@ -240,12 +242,12 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
         ...queueingErrors,
       },
       handler: async ({ body }, req, res) => {
-        submission.checkEngine(body.processing);
+        const processing = submission.engineFor(body.processing);
         const outcomes = await submitEachInput(
           res,
           req.log,
           body.url_files.map(urlInput),
-          optionsOf(body, body.metadata_document),
+          optionsOf(body, processing, body.metadata_document),
         );
         return {
           tasks: outcomes.map((outcome, i) => ({ url_file: body.url_files[i] ?? '', ...outcome })),
@@ -275,13 +277,13 @@ export function taskRoutes(deps: TaskRoutesDeps): RouteDefinition[] {
         ...queueingErrors,
       },
       handler: async ({ query, body }, req, res) => {
-        submission.checkEngine(query.processing);
+        const processing = submission.engineFor(query.processing);
         const inputs = await checkUploads(body.files);
         const outcomes = await submitEachInput(
           res,
           req.log,
           inputs,
-          optionsOf(query, body.metadata_document),
+          optionsOf(query, processing, body.metadata_document),
         );
         return {
           tasks: outcomes.map((outcome, i) => ({

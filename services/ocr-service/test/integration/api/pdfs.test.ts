@@ -330,9 +330,10 @@ describe('POST /api/v1/pdfs on an install with one engine', () => {
   it('refuses the engine that is not configured, naming the one that is', async () => {
     const api = await startApi(names, { OCR_ENGINE_CLOUD_URL: '' });
     try {
-      const res = await fetch(`${api.url}/api/v1/pdfs?url_file=https://x.example/a.pdf`, {
-        method: 'POST',
-      });
+      const res = await fetch(
+        `${api.url}/api/v1/pdfs?url_file=https://x.example/a.pdf&processing=cloud`,
+        { method: 'POST' },
+      );
       expect(res.status).toBe(400);
       const { error } = await bodyOf(res);
       expect(error.code).toBe('engine_not_configured');
@@ -342,6 +343,40 @@ describe('POST /api/v1/pdfs on an install with one engine', () => {
         { method: 'POST' },
       );
       expect(local.status).toBe(200);
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('runs a request without processing on the engine the install has: local without a cloud engine', async () => {
+    const api = await startApi(names, { OCR_ENGINE_CLOUD_URL: '' });
+    try {
+      const res = await fetch(`${api.url}/api/v1/pdfs?url_file=https://x.example/b.pdf`, {
+        method: 'POST',
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ status: 'pending', processing_type: 'local' });
+      // The bulk endpoint decides the same way.
+      const bulk = await fetch(`${api.url}/api/v1/pdfs/bulk`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ url_files: ['https://x.example/c.pdf'] }),
+      });
+      expect(bulk.status).toBe(200);
+      expect(((await bulk.json()) as any).tasks[0]).toMatchObject({ processing_type: 'local' });
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('runs a request without processing on the cloud engine when the install has only that one', async () => {
+    const api = await startApi(names, { OCR_ENGINE_LOCAL_URL: '' });
+    try {
+      const res = await fetch(`${api.url}/api/v1/pdfs?url_file=https://x.example/d.pdf`, {
+        method: 'POST',
+      });
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ processing_type: 'cloud' });
     } finally {
       await api.stop();
     }

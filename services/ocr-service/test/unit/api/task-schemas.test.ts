@@ -18,11 +18,11 @@ describe('metadataText', () => {
 });
 
 describe('PdfQuery', () => {
+  // `processing` left out stays out: its default depends on the install's engines (engineFor).
   it("has the seed's defaults", () => {
     expect(PdfQuery.parse({})).toEqual({
       type_ocr: 'ekstrak_only',
       representasi_count: 3,
-      processing: 'cloud',
     });
   });
 
@@ -75,7 +75,6 @@ describe('bulkBody', () => {
       url_files: ['https://a/1.pdf'],
       type_ocr: 'ekstrak_only',
       representasi_count: 3,
-      processing: 'cloud',
     });
     expect(body.safeParse({ url_files: [] }).success).toBe(false);
     expect(

@@ -82,12 +82,12 @@ export async function pdfText(pdf: Buffer): Promise<{ text: string; pages: numbe
   }
 }
 
-/** A stand-in `soffice` (a shell script): `--version` answers, a conversion runs `body`. */
-export async function standInSoffice(dir: string, body: string): Promise<string> {
-  const path = join(dir, `soffice-${Math.random().toString(36).slice(2)}.sh`);
+/** A stand-in `soffice` or `pandoc` (a shell script): `--version` answers, a conversion runs `body`. */
+export async function standInTool(dir: string, body: string): Promise<string> {
+  const path = join(dir, `tool-${Math.random().toString(36).slice(2)}.sh`);
   await writeFile(
     path,
-    `#!/bin/sh\n[ "$1" = --version ] && { echo 'LibreOffice stand-in'; exit 0; }\n${body}\n`,
+    `#!/bin/sh\n[ "$1" = --version ] && { echo 'stand-in'; exit 0; }\n${body}\n`,
   );
   await chmod(path, 0o755);
   return path;
