@@ -25,6 +25,7 @@ import { enabledServices } from '../render/enabled-services';
 import { disallowedImages } from '../render/image-policy';
 import { platformSecretName } from '../render/platform-secret';
 import type { JsonPatchOp } from './added-fields';
+import { configMapsReadBy } from './config-dependencies';
 import {
   addFinalizer,
   DATA_FINALIZER,
@@ -256,13 +257,23 @@ export class Reconciler {
     const { namespace, name } = install.metadata;
     const decided = plan({ desired, namespace, ownerUid: install.metadata.uid, view });
     const scope = { install: `${namespace}/${name}` };
+    const failedConfigMaps = new Set<string>();
     for (const object of decided.apply) {
       const kind = kindOf(object);
       const objectName = object.metadata?.name ?? '';
-      await recordFailure(problems, `${kind.kind} ${objectName}`, async () => {
+      const waitsFor = configMapsReadBy(object).filter((name) => failedConfigMaps.has(name));
+      if (waitsFor.length > 0) {
+        problems.push({
+          reason: 'ApplyFailed',
+          message: `${kind.kind} ${objectName}: held back until ConfigMap ${waitsFor.join(', ')} is applied`,
+        });
+        continue;
+      }
+      const ok = await recordFailure(problems, `${kind.kind} ${objectName}`, async () => {
         applied.set(refKey(kind, objectName), await client.apply(object));
         logger.debug({ ...scope, kind: kind.kind, name: objectName }, 'applied');
       });
+      if (!ok && kind.kind === 'ConfigMap') failedConfigMaps.add(objectName);
     }
     // After the applies, which never touch the fields another manager added.
     for (const { kind, name: childName, patch } of decided.trim) {
@@ -357,11 +368,18 @@ export class Reconciler {
 }
 
 /** Runs one write to the API; its failure becomes an ApplyFailed problem and the rest go on. */
-async function recordFailure(problems: Problem[], what: string, write: () => Promise<void>) {
+/** Runs `write`; a failure becomes a problem of the status. Whether it succeeded. */
+async function recordFailure(
+  problems: Problem[],
+  what: string,
+  write: () => Promise<void>,
+): Promise<boolean> {
   try {
     await write();
+    return true;
   } catch (err) {
     problems.push({ reason: 'ApplyFailed', message: `${what}: ${describeApiError(err)}` });
+    return false;
   }
 }
 
