@@ -11,8 +11,8 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { startMineruCloudStub } from '@pelita/mineru-cloud-stub';
-import { requireEnv, waitFor } from '@pelita/testenv';
-import { benchmarkPdf, submitPdfs } from './ocr-tasks';
+import { waitFor } from '@pelita/testenv';
+import { benchmarkPdf, ocrServiceEnv, submitPdfs } from './ocr-tasks';
 import { startService, type StartedService } from './process';
 import { report, table } from './report';
 
@@ -142,26 +142,10 @@ async function runOnce(
 }
 
 export async function run(): Promise<void> {
-  const deps = requireEnv(
-    'REDIS_URL',
-    'OPENSEARCH_URL',
-    'S3_ENDPOINT',
-    'S3_ACCESS_KEY',
-    'S3_SECRET_KEY',
-    'S3_REGION',
-  );
   const cloud = await startMineruCloudStub({ token: KEY, pageMs: PAGE_MS });
   const summarizer = await slowSummarizer();
   try {
-    const env = {
-      ...deps,
-      S3_BUCKET: 'bench-ocr',
-      OCR_ENGINE_CLOUD_URL: cloud.url,
-      OCR_ENGINE_CLOUD_API_KEY: KEY,
-      OCR_POLL_INTERVAL_MS: '100',
-      ALLOWED_TARGETS: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    };
+    const env = ocrServiceEnv(cloud.url, KEY);
     const file = await benchmarkPdf(PAGES);
     const off = await runOnce(env, file);
     const on = await runOnce({ ...env, URL_SUMMARIZER: summarizer.url }, file);

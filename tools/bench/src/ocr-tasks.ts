@@ -1,4 +1,5 @@
 /** What the OCR benchmarks share: a text PDF to submit, and submitting it through the task API. */
+import { requireEnv } from '@pelita/testenv';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 
 /** A PDF of `pages` pages, one line of text each. */
@@ -24,4 +25,24 @@ export async function submitPdfs(apiUrl: string, file: Buffer, count: number): P
     ids.push(((await res.json()) as { task_id: string }).task_id);
   }
   return ids;
+}
+
+/** ocr-service's settings on the test servers, its cloud engine the stand-in at `cloudUrl`. */
+export function ocrServiceEnv(cloudUrl: string, key: string): Record<string, string> {
+  return {
+    ...requireEnv(
+      'REDIS_URL',
+      'OPENSEARCH_URL',
+      'S3_ENDPOINT',
+      'S3_ACCESS_KEY',
+      'S3_SECRET_KEY',
+      'S3_REGION',
+    ),
+    S3_BUCKET: 'bench-ocr',
+    OCR_ENGINE_CLOUD_URL: cloudUrl,
+    OCR_ENGINE_CLOUD_API_KEY: key,
+    OCR_POLL_INTERVAL_MS: '100',
+    ALLOWED_TARGETS: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+  };
 }

@@ -8,8 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { startMineruCloudStub } from '@pelita/mineru-cloud-stub';
-import { requireEnv, waitFor } from '@pelita/testenv';
-import { benchmarkPdf, submitPdfs } from './ocr-tasks';
+import { waitFor } from '@pelita/testenv';
+import { benchmarkPdf, ocrServiceEnv, submitPdfs } from './ocr-tasks';
 import { startService, type StartedService } from './process';
 import { report, table } from './report';
 
@@ -67,25 +67,9 @@ async function tasksPerMinute(
 }
 
 export async function run(): Promise<void> {
-  const deps = requireEnv(
-    'REDIS_URL',
-    'OPENSEARCH_URL',
-    'S3_ENDPOINT',
-    'S3_ACCESS_KEY',
-    'S3_SECRET_KEY',
-    'S3_REGION',
-  );
   const cloud = await startMineruCloudStub({ token: KEY, pageMs: PAGE_MS });
   try {
-    const env = {
-      ...deps,
-      S3_BUCKET: 'bench-ocr',
-      OCR_ENGINE_CLOUD_URL: cloud.url,
-      OCR_ENGINE_CLOUD_API_KEY: KEY,
-      OCR_POLL_INTERVAL_MS: '100',
-      ALLOWED_TARGETS: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-    };
+    const env = ocrServiceEnv(cloud.url, KEY);
     const file = await benchmarkPdf(PAGES);
     const rates = new Map<number, number>();
     for (const workers of [1, 2, 4]) rates.set(workers, await tasksPerMinute(workers, env, file));
