@@ -59,7 +59,8 @@ bench: build testenv local-model ## Benchmarks (answer quality and first token o
 images: ## Build every image of images/ offline with buildah, as root (base images from Debian and npm packages, cached in the testenv cache); imported into the real node when it runs
 	images/build.sh
 
-e2e: build testenv ## End-to-end on the real node of make testenv: make images, the chart, a tenant on the test servers, driven through its pods (root)
+e2e: build testenv ## End-to-end on the real node (testenv up e2e: containerd, kubelet, kube-proxy, CoreDNS, NetworkPolicy agent): make images, the chart, a tenant on the test servers, driven through its pods (root)
+	$(TESTENV) up e2e
 	tools/e2e/run.sh
 
 kind-e2e: ## End-to-end in a kind cluster: images, chart, example install (needs docker, kind, kubectl, helm)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `make e2e`: the whole platform as real pods on the real node of `make testenv` (server `node`:
+# `make e2e`: the whole platform as real pods on the real node of `testenv up e2e` (server `node`:
 # containerd, kubelet, kube-proxy, CoreDNS). Builds the images (make images; imported into the
 # node's containerd), installs the operator with its Helm chart, applies a tenant whose
 # dependencies are the test servers (reached from pods at the node's address), waits for it to be
@@ -44,13 +44,13 @@ setting() {
   local value
   value=$(sed -n "s/^$1=//p" "$ENV_FILE" | tail -n 1)
   if [[ -z $value ]]; then
-    echo "e2e: $1 is not in $ENV_FILE: run make testenv (the node server needs root)" >&2
+    echo "e2e: $1 is not in $ENV_FILE: run testenv up e2e as root (make e2e does)" >&2
     exit 1
   fi
   printf '%s\n' "$value"
 }
 
-[[ -f $ENV_FILE ]] || { echo "e2e: no $ENV_FILE: run make testenv" >&2; exit 1; }
+[[ -f $ENV_FILE ]] || { echo "e2e: no $ENV_FILE: run make e2e" >&2; exit 1; }
 KUBECONFIG=$(setting KUBECONFIG)
 KUBECTL_BIN=$(setting KUBECTL_BIN)
 HELM_BIN=$(setting HELM_BIN)

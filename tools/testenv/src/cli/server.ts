@@ -17,6 +17,11 @@ export interface Server {
   readonly name: string;
   /** Longest wait for readiness after a start; slow starters (JVMs) need more. */
   readonly startTimeoutMs: number;
+  /**
+   * Only `make e2e` uses it (the real node and what runs on it): `up` leaves it out, `up e2e`
+   * brings it up too, so `make test` on a fresh machine does not build what no test talks to.
+   */
+  readonly e2eOnly?: true;
   /** Cheap (file checks only, it runs on every `up`): are the binaries in place at the pinned version? */
   isInstalled(settings: Settings): boolean;
   install(ctx: Context): Promise<void>;

@@ -76,13 +76,14 @@ function lockFile(settings: Settings): string {
 const waiting = (log: Log) => (holder: number) =>
   log('testenv', `waiting for another up/down to finish (pid ${holder})`);
 
-/** Runs `step` for every server concurrently; logs each failure and returns who failed. */
+/** Runs `step` for each of `which` concurrently; logs each failure and returns who failed. */
 async function forEachServer(
   log: Log,
   step: (server: Server) => Promise<unknown>,
+  which: readonly Server[] = servers,
 ): Promise<{ ok: Server[]; failed: string[] }> {
   const outcomes = await Promise.all(
-    servers.map((server) =>
+    which.map((server) =>
       step(server).then(
         () => ({ server, error: undefined }),
         (error: unknown) => ({ server, error }),
@@ -107,13 +108,22 @@ async function context(settings: Settings, log: Log): Promise<Context> {
   return { ...settings, account, apt: createApt(log), log };
 }
 
-export async function up(settings: Settings, log: Log): Promise<number> {
+/** What `up` starts: the servers the tests use, or with `e2e` also those only `make e2e` uses. */
+export type Group = 'tests' | 'e2e';
+
+export async function up(settings: Settings, log: Log, group: Group = 'tests'): Promise<number> {
   return withLock(lockFile(settings), waiting(log), async () => {
     const began = Date.now();
     const ctx = await context(settings, log);
-    const { ok, failed } = await forEachServer(log, (server) => upOne(ctx, server));
+    const wanted = servers.filter((server) => group === 'e2e' || !server.e2eOnly);
+    const { ok, failed } = await forEachServer(log, (server) => upOne(ctx, server), wanted);
+    // A server left out of this `up` but running from an earlier `up e2e` keeps its keys.
+    const others = servers.filter((server) => !wanted.includes(server));
+    const running = await Promise.all(others.map((server) => ready(server, settings)));
     const env: Record<string, string> = {};
-    for (const server of ok) Object.assign(env, server.env(settings));
+    for (const server of [...ok, ...others.filter((_, i) => running[i])]) {
+      Object.assign(env, server.env(settings));
+    }
     // Only ready servers get keys, so tests of a failed one say which server is missing.
     env.PELITA_TESTENV_DIR = settings.dir;
     writeEnvFile(envFilePath(settings), env, ENV_FILE_COMMENT);
@@ -172,5 +182,6 @@ export async function status(settings: Settings, log: Log): Promise<number> {
   for (const { server, line } of states) log(server.name, line);
   const envFile = envFilePath(settings);
   log('testenv', fs.existsSync(envFile) ? `env in ${envFile}` : `no env file (${envFile})`);
-  return states.every((s) => s.isReady) ? 0 : 1;
+  // The node's servers count only after `up e2e`: a plain `up` leaves them stopped.
+  return states.every((s) => s.isReady || s.server.e2eOnly) ? 0 : 1;
 }

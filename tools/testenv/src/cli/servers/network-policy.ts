@@ -59,6 +59,7 @@ async function removeAgentRules(): Promise<void> {
 
 export const networkPolicy: Server = {
   name: NAME,
+  e2eOnly: true,
   startTimeoutMs: 60_000,
 
   isInstalled: (settings) =>

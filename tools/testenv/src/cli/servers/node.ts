@@ -194,6 +194,7 @@ async function removePods(settings: Settings): Promise<void> {
 
 export const node: Server = {
   name: NAME,
+  e2eOnly: true,
   startTimeoutMs: 120_000,
 
   isInstalled: (settings) =>
