@@ -1,38 +1,21 @@
-// Prometheus and promtool, built from source with `go install` (Prometheus 3.x: module v0.3xx).
-// Tests and `make dev` register what to scrape by writing file_sd target files into
-// PROMETHEUS_TARGETS_DIR, so one long-running Prometheus serves every test without restarts.
-// PROMTOOL_BIN runs `promtool test rules` on the chart's alerting rules.
+// Prometheus and promtool from Debian's package (2.42): an official, checksummed build, where the
+// 3.x source build was one of the longest Go builds of a fresh machine's `make test`. What tests
+// use works the same on 2.x: file_sd targets, PromQL over the HTTP API, `promtool check rules` and
+// `promtool test rules`. Tests and `make dev` register what to scrape by writing file_sd target
+// files into PROMETHEUS_TARGETS_DIR, so one long-running Prometheus serves every test without
+// restarts. PROMTOOL_BIN runs `promtool test rules` on the chart's alerting rules.
+import fs from 'node:fs';
 import path from 'node:path';
 import { type Settings } from '../../lib/settings';
-import { type GoProgram, goBinaryPath, goInstall, isGoBinaryCurrent } from '../go-binary';
 import { httpOk } from '../probes';
 import { spawnDaemon, stopDaemon } from '../proc';
 import { type Server, makeOwnedDir, serverHome, serverPaths, writeOwnedFile } from '../server';
 
 const NAME = 'prometheus';
 const PORT = 59090;
-const VERSION = 'v0.316.0';
-
-/**
- * Without the service-discovery plugins (cloud SDKs, Kubernetes client...) that tests never use:
- * file_sd and static targets stay. It more than halves the cold build, the longest after
- * Kubernetes'. The stamp records the tag: a change rebuilds.
- */
-const TAGS = 'remove_all_sd';
-
-const PROMETHEUS: GoProgram = {
-  binary: 'prometheus',
-  module: 'github.com/prometheus/prometheus/cmd/prometheus',
-  version: VERSION,
-  tags: TAGS,
-};
-const PROMTOOL: GoProgram = {
-  ...PROMETHEUS,
-  binary: 'promtool',
-  module: 'github.com/prometheus/prometheus/cmd/promtool',
-};
-/** One `go install` of both: promtool shares nearly every package with prometheus. */
-const PROGRAMS = [PROMETHEUS, PROMTOOL];
+/** Debian's paths: the package's binaries, whatever the PATH. */
+const PROMETHEUS_BIN = '/usr/bin/prometheus';
+const PROMTOOL_BIN = '/usr/bin/promtool';
 
 function targetsDir(settings: Settings): string {
   return path.join(serverPaths(settings, NAME).dir, 'targets');
@@ -62,9 +45,10 @@ export const prometheus: Server = {
   name: NAME,
   startTimeoutMs: 30_000,
 
-  isInstalled: (settings) => PROGRAMS.every((program) => isGoBinaryCurrent(settings, program)),
+  isInstalled: () => [PROMETHEUS_BIN, PROMTOOL_BIN].every((file) => fs.existsSync(file)),
 
-  install: (ctx) => goInstall(ctx, PROGRAMS),
+  // Its maintainer scripts do not start Debian's own instance: ctx.apt blocks them (policy-rc.d).
+  install: (ctx) => ctx.apt(['prometheus']),
 
   start(ctx) {
     const { dir, pidFile, logFile } = serverPaths(ctx, NAME);
@@ -73,7 +57,7 @@ export const prometheus: Server = {
     const configFile = path.join(dir, 'prometheus.yml');
     writeOwnedFile(ctx, configFile, config(ctx));
     spawnDaemon({
-      command: goBinaryPath(ctx, PROMETHEUS),
+      command: PROMETHEUS_BIN,
       args: [
         `--config.file=${configFile}`,
         `--storage.tsdb.path=${path.join(dir, 'data')}`,
@@ -96,8 +80,8 @@ export const prometheus: Server = {
   env: (settings) => ({
     PROMETHEUS_URL: `http://127.0.0.1:${PORT}`,
     PROMETHEUS_TARGETS_DIR: targetsDir(settings),
-    PROMETHEUS_BIN: goBinaryPath(settings, PROMETHEUS),
-    PROMTOOL_BIN: goBinaryPath(settings, PROMTOOL),
+    PROMETHEUS_BIN,
+    PROMTOOL_BIN,
   }),
 
   stop: async (settings: Settings) => {
