@@ -13,13 +13,13 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Client as OpenSearch } from '@opensearch-project/opensearch';
+import { tenantIndex } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { deleteObjectsUnder } from '../../src/data/bucket-objects';
 import { dropSchema, dropTables } from '../../src/data/database-tables';
 import { deleteIndexes, deleteTenantDocuments } from '../../src/data/opensearch-indexes';
-import { tenantIndex } from '@pelita/kit';
 import { deleteKeysUnder } from '../../src/data/redis-keys';
 
 const env = requireEnv(
