@@ -106,8 +106,6 @@ export {
 export {
   searchLayout,
   tenantIndex,
-  TENANT_FIELD,
-  type BulkOperation,
   type ScopedHit,
   type SearchLayout,
   type TenantIndex,

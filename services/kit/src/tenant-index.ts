@@ -236,16 +236,30 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
   };
 }
 
-/** `query` with `filter` added to every k-NN clause in it (a new object; `query` is untouched). */
+/**
+ * `query` with `filter` added to every k-NN clause in it (a new object; `query` is untouched).
+ * Clauses that fetch other documents by index and id (a terms lookup, more-like-this, percolate)
+ * would read past the tenant: refused.
+ */
 function scopeKnn(query: unknown, filter: Query): unknown {
   if (Array.isArray(query)) return query.map((item) => scopeKnn(item, filter));
   if (query === null || typeof query !== 'object') return query;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(query as Record<string, unknown>)) {
+    if (FETCHES_DOCUMENTS.has(key) || (key === 'terms' && isTermsLookup(value))) {
+      throw new Error(`a "${key}" query that reads other documents cannot be scoped to a tenant`);
+    }
     out[key] = key === 'knn' ? scopeKnnFields(value, filter) : scopeKnn(value, filter);
   }
   return out;
 }
+
+const FETCHES_DOCUMENTS = new Set(['more_like_this', 'percolate']);
+
+const isTermsLookup = (terms: unknown) =>
+  terms !== null &&
+  typeof terms === 'object' &&
+  Object.values(terms).some((v) => v !== null && typeof v === 'object' && !Array.isArray(v));
 
 function scopeKnnFields(knn: unknown, filter: Query): unknown {
   if (knn === null || typeof knn !== 'object') return knn;

@@ -5,7 +5,7 @@
  * (delete-by-query is a module some distributions lack) and tolerates what is already gone.
  */
 import type { ObjectStore } from '@pelita/kit/object-store';
-import { tenantIndex, type SearchLayout } from '@pelita/kit';
+import { tenantIndex, type SearchLayout, type TenantIndex } from '@pelita/kit';
 import type { Client } from '@opensearch-project/opensearch';
 
 export interface OcrIndexes {
@@ -33,11 +33,7 @@ export function createOcrArtifacts(options: {
   const summaries = tenantIndex(search, indexes.summary, layout);
   const chunkSummaries = tenantIndex(search, indexes.chunkSummary, layout);
 
-  async function removeMatching(
-    index: typeof results,
-    field: string,
-    taskId: string,
-  ): Promise<void> {
+  async function removeMatching(index: TenantIndex, field: string, taskId: string): Promise<void> {
     await index.deleteWhere({ term: { [field]: taskId } }).catch((err: unknown) => {
       if (!String(err).includes('index_not_found')) throw err;
     });

@@ -114,6 +114,21 @@ describe('tenantIndex on a shared index', () => {
     });
   });
 
+  it('refuses a query that would fetch documents past the tenant (terms lookup, more-like-this)', async () => {
+    const { client, sent } = recordingClient({ search: EMPTY_HITS });
+    const index = tenantIndex(client, 'i', { tenant: 'acme/one' });
+    const lookup = { terms: { resource_id: { index: 'i', id: 'b/two:p1', path: 'resource_id' } } };
+    await expect(index.search({ query: { bool: { filter: [lookup] } } })).rejects.toThrow(
+      /"terms" query that reads other documents/,
+    );
+    await expect(
+      index.count({ more_like_this: { like: [{ _index: 'i', _id: 'b/two:p1' }] } }),
+    ).rejects.toThrow(/more_like_this/);
+    expect(sent).toEqual([]);
+    await index.search({ query: { terms: { kind: ['chunk', 'summary'], boost: 2 } } });
+    expect(sent).toHaveLength(1);
+  });
+
   it('writes the tenant field, its routing and the tenant-prefixed id with every document', async () => {
     const { client, sent } = recordingClient({ bulk: { errors: false, items: [] } });
     const index = tenantIndex(client, 'pelita-knowledge', { tenant: 'acme/one' });
