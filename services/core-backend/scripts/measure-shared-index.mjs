@@ -103,7 +103,7 @@ async function measure(condition, knowledge, tenant, extra) {
     });
   const hybrid = await latency(knowledge, tenant, 'hybrid');
   const bm25 = await latency(knowledge, tenant, 'bm25');
-  console.log(JSON.stringify({ condition, hybrid, bm25, ...extra }));
+  process.stdout.write(`${JSON.stringify({ condition, hybrid, bm25, ...extra })}\n`);
 }
 
 const made = [];
