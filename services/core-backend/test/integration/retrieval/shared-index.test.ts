@@ -60,15 +60,22 @@ describe('a knowledge index shared by two installs', () => {
     await a.replace(
       { resourceType: 'document', resourceId: documentId },
       ['chunk'],
-      [passage('The travel budget of Acme A is approved by the finance director.')],
+      [
+        passage('The travel budget of Acme A is approved by the finance director.'),
+        passage('The canteen opens at eight.', 1),
+      ],
     );
-    // B: the same document id, and more near-identical passages than k-NN's candidates (50):
-    // without the tenant inside k-NN's own filter they would crowd A's passage out.
+    // B: the same document id, and more passages than k-NN's candidates (50), all nearer a
+    // question about revenue forecasts than A's: without the tenant inside k-NN's own filter the
+    // 50 nearest would all be B's, and A would get none.
     await b.replace(
       { resourceType: 'document', resourceId: documentId },
       ['chunk'],
       Array.from({ length: 60 }, (_, i) =>
-        passage(`The travel budget of Acme B is approved by the finance director ${i}.`, i),
+        passage(
+          `The quarterly revenue forecast report of Acme B: travel budget approved by the finance director ${i}.`,
+          i,
+        ),
       ),
     );
   });
@@ -82,7 +89,7 @@ describe('a knowledge index shared by two installs', () => {
     const shards = await search.cat.shards({ index, format: 'json' });
     expect((shards.body as unknown[]).length).toBe(1);
     const count = await search.count({ index });
-    expect(count.body.count).toBe(61);
+    expect(count.body.count).toBe(62);
   });
 
   it('finds only the own passages by BM25', async () => {
@@ -91,25 +98,30 @@ describe('a knowledge index shared by two installs', () => {
       'The travel budget of Acme A is approved by the finance director.',
     ]);
     const hitsB = await ask(b, 'travel budget finance director', 'bm25');
-    expect(hitsB).toHaveLength(60);
+    // Each query brings 50 candidates.
+    expect(hitsB).toHaveLength(50);
     expect(hitsB.every((hit) => hit.text.includes('Acme B'))).toBe(true);
   });
 
-  it("finds the own passage by k-NN, however many of another install's are nearer", async () => {
-    const hits = await ask(a, 'Acme B travel budget approved', 'hybrid', 10);
-    expect(hits.map((hit) => hit.text)).toEqual([
+  it("finds the own passages by k-NN, however many of another install's are nearer", async () => {
+    // No word of the question is in A's passages: BM25 finds none, k-NN the nearest of A's.
+    const hits = await ask(a, 'quarterly revenue forecast report', 'hybrid', 10);
+    expect(hits.map((hit) => hit.text).sort()).toEqual([
+      'The canteen opens at eight.',
       'The travel budget of Acme A is approved by the finance director.',
     ]);
-    expect(hits[0]!.matchedBy).toContain('knn');
+    expect(hits.every((hit) => hit.matchedBy.join() === 'knn')).toBe(true);
   });
 
   it('finds only the own passages in hybrid mode, and reads only the own passages of a document', async () => {
     const hitsB = await ask(b, 'travel budget', 'hybrid', 100);
-    expect(hitsB).toHaveLength(60);
+    expect(hitsB.length).toBeGreaterThanOrEqual(50);
     expect(hitsB.every((hit) => hit.text.includes('Acme B'))).toBe(true);
     const pageA = await a.passagesOf('document', documentId, 'chunk', { page: 1, limit: 100 });
-    expect(pageA.total).toBe(1);
-    expect(pageA.rows[0]!.text).toContain('Acme A');
+    expect(pageA.rows.map((row) => row.text)).toEqual([
+      'The travel budget of Acme A is approved by the finance director.',
+      'The canteen opens at eight.',
+    ]);
   });
 
   it("deleting one install's document leaves the other's", async () => {
