@@ -126,9 +126,9 @@ export function createKnowledgeIndex({
     metadata?: Record<string, unknown>;
   };
 
-  async function ranked(query: Record<string, unknown>) {
+  async function ranked(body: { query: Record<string, unknown> }) {
     const answer = await passages.search<Source>({
-      query,
+      ...body,
       size: CANDIDATES,
       _source: { excludes: ['embedding'] },
     });

@@ -77,7 +77,7 @@ describe('OCR indexes shared by two installs', () => {
     const a = await chunksA.read('upload-1', 1, 10);
     const b = await chunksB.read('upload-1', 1, 10);
     expect([a.total_documents, b.total_documents]).toEqual([3, 1]);
-    expect(a.documents.map((d) => d.content_list[0]!.content)).toEqual(['A 1', 'A 5', 'A 9']);
+    expect(a.documents.map((d) => d.content_list[0]!.content)).toEqual(['A 1', 'A 6', 'A 11']);
     expect(b.documents[0]!.id).toBe('upload-1_chunk_1');
     // The seed's document shape, nothing of the index's bookkeeping.
     expect(Object.keys(b.documents[0]!)).not.toContain('tenant');
