@@ -198,6 +198,29 @@ export function describeItem(item: DataItem): string {
   }
 }
 
+/**
+ * {@link describeItem} of each, the indexes of one server and tenant named together: an Event's
+ * message is cut at 1,024 characters, and ten index names one by one would fill it.
+ */
+export function describeItems(items: readonly DataItem[]): string[] {
+  const groups = new Map<string, DataItem[]>();
+  for (const item of items) {
+    const key =
+      item.kind === 'index' ? `index ${item.server} ${item.tenant ?? ''}` : JSON.stringify(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [DataItem, ...DataItem[]];
+    if (first.kind !== 'index' || group.length === 1) return describeItem(first);
+    const names = group
+      .map((item) => (item as typeof first).index)
+      .sort()
+      .join(', ');
+    const where = `OpenSearch indexes ${names} on ${first.server}`;
+    return first.tenant ? `documents of tenant ${first.tenant} in ${where}` : where;
+  });
+}
+
 /** `scheme://host:port`: user, password, path and query left out. */
 function origin(url: string): string {
   const parsed = new URL(url);

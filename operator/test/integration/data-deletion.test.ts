@@ -322,7 +322,7 @@ describe('deletionPolicy', () => {
     });
     expect(await listing(b)).toEqual(other);
     const [deleted] = await events(a.name, 'DataDeleted');
-    expect(deleted).toContain(`OpenSearch index ${index(a, 'knowledge')}`);
+    expect(deleted).toContain(`OpenSearch indexes ${index(a, 'knowledge')}, `);
     expect(deleted).toContain(`Redis keys under "${keyPrefix(a)}"`);
   });
 
@@ -360,7 +360,7 @@ describe('deletionPolicy', () => {
     expect(await sharedKnowledge(g).count()).toBe(2);
     const [deleted] = await events(f.name, 'DataDeleted');
     expect(deleted).toContain(
-      `documents of tenant ${namespace}/f in OpenSearch index pelita-shared-knowledge`,
+      `documents of tenant ${namespace}/f in OpenSearch indexes pelita-shared-knowledge, `,
     );
     await remove(g);
     await gone(g);
@@ -376,7 +376,7 @@ describe('deletionPolicy', () => {
     await gone(d);
     expect(await listing(d)).toEqual(before);
     const [retained] = await events(d.name, 'DataRetained');
-    expect(retained).toContain(`OpenSearch index ${index(d, 'knowledge')}`);
+    expect(retained).toContain(`OpenSearch indexes ${index(d, 'knowledge')}, `);
     expect(retained).toContain(`objects in bucket ${d.bucket}`);
     expect(retained).toContain(`PostgreSQL schema core_backend of database ${d.database}`);
   });

@@ -11,6 +11,7 @@ import type { PlatformInstall } from '../../src/crd/platform-install';
 import {
   decideDeletion,
   describeItem,
+  describeItems,
   INDEX_SETTINGS,
   INDEX_SHAPE_SETTINGS,
   installData,
@@ -152,6 +153,18 @@ describe('decideDeletion', () => {
     expect(a.map(describeItem)).toContain(
       'documents of tenant t1/acme in OpenSearch index pelita-shared-knowledge on https://opensearch.db:9200',
     );
+  });
+
+  it('names the indexes of one server and tenant together, for Events cut at 1,024 characters', () => {
+    const described = describeItems(installData(named('acme', 't1', makeInstall())));
+    expect(described).toEqual(
+      expect.arrayContaining([
+        'documents of tenant t1/acme in OpenSearch indexes pelita-shared-knowledge, pelita-shared-pdf-parsing-results, pelita-shared-summarize-document, pelita-shared-summarize-document-chunk, pelita-shared-user-activity-log on https://opensearch.db:9200',
+        'OpenSearch indexes pelita-t1-acme-knowledge, pelita-t1-acme-pdf-parsing-results, pelita-t1-acme-summarize-document, pelita-t1-acme-summarize-document-chunk, pelita-t1-acme-user-activity-log on https://opensearch.db:9200',
+        'Redis keys under "pelita:t1/acme:" on redis://redis.db:6379/0',
+      ]),
+    );
+    expect(described.join('; ').length).toBeLessThan(1024);
   });
 
   it('keeps a whole index another install uses, with or without a tenant', () => {
