@@ -71,7 +71,9 @@ export function createChunkIndex(
           'wait_for',
         );
       } catch (err) {
-        throw new Error(`while indexing the chunks of ${taskId}: ${errorMessage(err)}`);
+        throw new Error(`while indexing the chunks of ${taskId}: ${errorMessage(err)}`, {
+          cause: err,
+        });
       }
       // Chunks an earlier run wrote beyond this one's (delete-by-query is a plugin some
       // distributions lack, so the leftovers are looked up and deleted by id).

@@ -120,10 +120,8 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
       await state.summaryQueue.ensure();
       await state.chunks.ensure();
       await state.summaries.ensure();
-      void moveInBackground(
-        logger,
-        settings.LEGACY_INDEX_PDF_PARSING_RESULTS,
-        state.chunks.moveLegacy,
+      void moveInBackground(logger, settings.LEGACY_INDEX_PDF_PARSING_RESULTS, (legacy) =>
+        state.chunks.moveLegacy(legacy),
       );
       void moveInBackground(logger, settings.LEGACY_INDEX_DOCUMENT_SUMMARIZE, (document) =>
         state.summaries.moveLegacy({ document }),
