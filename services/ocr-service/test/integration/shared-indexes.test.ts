@@ -23,7 +23,13 @@ const chunksOf = (taskId: string, pages: number, text: string) =>
       })),
       mdContentList: [],
     },
-    { taskId, pdfName: `${taskId}.pdf`, uploadedAt: new Date(), outputPdfFile: undefined },
+    {
+      taskId,
+      pdfName: `${taskId}.pdf`,
+      uploadedAt: new Date(),
+      outputPdfFile: undefined,
+      metadataDocument: undefined,
+    },
   );
 
 const summaryFile = (text: string): SummaryFile => ({
