@@ -7,7 +7,7 @@
 import type { PlatformInstall, SecretKeyRef } from '../crd/platform-install';
 import { deleteObjectsUnder } from '../data/bucket-objects';
 import { dropSchema, dropTables } from '../data/database-tables';
-import { deleteIndexes } from '../data/opensearch-indexes';
+import { deleteIndexes, deleteTenantDocuments } from '../data/opensearch-indexes';
 import { deleteKeysUnder } from '../data/redis-keys';
 import { describeApiError } from '../kube/client';
 import { SERVER_KIND, type DataItem } from './install-data';
@@ -47,16 +47,17 @@ async function deleteItem(
 ): Promise<void> {
   const { postgres, redis, opensearch, s3 } = install.spec.dependencies;
   switch (item.kind) {
-    case 'index':
-      await deleteIndexes(
-        {
-          OPENSEARCH_URL: item.server,
-          OPENSEARCH_USERNAME: await optional(secret, opensearch?.usernameSecretRef),
-          OPENSEARCH_PASSWORD: await optional(secret, opensearch?.passwordSecretRef),
-        },
-        [item.index],
-      );
+    case 'index': {
+      const server = {
+        OPENSEARCH_URL: item.server,
+        OPENSEARCH_USERNAME: await optional(secret, opensearch?.usernameSecretRef),
+        OPENSEARCH_PASSWORD: await optional(secret, opensearch?.passwordSecretRef),
+      };
+      // A shared index stays: the other installs' documents are in it.
+      if (item.tenant) await deleteTenantDocuments(server, item.index, item.tenant);
+      else await deleteIndexes(server, [item.index]);
       return;
+    }
     case 'keys':
       await deleteKeysUnder(
         {

@@ -13,7 +13,9 @@ import { CATALOG, SERVICE_NAMES, type ServiceName } from '../service-catalog';
 
 /**
  * The settings naming an OpenSearch index of a service (test/unit/install-data.test.ts fails on
- * a rendered setting with INDEX in its name that is missing here).
+ * a rendered setting with INDEX in its name that is missing here or in INDEX_SHAPE_SETTINGS).
+ * With SEARCH_TENANT the install's data in them is its tenant's documents; the LEGACY_ ones
+ * (its own indexes from before it shared them) are its own whole.
  */
 export const INDEX_SETTINGS = [
   'KNOWLEDGE_INDEX',
@@ -21,11 +23,22 @@ export const INDEX_SETTINGS = [
   'INDEX_PDF_PARSING_RESULTS',
   'INDEX_DOCUMENT_SUMMARIZE',
   'INDEX_DOCUMENT_SUMMARIZE_CHUNK',
+  'LEGACY_KNOWLEDGE_INDEX',
+  'LEGACY_INDEX_USER_ACTIVITY_LOG',
+  'LEGACY_INDEX_PDF_PARSING_RESULTS',
+  'LEGACY_INDEX_DOCUMENT_SUMMARIZE',
+  'LEGACY_INDEX_DOCUMENT_SUMMARIZE_CHUNK',
 ] as const;
 
-/** One thing of an install's data; `server` is the server's origin, never with credentials. */
+/** Settings with INDEX in their names that name no index: the shape of the ones created. */
+export const INDEX_SHAPE_SETTINGS = ['INDEX_SHARDS', 'INDEX_REPLICAS'] as const;
+
+/**
+ * One thing of an install's data; `server` is the server's origin, never with credentials. An
+ * index with a `tenant` is shared: the install's data is the documents of its tenant.
+ */
 export type DataItem =
-  | { kind: 'index'; server: string; index: string }
+  | { kind: 'index'; server: string; index: string; tenant?: string }
   | { kind: 'keys'; server: string; prefix: string }
   | { kind: 'objects'; server: string; bucket: string; prefix: string }
   | { kind: 'schema'; server: string; database: string; schema: string }
@@ -57,7 +70,15 @@ export function installData(install: PlatformInstall): DataItem[] {
     if (opensearch) {
       for (const name of INDEX_SETTINGS) {
         const index = settings[name];
-        if (index) items.push({ kind: 'index', server: origin(opensearch), index });
+        const tenant = name.startsWith('LEGACY_') ? undefined : settings.SEARCH_TENANT;
+        if (index) {
+          items.push({
+            kind: 'index',
+            server: origin(opensearch),
+            index,
+            ...(tenant && { tenant }),
+          });
+        }
       }
     }
     // A service without a key prefix (policy-sync: publish/subscribe only) has no keys to find.
@@ -116,8 +137,11 @@ function merged(items: DataItem[]): DataItem[] {
 function sameThing(a: DataItem, b: DataItem): boolean {
   if (a.kind !== b.kind || a.server !== b.server) return false;
   switch (a.kind) {
-    case 'index':
-      return a.index === (b as typeof a).index;
+    case 'index': {
+      // A whole index overlaps every tenant's documents in it; two tenants' documents do not.
+      const { index, tenant } = b as typeof a;
+      return a.index === index && (!a.tenant || !tenant || a.tenant === tenant);
+    }
     case 'keys':
       return overlaps(a.prefix, (b as typeof a).prefix);
     case 'objects':
@@ -158,7 +182,9 @@ export function decideDeletion(
 export function describeItem(item: DataItem): string {
   switch (item.kind) {
     case 'index':
-      return `OpenSearch index ${item.index} on ${item.server}`;
+      return item.tenant
+        ? `documents of tenant ${item.tenant} in OpenSearch index ${item.index} on ${item.server}`
+        : `OpenSearch index ${item.index} on ${item.server}`;
     case 'keys':
       return `Redis keys under "${item.prefix}" on ${item.server}`;
     case 'objects':
@@ -170,6 +196,29 @@ export function describeItem(item: DataItem): string {
     case 'tables':
       return `PostgreSQL tables ${item.tables.join(', ')} of database ${item.database} on ${item.server}`;
   }
+}
+
+/**
+ * {@link describeItem} of each, the indexes of one server and tenant named together: an Event's
+ * message is cut at 1,024 characters, and ten index names one by one would fill it.
+ */
+export function describeItems(items: readonly DataItem[]): string[] {
+  const groups = new Map<string, DataItem[]>();
+  for (const item of items) {
+    const key =
+      item.kind === 'index' ? `index ${item.server} ${item.tenant ?? ''}` : JSON.stringify(item);
+    groups.set(key, [...(groups.get(key) ?? []), item]);
+  }
+  return [...groups.values()].map((group) => {
+    const [first] = group as [DataItem, ...DataItem[]];
+    if (first.kind !== 'index' || group.length === 1) return describeItem(first);
+    const names = group
+      .map((item) => (item as typeof first).index)
+      .sort()
+      .join(', ');
+    const where = `OpenSearch indexes ${names} on ${first.server}`;
+    return first.tenant ? `documents of tenant ${first.tenant} in ${where}` : where;
+  });
 }
 
 /** `scheme://host:port`: user, password, path and query left out. */

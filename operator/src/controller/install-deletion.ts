@@ -11,7 +11,13 @@ import { apiStatus, describeApiError, type KubeClient, type ObjectRef } from '..
 import { DEPLOYMENT, STATEFUL_SET } from '../kube/kinds';
 import type { JsonPatchOp } from './added-fields';
 import { deleteInstallData, type SecretValue } from './data-deletion';
-import { decideDeletion, describeItem, installData, type DataItem } from './install-data';
+import {
+  decideDeletion,
+  describeItem,
+  describeItems,
+  installData,
+  type DataItem,
+} from './install-data';
 import type { LiveView } from './plan';
 
 /**
@@ -65,7 +71,7 @@ export async function finalizeInstall(raw: Install, context: DeletionContext): P
   const install = parsedInstall(raw);
   const policy = install?.spec.deletionPolicy ?? storedPolicy(raw);
   if (policy !== 'Delete') {
-    const kept = install ? installData(install).map(describeItem) : [];
+    const kept = install ? describeItems(installData(install)) : [];
     await event(
       'Normal',
       'DataRetained',
@@ -109,7 +115,7 @@ export async function finalizeInstall(raw: Install, context: DeletionContext): P
     throw new Error(`${key}: ${message}`, { cause: err });
   }
   const decision = decideDeletion(installData(install), others);
-  const deleting = decision.remove.map(describeItem).join('; ') || 'nothing';
+  const deleting = describeItems(decision.remove).join('; ') || 'nothing';
   const kept = decision.keep.map(
     ({ item, sharedWith }) => `${describeItem(item)} (used by ${sharedWith.join(', ')})`,
   );

@@ -505,6 +505,35 @@ export const platformInstallSpecSchema = z
       })
       .prefault({})
       .describe("The APIs the workspaces' API connections call through http-proxy."),
+    search: z
+      .object({
+        layout: z
+          .enum(['shared', 'perInstall'])
+          .default('shared')
+          .describe(
+            "shared: the install's documents go to indexes every install on the OpenSearch shares (pelita-shared-<what>), each document tagged with the install (SEARCH_TENANT = <namespace>/<name>) and every query filtered and routed by it; the indexes of the install's own from before are moved in at start, then deleted. perInstall: indexes of its own (pelita-<namespace>-<name>-<what>), five per install.",
+          ),
+        shards: z
+          .number()
+          .int()
+          .min(1)
+          .max(64)
+          .default(1)
+          .describe(
+            'Primary shards of each index a service creates (INDEX_SHARDS). A shared index takes the settings of the install that creates it first.',
+          ),
+        replicas: z
+          .number()
+          .int()
+          .min(0)
+          .max(8)
+          .default(1)
+          .describe(
+            'Replicas of each primary shard (INDEX_REPLICAS): 1 keeps a copy on another node.',
+          ),
+      })
+      .prefault({})
+      .describe("How the install's OpenSearch indexes are laid out."),
     placement: z
       .object({
         nodeSelector: nodeSelectorSchema.default({}),

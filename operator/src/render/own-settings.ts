@@ -47,6 +47,9 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
         ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
         REDIS_KEY_PREFIX: redisKeyPrefix(install),
         INDEX_USER_ACTIVITY_LOG: activityLogIndex(install),
+        ...searchLayout(install),
+        // It moves the activity log of the install's own index, when there was one.
+        ...legacyIndex(install, 'LEGACY_INDEX_USER_ACTIVITY_LOG', 'user-activity-log'),
         // Logins from the chat page come through core-backend's relay, which passes the
         // visitor's address on: its hop, and the Ingress's before it, are believed.
         TRUST_PROXY: String(isEnabled(install, 'core-backend') ? ingressHops(install) + 1 : 0),
@@ -69,8 +72,9 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
   },
   'core-backend': {
     settings: (install, { jwtPublicKey }) => ({
-      // Installs sharing one OpenSearch must not share their knowledge.
       KNOWLEDGE_INDEX: installIndex(install, 'knowledge'),
+      ...searchLayout(install),
+      ...legacyIndex(install, 'LEGACY_KNOWLEDGE_INDEX', 'knowledge'),
       TEMP_DIR: '/tmp',
       // Access tokens are verified with it; unset, core-backend asks the user service at start.
       ...(jwtPublicKey ? { JWT_PUBLIC_KEY: jwtPublicKey } : {}),
@@ -95,6 +99,10 @@ export const OWN_SETTINGS: Readonly<Partial<Record<ServiceName, OwnSettings>>> =
     settings: (install, context) => ({
       ...ocrSettings(install, context),
       WORK_DIR: '/var/lib/ocr',
+      // The worker writes the three OCR indexes: it moves the install's own ones in.
+      ...legacyIndex(install, 'LEGACY_INDEX_PDF_PARSING_RESULTS', 'pdf-parsing-results'),
+      ...legacyIndex(install, 'LEGACY_INDEX_DOCUMENT_SUMMARIZE', 'summarize-document'),
+      ...legacyIndex(install, 'LEGACY_INDEX_DOCUMENT_SUMMARIZE_CHUNK', 'summarize-document-chunk'),
     }),
     secretSettings: (install) => ({
       OCR_ENGINE_CLOUD_API_KEY: install.spec.dependencies.ocrEngines.cloud?.apiKeySecretRef,
@@ -116,6 +124,7 @@ function ocrSettings(install: PlatformInstall, { url }: SettingsContext) {
     // Installs sharing one Redis must not share a queue or status records.
     REDIS_KEY_PREFIX: `pelita:${install.metadata.namespace}/${install.metadata.name}:ocr`,
     ...ocrIndexes(install),
+    ...searchLayout(install),
     TEMP_DIR: '/tmp',
     ...(local ? { OCR_ENGINE_LOCAL_URL: local } : {}),
     ...(ocrEngines.cloud ? { OCR_ENGINE_CLOUD_URL: ocrEngines.cloud.url } : {}),
@@ -145,8 +154,8 @@ function redisKeyPrefix(install: PlatformInstall): string {
 }
 
 /**
- * The activity log both the user service and core-backend write, and administrators read: one
- * per install, or the administrators of one tenant would read another's on a shared OpenSearch.
+ * The activity log both the user service and core-backend write, and administrators read (only
+ * their install's: its own index, or its tenant's documents of the shared one).
  */
 function activityLogIndex(install: PlatformInstall): string {
   return installIndex(install, 'user-activity-log');
@@ -154,8 +163,7 @@ function activityLogIndex(install: PlatformInstall): string {
 
 /**
  * The OCR results, document summaries and chunk summaries the worker writes and core-backend
- * reads: per install, or installs sharing one OpenSearch would read (and overwrite, by task id)
- * each other's documents. The seed's names are the services' defaults, for a single install.
+ * reads. The seed's names are the services' defaults, for a single install.
  */
 function ocrIndexes(install: PlatformInstall) {
   return {
@@ -165,9 +173,49 @@ function ocrIndexes(install: PlatformInstall) {
   };
 }
 
-/** An OpenSearch index of one install: installs sharing one OpenSearch never share an index. */
-function installIndex(install: PlatformInstall, name: string): string {
-  return `pelita-${install.metadata.namespace}-${install.metadata.name}-${name}`;
+/**
+ * The index an install's `what` goes to: one all installs share (`spec.search.layout: shared`,
+ * where the tenant keeps them apart), or one of its own. Either way installs sharing one
+ * OpenSearch never read, overwrite or delete each other's documents.
+ */
+function installIndex(install: PlatformInstall, what: string): string {
+  return install.spec.search.layout === 'shared'
+    ? `pelita-shared-${what}`
+    : ownIndex(install, what);
+}
+
+/** The install's own index of `what`: its name in the per-install layout (and before it). */
+function ownIndex(install: PlatformInstall, what: string): string {
+  return `pelita-${install.metadata.namespace}-${install.metadata.name}-${what}`;
+}
+
+/**
+ * SEARCH_TENANT when the indexes are shared: the install's namespace and name, unique among the
+ * installs of a cluster (a namespace name has no `/`), as its Redis key prefix is. And the shape
+ * of the indexes the services create.
+ */
+function searchLayout(install: PlatformInstall): Record<string, string> {
+  const { layout, shards, replicas } = install.spec.search;
+  return {
+    ...(layout === 'shared'
+      ? { SEARCH_TENANT: `${install.metadata.namespace}/${install.metadata.name}` }
+      : {}),
+    INDEX_SHARDS: String(shards),
+    INDEX_REPLICAS: String(replicas),
+  };
+}
+
+/**
+ * In the shared layout, the install's own index from the per-install layout (every install made
+ * before it, or one switched back): the service moves its documents into the shared index at
+ * start and deletes it; a name that does not exist costs one request.
+ */
+function legacyIndex(
+  install: PlatformInstall,
+  setting: string,
+  what: string,
+): Record<string, string> {
+  return install.spec.search.layout === 'shared' ? { [setting]: ownIndex(install, what) } : {};
 }
 
 /** Proxies in front of core-backend whose X-Forwarded-For it believes: its Ingress, when rendered. */

@@ -13,6 +13,7 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Client as OpenSearch } from '@opensearch-project/opensearch';
+import { tenantIndex } from '@pelita/kit';
 import { freePort, requireEnv, startTcpLink, waitFor, type TcpLink } from '@pelita/testenv';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -131,6 +132,8 @@ interface Tenant {
   bucket: string;
   /** Redis port: the real one, or a link that can be cut. */
   redisPort?: number;
+  /** Its own indexes, as installs before the shared ones had (seeded below), unless `shared`. */
+  layout?: 'shared' | 'perInstall';
 }
 
 function tenant(name: string, shares?: Tenant): Tenant {
@@ -144,6 +147,7 @@ function tenant(name: string, shares?: Tenant): Tenant {
 function spec(t: Tenant, policy: 'Retain' | 'Delete'): Partial<PlatformInstallSpecInput> {
   return {
     deletionPolicy: policy,
+    search: { layout: t.layout ?? 'perInstall' },
     dependencies: {
       postgres: {
         url: `postgres://${admin.host}/${t.database}`,
@@ -164,6 +168,9 @@ function spec(t: Tenant, policy: 'Retain' | 'Delete'): Partial<PlatformInstallSp
 }
 
 const index = (t: Tenant, name: string) => `pelita-${namespace}-${t.name}-${name}`;
+/** The install's documents in the shared knowledge index. */
+const sharedKnowledge = (t: Tenant) =>
+  tenantIndex(opensearch, 'pelita-shared-knowledge', { tenant: `${namespace}/${t.name}` });
 const keyPrefix = (t: Tenant) => `pelita:${namespace}/${t.name}:`;
 
 /** What the services would have left: rows in their tables, documents, keys, objects. */
@@ -315,7 +322,7 @@ describe('deletionPolicy', () => {
     });
     expect(await listing(b)).toEqual(other);
     const [deleted] = await events(a.name, 'DataDeleted');
-    expect(deleted).toContain(`OpenSearch index ${index(a, 'knowledge')}`);
+    expect(deleted).toContain(`OpenSearch indexes ${index(a, 'knowledge')}, `);
     expect(deleted).toContain(`Redis keys under "${keyPrefix(a)}"`);
   });
 
@@ -335,6 +342,31 @@ describe('deletionPolicy', () => {
     expect(kept).toContain(`used by ${namespace}/b`);
   });
 
+  it("Delete removes its documents from the shared indexes, leaving the indexes and the other install's", async () => {
+    const f: Tenant = { ...tenant('f'), layout: 'shared' };
+    const g: Tenant = { ...tenant('g'), layout: 'shared' };
+    for (const t of [f, g]) {
+      await seed(t);
+      await sharedKnowledge(t).create({ mappings: { properties: { text: { type: 'text' } } } });
+      await sharedKnowledge(t).bulk(
+        ['p1', 'p2'].map((id) => ({ index: { id, document: { text: t.name } } })),
+        true,
+      );
+      await create(t, 'Delete');
+    }
+    await remove(f);
+    await gone(f);
+    expect(await sharedKnowledge(f).count()).toBe(0);
+    expect(await sharedKnowledge(g).count()).toBe(2);
+    const [deleted] = await events(f.name, 'DataDeleted');
+    expect(deleted).toContain(
+      `documents of tenant ${namespace}/f in OpenSearch indexes pelita-shared-knowledge, `,
+    );
+    await remove(g);
+    await gone(g);
+    expect(await sharedKnowledge(g).count()).toBe(0);
+  });
+
   it('Retain removes nothing and names what it kept in an Event', async () => {
     const d = tenant('d');
     await seed(d);
@@ -344,7 +376,7 @@ describe('deletionPolicy', () => {
     await gone(d);
     expect(await listing(d)).toEqual(before);
     const [retained] = await events(d.name, 'DataRetained');
-    expect(retained).toContain(`OpenSearch index ${index(d, 'knowledge')}`);
+    expect(retained).toContain(`OpenSearch indexes ${index(d, 'knowledge')}, `);
     expect(retained).toContain(`objects in bucket ${d.bucket}`);
     expect(retained).toContain(`PostgreSQL schema core_backend of database ${d.database}`);
   });

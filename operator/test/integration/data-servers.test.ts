@@ -13,12 +13,13 @@ import {
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Client as OpenSearch } from '@opensearch-project/opensearch';
+import { tenantIndex } from '@pelita/kit';
 import { requireEnv } from '@pelita/testenv';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { deleteObjectsUnder } from '../../src/data/bucket-objects';
 import { dropSchema, dropTables } from '../../src/data/database-tables';
-import { deleteIndexes } from '../../src/data/opensearch-indexes';
+import { deleteIndexes, deleteTenantDocuments } from '../../src/data/opensearch-indexes';
 import { deleteKeysUnder } from '../../src/data/redis-keys';
 
 const env = requireEnv(
@@ -143,6 +144,29 @@ describe('OpenSearch indexes', () => {
     ).rejects.toThrow(/not plain index names/);
     expect(await exists(neighbour)).toBe(true);
     await opensearch.indices.delete({ index: neighbour });
+  });
+
+  it("deletes a tenant's documents of a shared index, more than one batch, and leaves the index and the others'", async () => {
+    const shared = `data-${run}-shared`;
+    const of = (tenant: string) => tenantIndex(opensearch, shared, { tenant, replicas: 0 });
+    await of('t1/acme').create({ mappings: { properties: { text: { type: 'text' } } } });
+    const documents = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ index: { id: `d${i}`, document: { text: 'x' } } }));
+    await of('t1/acme').bulk(documents(1500), true);
+    await of('t2/globex').bulk(documents(3), true);
+    try {
+      const server = { OPENSEARCH_URL: env.OPENSEARCH_URL };
+      expect(await deleteTenantDocuments(server, shared, 't1/acme')).toBe(1500);
+      expect(await exists(shared)).toBe(true);
+      expect(await of('t1/acme').count()).toBe(0);
+      expect(await of('t2/globex').count()).toBe(3);
+      expect(await deleteTenantDocuments(server, `data-${run}-missing`, 't1/acme')).toBe(0);
+      await expect(deleteTenantDocuments(server, `data-${run}-*`, 't1/acme')).rejects.toThrow(
+        /not a plain index name/,
+      );
+    } finally {
+      await opensearch.indices.delete({ index: shared });
+    }
   });
 });
 

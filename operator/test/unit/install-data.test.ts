@@ -11,7 +11,9 @@ import type { PlatformInstall } from '../../src/crd/platform-install';
 import {
   decideDeletion,
   describeItem,
+  describeItems,
   INDEX_SETTINGS,
+  INDEX_SHAPE_SETTINGS,
   installData,
   type DataItem,
 } from '../../src/controller/install-data';
@@ -25,7 +27,9 @@ const named = (name: string, namespace: string, install: PlatformInstall): Platf
 });
 
 describe('installData', () => {
-  const items = installData(makeInstall({ services: allEnabled }));
+  const items = installData(
+    makeInstall({ services: allEnabled, search: { layout: 'perInstall' } }),
+  );
 
   it("lists the install's own indexes, key prefix, bucket and database footprint", () => {
     expect(items).toEqual(
@@ -66,6 +70,7 @@ describe('installData', () => {
 
   it('follows the settings the services really run with (services.<service>.env wins)', () => {
     const install = makeInstall({
+      search: { layout: 'perInstall' },
       services: {
         'core-backend': {
           env: [
@@ -99,7 +104,9 @@ describe('installData', () => {
   it('knows every index setting the operator renders', () => {
     const install = makeInstall({ services: allEnabled });
     const rendered = SERVICE_NAMES.flatMap((service) =>
-      Object.keys(serviceSettings(install, service).config).filter((name) => /INDEX/.test(name)),
+      Object.keys(serviceSettings(install, service).config).filter(
+        (name) => /INDEX/.test(name) && !(INDEX_SHAPE_SETTINGS as readonly string[]).includes(name),
+      ),
     );
     expect(rendered.length).toBeGreaterThan(0);
     for (const name of rendered) expect(INDEX_SETTINGS).toContain(name);
@@ -107,10 +114,11 @@ describe('installData', () => {
 });
 
 describe('decideDeletion', () => {
-  const acme = installData(named('acme', 't1', makeInstall()));
+  const perInstall = { search: { layout: 'perInstall' as const } };
+  const acme = installData(named('acme', 't1', makeInstall(perInstall)));
 
   it('removes everything when no other install shares a thing', () => {
-    const other = installData(named('globex', 't2', makeInstall()));
+    const other = installData(named('globex', 't2', makeInstall(perInstall)));
     const decision = decideDeletion(acme, [{ key: 't2/globex', items: other }]);
     // Same servers, own names: only the bucket and the database are shared.
     expect(decision.keep.map((k) => k.item.kind).sort()).toEqual(['objects', 'schema', 'tables']);
@@ -122,6 +130,59 @@ describe('decideDeletion', () => {
       'index',
       'keys',
     ]);
+  });
+
+  it("removes its tenant's documents of the shared indexes, never another's, and its own old indexes", () => {
+    const shared = (name: string) => installData(named(name, 't1', makeInstall()));
+    const [a, b] = [shared('acme'), shared('globex')];
+    const indexes = (items: DataItem[]) => items.filter((item) => item.kind === 'index');
+    expect(indexes(a)).toEqual(
+      expect.arrayContaining([
+        {
+          kind: 'index',
+          server: 'https://opensearch.db:9200',
+          index: 'pelita-shared-knowledge',
+          tenant: 't1/acme',
+        },
+        { kind: 'index', server: 'https://opensearch.db:9200', index: 'pelita-t1-acme-knowledge' },
+      ]),
+    );
+    const decision = decideDeletion(a, [{ key: 't1/globex', items: b }]);
+    expect(indexes(decision.remove)).toEqual(indexes(a));
+    expect(indexes(decision.remove).filter((item) => 'tenant' in item)).toHaveLength(5);
+    expect(a.map(describeItem)).toContain(
+      'documents of tenant t1/acme in OpenSearch index pelita-shared-knowledge on https://opensearch.db:9200',
+    );
+  });
+
+  it('names the indexes of one server and tenant together, for Events cut at 1,024 characters', () => {
+    const described = describeItems(installData(named('acme', 't1', makeInstall())));
+    expect(described).toEqual(
+      expect.arrayContaining([
+        'documents of tenant t1/acme in OpenSearch indexes pelita-shared-knowledge, pelita-shared-pdf-parsing-results, pelita-shared-summarize-document, pelita-shared-summarize-document-chunk, pelita-shared-user-activity-log on https://opensearch.db:9200',
+        'OpenSearch indexes pelita-t1-acme-knowledge, pelita-t1-acme-pdf-parsing-results, pelita-t1-acme-summarize-document, pelita-t1-acme-summarize-document-chunk, pelita-t1-acme-user-activity-log on https://opensearch.db:9200',
+        'Redis keys under "pelita:t1/acme:" on redis://redis.db:6379/0',
+      ]),
+    );
+    expect(described.join('; ').length).toBeLessThan(1024);
+  });
+
+  it('keeps a whole index another install uses, with or without a tenant', () => {
+    // globex reads the activity log index acme shares, without a tenant: the index is theirs too.
+    const whole = makeInstall({
+      ...perInstall,
+      services: {
+        'user-service': {
+          env: [{ name: 'INDEX_USER_ACTIVITY_LOG', value: 'pelita-shared-user-activity-log' }],
+        },
+      },
+    });
+    const decision = decideDeletion(installData(named('globex', 't2', whole)), [
+      { key: 't1/acme', items: installData(named('acme', 't1', makeInstall())) },
+    ]);
+    expect(decision.keep.map((k) => (k.item as { index?: string }).index)).toContain(
+      'pelita-shared-user-activity-log',
+    );
   });
 
   it('keeps what another install resolves to, naming it', () => {

@@ -156,7 +156,7 @@ describe('Reconciler finalizer', () => {
     await reconcilerFor(recorded, staleView(deleting)).reconcile('t/acme');
     const retained = recorded.events.find((e) => e.reason === 'DataRetained');
     expect(retained?.type).toBe('Normal');
-    expect(retained?.message).toContain('OpenSearch index pelita-t-acme-knowledge');
+    expect(retained?.message).toContain('OpenSearch indexes pelita-t-acme-knowledge, ');
     expect(retained?.message).toContain('Redis keys under "pelita:t/acme:"');
     expect(retained?.message).toContain('objects in bucket acme');
     expect(recorded.patches).toEqual([

@@ -28,7 +28,7 @@ describe('service settings', () => {
     expect(core).toMatchObject({
       URL_USER: 'http://acme-user-service:3000',
       URL_OPA: 'http://acme-policy-sync:8181',
-      KNOWLEDGE_INDEX: 'pelita-tenant-acme-acme-knowledge',
+      KNOWLEDGE_INDEX: 'pelita-shared-knowledge',
     });
   });
 
@@ -148,7 +148,7 @@ describe('service settings', () => {
   });
 
   it('gives each install its own activity log index, written by the user service and core-backend', () => {
-    const a = makeInstall();
+    const a = makeInstall({ search: { layout: 'perInstall' } });
     const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
     const index = 'pelita-tenant-acme-acme-user-activity-log';
     expect(config(a, 'user-service').INDEX_USER_ACTIVITY_LOG).toBe(index);
@@ -159,7 +159,7 @@ describe('service settings', () => {
   });
 
   it('gives each install its own OCR indexes, the same for the OCR API, the worker and core-backend', () => {
-    const a = makeInstall();
+    const a = makeInstall({ search: { layout: 'perInstall' } });
     const b = { ...a, metadata: { ...a.metadata, name: 'other' } };
     const indexes = (name: string) => ({
       INDEX_PDF_PARSING_RESULTS: `pelita-tenant-acme-${name}-pdf-parsing-results`,
@@ -170,6 +170,58 @@ describe('service settings', () => {
       expect(config(a, service)).toMatchObject(indexes('acme'));
       expect(config(b, service)).toMatchObject(indexes('other'));
     }
+  });
+
+  it('puts every install in the shared indexes by default, told apart by its namespace and name', () => {
+    const a = makeInstall();
+    const b = { ...a, metadata: { ...a.metadata, namespace: 'tenant-b', name: 'other' } };
+    const shared = {
+      INDEX_PDF_PARSING_RESULTS: 'pelita-shared-pdf-parsing-results',
+      INDEX_DOCUMENT_SUMMARIZE: 'pelita-shared-summarize-document',
+      INDEX_DOCUMENT_SUMMARIZE_CHUNK: 'pelita-shared-summarize-document-chunk',
+      INDEX_SHARDS: '1',
+      INDEX_REPLICAS: '1',
+    };
+    for (const service of ['ocr-service', 'ocr-worker', 'core-backend'] as const) {
+      expect(config(a, service)).toMatchObject({ ...shared, SEARCH_TENANT: 'tenant-acme/acme' });
+      expect(config(b, service)).toMatchObject({ ...shared, SEARCH_TENANT: 'tenant-b/other' });
+    }
+    for (const service of ['user-service', 'core-backend'] as const) {
+      expect(config(a, service)).toMatchObject({
+        INDEX_USER_ACTIVITY_LOG: 'pelita-shared-user-activity-log',
+        SEARCH_TENANT: 'tenant-acme/acme',
+      });
+    }
+    expect(config(a, 'core-backend').KNOWLEDGE_INDEX).toBe('pelita-shared-knowledge');
+  });
+
+  it("tells the service that writes an index the install's own one from before, to move it in", () => {
+    const a = makeInstall();
+    expect(config(a, 'core-backend').LEGACY_KNOWLEDGE_INDEX).toBe(
+      'pelita-tenant-acme-acme-knowledge',
+    );
+    expect(config(a, 'user-service').LEGACY_INDEX_USER_ACTIVITY_LOG).toBe(
+      'pelita-tenant-acme-acme-user-activity-log',
+    );
+    expect(config(a, 'ocr-worker')).toMatchObject({
+      LEGACY_INDEX_PDF_PARSING_RESULTS: 'pelita-tenant-acme-acme-pdf-parsing-results',
+      LEGACY_INDEX_DOCUMENT_SUMMARIZE: 'pelita-tenant-acme-acme-summarize-document',
+      LEGACY_INDEX_DOCUMENT_SUMMARIZE_CHUNK: 'pelita-tenant-acme-acme-summarize-document-chunk',
+    });
+    // Only the writer moves: core-backend only reads the OCR indexes, only writes the log.
+    const core = Object.keys(config(a, 'core-backend')).filter((k) => k.startsWith('LEGACY_'));
+    expect(core).toEqual(['LEGACY_KNOWLEDGE_INDEX']);
+    expect(Object.keys(config(a, 'ocr-service')).some((k) => k.startsWith('LEGACY_'))).toBe(false);
+  });
+
+  it('renders the per-install layout with its own indexes, the shape given, and no tenant', () => {
+    const own = makeInstall({ search: { layout: 'perInstall', shards: 2, replicas: 0 } });
+    for (const service of ['user-service', 'core-backend', 'ocr-service', 'ocr-worker'] as const) {
+      const settings = config(own, service);
+      expect(settings).toMatchObject({ INDEX_SHARDS: '2', INDEX_REPLICAS: '0' });
+      expect(Object.keys(settings).filter((k) => /^(SEARCH_TENANT|LEGACY_)/.test(k))).toEqual([]);
+    }
+    expect(config(own, 'core-backend').KNOWLEDGE_INDEX).toBe('pelita-tenant-acme-acme-knowledge');
   });
 
   it('tells the OCR API and the worker the engines, and only the worker the cloud key', () => {

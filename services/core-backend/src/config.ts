@@ -77,6 +77,8 @@ export const settingsSchema = baseSettings.extend({
   ...openSearchSettings,
   /** Passages of every workspace (chunks, summaries, transcripts) for retrieval. */
   KNOWLEDGE_INDEX: z.string().min(1).default('pelita-knowledge'),
+  /** The install's own knowledge index before it shared KNOWLEDGE_INDEX: moved at start, then deleted. */
+  LEGACY_KNOWLEDGE_INDEX: optionalSetting,
   INDEX_USER_ACTIVITY_LOG: z.string().min(1).default('user-activity-log'),
   /** The install's OpenAI-compatible model server (the operator's `llm` dependency). */
   BASE_URL_LOCAL: optionalHttpUrl,

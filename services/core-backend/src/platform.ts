@@ -11,6 +11,7 @@ import {
   createMetrics,
   createOpenSearchClient,
   observePgPool,
+  searchLayout,
   type Logger,
 } from '@pelita/kit';
 import { createRedisClient } from '@pelita/kit/redis-client';
@@ -32,6 +33,7 @@ export function createPlatform(settings: Settings, logger: Logger) {
     settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
       ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
       : undefined,
+    searchLayout(settings),
   );
   const activityLog = createActivityLog({
     repository: activity,

@@ -5,6 +5,8 @@
  */
 import {
   createTargetPolicy,
+  moveInBackground,
+  searchLayout,
   type ActivityRepository,
   type DecideAccess,
   type Logger,
@@ -66,6 +68,7 @@ export function createCoreBackend(
   const knowledge = createKnowledgeIndex({
     search,
     index: settings.KNOWLEDGE_INDEX,
+    layout: searchLayout(settings),
     embedder: embeddings && createEmbedder(embeddings),
   });
   const { area: signInArea, publicKey } = authArea(settings, logger);
@@ -99,6 +102,7 @@ export function createCoreBackend(
       summary: settings.INDEX_DOCUMENT_SUMMARIZE,
       chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
     },
+    layout: searchLayout(settings),
     objects,
   });
   const { deletions } = deletionArea({
@@ -248,6 +252,7 @@ export function createCoreBackend(
       await platform.start();
       const indexProblem = await knowledge.ensureIndex();
       if (indexProblem) logger.error(indexProblem);
+      void moveInBackground(logger, settings.LEGACY_KNOWLEDGE_INDEX, knowledge.moveLegacy);
       await originals?.ensureBucket();
       await publicKey.load();
       // In the order the areas are listed: each starts its workers once its storage is there.

@@ -98,8 +98,19 @@ export {
   createIndexUnlessExists,
   createOpenSearchClient,
   openSearchSettings,
+  searchLayoutSettings,
   type OpenSearchSettings,
 } from './opensearch-client';
+
+// The one way to query and write an index: scoped to the install's tenant when it is shared
+export {
+  searchLayout,
+  tenantIndex,
+  type ScopedHit,
+  type SearchLayout,
+  type TenantIndex,
+} from './tenant-index';
+export { moveInBackground, moveLegacyIndex } from './legacy-index-move';
 
 // Text stored in PostgreSQL (no NUL characters)
 export { storedText } from './stored-text';

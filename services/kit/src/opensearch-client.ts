@@ -1,16 +1,42 @@
 /** An OpenSearch client from the OPENSEARCH_* settings every service names alike. */
 import { Client, type API } from '@opensearch-project/opensearch';
+import { z } from 'zod';
 import { httpUrl, optionalSetting } from './config';
 import { errorMessage } from './error-message';
+
+// Kubernetes and shells set a variable to '' as often as they leave it out: both mean unset.
+const optionalCount = (min: number, max: number) =>
+  z.preprocess(
+    (value) => (value === '' ? undefined : value),
+    z.coerce.number().int().min(min).max(max).optional(),
+  );
+
+/**
+ * How the install's indexes are laid out (tenant-index.ts): SEARCH_TENANT when they are shared
+ * with other installs, and the primary shards and replicas of an index the service creates
+ * (unset: the server's defaults).
+ */
+export const searchLayoutSettings = {
+  SEARCH_TENANT: optionalSetting,
+  INDEX_SHARDS: optionalCount(1, 1024),
+  INDEX_REPLICAS: optionalCount(0, 16),
+};
+
+export interface SearchLayoutSettings {
+  SEARCH_TENANT?: string | undefined;
+  INDEX_SHARDS?: number | undefined;
+  INDEX_REPLICAS?: number | undefined;
+}
 
 /** The settings, to spread into a service's schema. */
 export const openSearchSettings = {
   OPENSEARCH_URL: httpUrl,
   OPENSEARCH_USERNAME: optionalSetting,
   OPENSEARCH_PASSWORD: optionalSetting,
+  ...searchLayoutSettings,
 };
 
-export interface OpenSearchSettings {
+export interface OpenSearchSettings extends SearchLayoutSettings {
   OPENSEARCH_URL: string;
   OPENSEARCH_USERNAME?: string | undefined;
   OPENSEARCH_PASSWORD?: string | undefined;

@@ -34,6 +34,13 @@ export const settingsSchema = baseSettings.extend({
   INDEX_PDF_PARSING_RESULTS: z.string().min(1).default('pdf-parsing-results'),
   INDEX_DOCUMENT_SUMMARIZE: z.string().min(1).default('summarize_document'),
   INDEX_DOCUMENT_SUMMARIZE_CHUNK: z.string().min(1).default('summarize_document_chunk'),
+  /**
+   * The install's own indexes before it shared the three above: the worker moves their documents
+   * at start, then deletes them.
+   */
+  LEGACY_INDEX_PDF_PARSING_RESULTS: optionalSetting,
+  LEGACY_INDEX_DOCUMENT_SUMMARIZE: optionalSetting,
+  LEGACY_INDEX_DOCUMENT_SUMMARIZE_CHUNK: optionalSetting,
 
   ...objectStoreSettings,
   /**

@@ -3,7 +3,7 @@
  * queue and the status records in Redis, the result index and summary indexes in OpenSearch,
  * and object storage. Nothing connects until first used (ioredis `lazyConnect`).
  */
-import { createOpenSearchClient } from '@pelita/kit';
+import { createOpenSearchClient, searchLayout } from '@pelita/kit';
 import { createRedisClient } from '@pelita/kit/redis-client';
 import type { Client } from '@opensearch-project/opensearch';
 import type { Redis } from 'ioredis';
@@ -67,11 +67,15 @@ export function openSharedState(settings: Settings): SharedState {
       keep: settings.STATUS_RECORDS_KEPT,
     }),
     search,
-    chunks: createChunkIndex(search, settings.INDEX_PDF_PARSING_RESULTS),
-    summaries: createSummaryIndex(search, {
-      document: settings.INDEX_DOCUMENT_SUMMARIZE,
-      chunk: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
-    }),
+    chunks: createChunkIndex(search, settings.INDEX_PDF_PARSING_RESULTS, searchLayout(settings)),
+    summaries: createSummaryIndex(
+      search,
+      {
+        document: settings.INDEX_DOCUMENT_SUMMARIZE,
+        chunk: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
+      },
+      searchLayout(settings),
+    ),
     documents,
     async close() {
       documents.close();

@@ -5,6 +5,7 @@ import {
   httpUrl,
   optionalHttpUrl,
   optionalSetting,
+  searchLayoutSettings,
 } from '@pelita/kit';
 import { z } from 'zod';
 import { redisSettings } from '@pelita/kit/redis-client';
@@ -89,6 +90,10 @@ export const settingsSchema = baseSettings
     OPENSEARCH_USERNAME: optionalSetting,
     OPENSEARCH_PASSWORD: optionalSetting,
     INDEX_USER_ACTIVITY_LOG: z.string().min(1).default('user-activity-log'),
+    /** Whether the activity log's index is shared with other installs; its shards and replicas. */
+    ...searchLayoutSettings,
+    /** The install's own activity log index before it shared one: moved at start, then deleted. */
+    LEGACY_INDEX_USER_ACTIVITY_LOG: optionalSetting,
     /** Core backend; after each user update its name is copied there. Unset: skipped. */
     CORE_BACKEND_URL: optionalHttpUrl,
     /** Sent as `Authorization: Bearer` to the core backend when set. */

@@ -16,6 +16,8 @@ import {
   type Logger,
   type Service,
   loggingIdleErrors,
+  moveInBackground,
+  searchLayout,
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
 import { createRedisClient } from '@pelita/kit/redis-client';
@@ -149,6 +151,7 @@ export function createUserService(
         settings.OPENSEARCH_USERNAME && settings.OPENSEARCH_PASSWORD
           ? { username: settings.OPENSEARCH_USERNAME, password: settings.OPENSEARCH_PASSWORD }
           : undefined,
+        searchLayout(settings),
       )
     : undefined;
   const photoStore = settings.S3_BUCKET
@@ -313,6 +316,9 @@ export function createUserService(
         );
       });
       await activity?.ensureIndex();
+      if (activity) {
+        void moveInBackground(logger, settings.LEGACY_INDEX_USER_ACTIVITY_LOG, activity.moveLegacy);
+      }
       await photoStore?.ensureBucket();
       // Also sends what an earlier process left in the outbox.
       outbox?.start();

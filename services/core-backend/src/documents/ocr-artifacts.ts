@@ -5,6 +5,7 @@
  * (delete-by-query is a module some distributions lack) and tolerates what is already gone.
  */
 import type { ObjectStore } from '@pelita/kit/object-store';
+import { tenantIndex, type SearchLayout, type TenantIndex } from '@pelita/kit';
 import type { Client } from '@opensearch-project/opensearch';
 
 export interface OcrIndexes {
@@ -23,45 +24,30 @@ export interface DocumentSummary {
 export function createOcrArtifacts(options: {
   search: Client;
   indexes: OcrIndexes;
+  /** Whether the indexes are shared with other installs (the ocr-service's SEARCH_TENANT). */
+  layout?: SearchLayout;
   objects: ObjectStore | undefined;
 }) {
-  const { search, indexes } = options;
+  const { search, indexes, layout = {} } = options;
+  const results = tenantIndex(search, indexes.results, layout);
+  const summaries = tenantIndex(search, indexes.summary, layout);
+  const chunkSummaries = tenantIndex(search, indexes.chunkSummary, layout);
 
-  async function removeMatching(index: string, field: string, taskId: string): Promise<void> {
-    for (;;) {
-      const found = await search
-        .search({
-          index,
-          body: { query: { term: { [field]: taskId } }, _source: false, size: 1000 },
-        })
-        .catch((err: unknown) => {
-          if (String(err).includes('index_not_found')) return undefined;
-          throw err;
-        });
-      const ids = (found?.body.hits.hits ?? [])
-        .map((hit) => hit._id)
-        .filter((id) => id !== undefined);
-      if (ids.length === 0) return;
-      await search.bulk({
-        body: ids.map((id) => ({ delete: { _index: index, _id: id } })),
-        refresh: true,
-      });
-    }
+  async function removeMatching(index: TenantIndex, field: string, taskId: string): Promise<void> {
+    await index.deleteWhere({ term: { [field]: taskId } }).catch((err: unknown) => {
+      if (!String(err).includes('index_not_found')) throw err;
+    });
   }
 
   return {
     /** The document summary, once the OCR worker's summary hand-off has written it. */
     async summary(taskId: string): Promise<DocumentSummary | undefined> {
-      const found = await search
-        .get({ index: indexes.summary, id: taskId })
-        .catch((err: unknown) => {
-          if ((err as { meta?: { statusCode?: number } }).meta?.statusCode === 404)
-            return undefined;
-          throw err;
-        });
-      const source = found?.body._source as
-        | { summary?: string; key_points?: unknown; topics?: unknown; named_entities?: unknown }
-        | undefined;
+      const source = await summaries.get<{
+        summary?: string;
+        key_points?: unknown;
+        topics?: unknown;
+        named_entities?: unknown;
+      }>(taskId);
       if (!source?.summary) return undefined;
       return {
         summary: source.summary,
@@ -72,13 +58,9 @@ export function createOcrArtifacts(options: {
     },
 
     async remove(taskId: string): Promise<void> {
-      await removeMatching(indexes.results, 'pdf_id', taskId);
-      await removeMatching(indexes.chunkSummary, 'task_id', taskId);
-      await search
-        .delete({ index: indexes.summary, id: taskId, refresh: true })
-        .catch((err: unknown) => {
-          if ((err as { meta?: { statusCode?: number } }).meta?.statusCode !== 404) throw err;
-        });
+      await removeMatching(results, 'pdf_id', taskId);
+      await removeMatching(chunkSummaries, 'task_id', taskId);
+      await summaries.delete(taskId, true);
       await options.objects?.remove(`ocr-documents/${taskId}.pdf`);
     },
   };

@@ -9,7 +9,7 @@
  * rank (RRF, k = 60): scores of the two never need to be put on one scale.
  */
 import type { Client } from '@opensearch-project/opensearch';
-import { createIndexUnlessExists } from '@pelita/kit';
+import { moveLegacyIndex, tenantIndex, type ScopedHit, type SearchLayout } from '@pelita/kit';
 import type { ResourceType, Visible } from '../access/access-lists';
 import type { Embedder } from './embeddings';
 
@@ -56,36 +56,23 @@ const CANDIDATES = 50;
 export interface KnowledgeIndexOptions {
   search: Client;
   index: string;
+  /** Whether `index` is shared with other installs (SEARCH_TENANT), and its shape. */
+  layout?: SearchLayout;
   embedder: Embedder | undefined;
 }
 
 export function createKnowledgeIndex({
   search,
   index,
+  layout = {},
   embedder: configured,
 }: KnowledgeIndexOptions) {
+  const passages = tenantIndex(search, index, layout);
   // The embedder in use: none when the index's vectors are of another dimension (below).
   let embedder = configured;
   const passageId = (p: Passage) => `${p.resourceType}:${p.resourceId}:${p.kind}:${p.position}`;
 
-  /**
-   * Deletes the passages matching `filter`, looked up and deleted by id (delete-by-query is a
-   * module some distributions lack), a batch at a time until none is left.
-   */
-  async function removeWhere(filter: object[]): Promise<void> {
-    for (;;) {
-      const found = await search.search({
-        index,
-        body: { query: { bool: { filter } }, _source: false, size: 1000 },
-      });
-      const ids = found.body.hits.hits.map((hit) => hit._id).filter((id) => id !== undefined);
-      if (ids.length === 0) return;
-      await search.bulk({
-        body: ids.map((id) => ({ delete: { _index: index, _id: id } })),
-        refresh: true,
-      });
-    }
-  }
+  const removeWhere = (filter: object[]) => passages.deleteWhere({ bool: { filter } });
 
   /** The filter every query carries: this workspace, and only what the caller may use. */
   function accessFilter(request: SearchRequest): object[] | undefined {
@@ -138,14 +125,14 @@ export function createKnowledgeIndex({
     text: string;
     metadata?: Record<string, unknown>;
   };
-  type SearchHit = { _id: string; _source: Source };
 
-  async function ranked(body: object): Promise<SearchHit[]> {
-    const answer = await search.search({
-      index,
-      body: { size: CANDIDATES, ...body, _source: { excludes: ['embedding'] } },
+  async function ranked(body: { query: Record<string, unknown> }) {
+    const answer = await passages.search<Source>({
+      ...body,
+      size: CANDIDATES,
+      _source: { excludes: ['embedding'] },
     });
-    return (answer.body.hits.hits as unknown as SearchHit[]) ?? [];
+    return answer.hits;
   }
 
   return {
@@ -157,7 +144,7 @@ export function createKnowledgeIndex({
      */
     async ensureIndex(): Promise<string | undefined> {
       const dimension = configured ? (await configured.embed(['dimension probe']))[0]!.length : 0;
-      const existed = await createIndexUnlessExists(search, index, {
+      const existed = await passages.create({
         // `index.knn` exists only with the k-NN plugin, needed only for vectors.
         ...(dimension > 0 ? { settings: { index: { knn: true } } } : {}),
         mappings: {
@@ -204,39 +191,40 @@ export function createKnowledgeIndex({
     async replace(
       resource: { resourceType: IndexedType; resourceId: string },
       kinds: Array<Passage['kind']>,
-      passages: Passage[],
+      given: Passage[],
     ): Promise<void> {
       await removeWhere([
         { term: { resource_type: resource.resourceType } },
         { term: { resource_id: resource.resourceId } },
         { terms: { kind: kinds } },
       ]);
-      if (passages.length === 0) return;
+      if (given.length === 0) return;
       const vectors = embedder
-        ? await embedder.embed(passages.map((p) => `${p.title}\n${p.text}`))
+        ? await embedder.embed(given.map((p) => `${p.title}\n${p.text}`))
         : [];
-      const body = passages.flatMap((p, i) => [
-        { index: { _index: index, _id: passageId(p) } },
-        {
-          workspace_id: p.workspaceId,
-          resource_type: p.resourceType,
-          resource_id: p.resourceId,
-          kind: p.kind,
-          position: p.position,
-          title: p.title,
-          text: p.text,
-          ...(p.metadata ? { metadata: p.metadata } : {}),
-          ...(vectors[i] ? { embedding: vectors[i] } : {}),
-        },
-      ]);
-      const answer = await search.bulk({ body, refresh: true });
-      if (answer.body.errors) {
-        const first = (answer.body.items as Array<Record<string, { error?: unknown }>>)
-          .map((item) => Object.values(item)[0]?.error)
-          .find(Boolean);
-        throw new Error(`indexing passages failed: ${JSON.stringify(first)}`);
-      }
+      await passages.bulk(
+        given.map((p, i) => ({
+          index: {
+            id: passageId(p),
+            document: {
+              workspace_id: p.workspaceId,
+              resource_type: p.resourceType,
+              resource_id: p.resourceId,
+              kind: p.kind,
+              position: p.position,
+              title: p.title,
+              text: p.text,
+              ...(p.metadata ? { metadata: p.metadata } : {}),
+              ...(vectors[i] ? { embedding: vectors[i] } : {}),
+            },
+          },
+        })),
+        true,
+      );
     },
+
+    /** Moves the passages of `legacy`, the install's own index before it shared this one. */
+    moveLegacy: (legacy: string | undefined) => moveLegacyIndex(search, legacy, passages),
 
     /** The passages of one kind of a resource, in order (a page of them). */
     async passagesOf(
@@ -245,32 +233,23 @@ export function createKnowledgeIndex({
       kind: Passage['kind'],
       paging: { page: number; limit: number },
     ): Promise<{ rows: Passage[]; total: number }> {
-      const answer = await search.search({
-        index,
-        body: {
-          query: {
-            bool: {
-              filter: [
-                { term: { resource_type: resourceType } },
-                { term: { resource_id: resourceId } },
-                { term: { kind } },
-              ],
-            },
+      const answer = await passages.search<Source>({
+        query: {
+          bool: {
+            filter: [
+              { term: { resource_type: resourceType } },
+              { term: { resource_id: resourceId } },
+              { term: { kind } },
+            ],
           },
-          sort: [{ position: 'asc' }],
-          from: (paging.page - 1) * paging.limit,
-          size: paging.limit,
-          track_total_hits: true,
-          _source: { excludes: ['embedding'] },
         },
+        sort: [{ position: 'asc' }],
+        from: (paging.page - 1) * paging.limit,
+        size: paging.limit,
+        track_total_hits: true,
+        _source: { excludes: ['embedding'] },
       });
-      const total = answer.body.hits.total;
-      return {
-        rows: (answer.body.hits.hits as unknown as SearchHit[]).map((hit) =>
-          toPassage(hit._source),
-        ),
-        total: typeof total === 'number' ? total : (total?.value ?? 0),
-      };
+      return { rows: answer.hits.map((hit) => toPassage(hit.source)), total: answer.total };
     },
 
     /** Removes every passage of a resource. */
@@ -290,7 +269,7 @@ export function createKnowledgeIndex({
     async search(request: SearchRequest): Promise<Hit[]> {
       const filter = accessFilter(request);
       if (!filter || request.query.trim() === '') return [];
-      const lists: Array<{ by: 'bm25' | 'knn'; hits: SearchHit[] }> = [
+      const lists: Array<{ by: 'bm25' | 'knn'; hits: Array<ScopedHit<Source>> }> = [
         {
           by: 'bm25',
           hits: await ranked({
@@ -320,13 +299,13 @@ export function createKnowledgeIndex({
       for (const { by, hits } of lists) {
         hits.forEach((hit, rank) => {
           const score = 1 / (RRF_K + rank + 1);
-          const known = fused.get(hit._id);
+          const known = fused.get(hit.id);
           if (known) {
             known.score += score;
             known.matchedBy.push(by);
             return;
           }
-          fused.set(hit._id, { ...toPassage(hit._source), id: hit._id, score, matchedBy: [by] });
+          fused.set(hit.id, { ...toPassage(hit.source), id: hit.id, score, matchedBy: [by] });
         });
       }
       return [...fused.values()].sort((a, b) => b.score - a.score).slice(0, request.k);

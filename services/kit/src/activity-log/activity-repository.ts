@@ -1,6 +1,8 @@
 /** The user activity log in OpenSearch: one document per action, searched by user, action and time. */
 import type { Types } from '@opensearch-project/opensearch';
-import { createIndexUnlessExists, createOpenSearchClient } from '../opensearch-client';
+import { moveLegacyIndex } from '../legacy-index-move';
+import { createOpenSearchClient } from '../opensearch-client';
+import { TENANT_FIELD, tenantIndex, type SearchLayout } from '../tenant-index';
 import type { ActivityChange } from './activity-changes';
 
 export interface ActivityEntry {
@@ -94,10 +96,15 @@ const MAPPINGS = {
   },
 } as const;
 
+/**
+ * `layout`: whether the index is shared with other installs (their documents are never read),
+ * and the shards and replicas it is created with.
+ */
 export function createActivityRepository(
   url: string,
   index: string,
   auth?: { username: string; password: string },
+  layout: SearchLayout = {},
 ) {
   const client = createOpenSearchClient(
     {
@@ -107,17 +114,23 @@ export function createActivityRepository(
     },
     { requestTimeout: 5000 },
   );
+  const log = tenantIndex(client, index, layout);
   return {
     /** Creates the index with its mappings unless it exists (another replica may race: fine). */
     async ensureIndex(): Promise<void> {
-      if (await createIndexUnlessExists(client, index, { mappings: MAPPINGS })) {
+      if (await log.create({ mappings: MAPPINGS })) {
         // An index made before `changes` existed gets its mapping (adding fields is allowed);
         // left to dynamic mapping, the first value's type would refuse every other.
-        await client.indices.putMapping({ index, body: { properties: MAPPINGS.properties } });
+        await client.indices.putMapping({
+          index,
+          body: { properties: { ...MAPPINGS.properties, [TENANT_FIELD]: { type: 'keyword' } } },
+        });
       }
     },
+    /** Moves the entries of `legacy`, the install's own index before it shared this one. */
+    moveLegacy: (legacy: string | undefined) => moveLegacyIndex(client, legacy, log),
     async record(entry: ActivityEntry): Promise<void> {
-      await client.index({ index, body: toActivityDocument(entry) });
+      await log.put(undefined, { ...toActivityDocument(entry) });
     },
     async search(query: ActivityQuery): Promise<{ entries: ActivityEntry[]; total: number }> {
       const filter: Types.Common_QueryDsl.QueryContainer[] = [];
@@ -134,21 +147,16 @@ export function createActivityRepository(
           },
         });
       }
-      const res = await client.search({
-        index,
-        body: {
-          query: { bool: { filter } },
-          sort: [{ timestamp: { order: 'desc' } }],
-          from: (query.page - 1) * query.limit,
-          size: query.limit,
-          track_total_hits: true,
-        },
+      const { hits, total } = await log.search<ActivityDocument & { tenant?: string }>({
+        query: { bool: { filter } },
+        sort: [{ timestamp: { order: 'desc' } }],
+        from: (query.page - 1) * query.limit,
+        size: query.limit,
+        track_total_hits: true,
       });
-      const hits = res.body.hits;
-      const total = typeof hits.total === 'number' ? hits.total : (hits.total?.value ?? 0);
-      return { entries: hits.hits.map((hit) => toEntry(hit._source as ActivityDocument)), total };
+      return { entries: hits.map((hit) => toEntry(hit.source)), total };
     },
-    refresh: async () => void (await client.indices.refresh({ index })),
+    refresh: () => log.refresh(),
     ping: () => client.ping(),
     close: () => client.close(),
   };

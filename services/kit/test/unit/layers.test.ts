@@ -57,7 +57,9 @@ const LAYERS: string[][] = [
     'secret-store',
     'serve',
     'instrument',
+    'tenant-index',
   ],
+  ['legacy-index-move'],
   [
     'health',
     'openapi',

@@ -4,7 +4,7 @@
  * chunks instead of doubling them, and chunks a shorter re-run no longer has are removed.
  */
 import type { Client } from '@opensearch-project/opensearch';
-import { createIndexUnlessExists } from '@pelita/kit';
+import { errorMessage, moveLegacyIndex, tenantIndex, type SearchLayout } from '@pelita/kit';
 import type { ChunkDocument } from './chunks';
 
 export interface ChunkPage {
@@ -23,6 +23,8 @@ export interface ChunkIndex {
   read(taskId: string, page: number, size: number): Promise<ChunkPage>;
   /** Cluster status (`green`, `yellow`, `red`) for the health endpoint. */
   clusterStatus(): Promise<string>;
+  /** Moves the chunks of `legacy`, the install's own index before it shared this one. */
+  moveLegacy(legacy: string): Promise<number>;
 }
 
 const MAPPINGS = {
@@ -48,61 +50,65 @@ const MAPPINGS = {
   },
 } as const;
 
-/** `client` is shared with the other indexes; its owner closes it. */
-export function createChunkIndex(client: Client, index: string): ChunkIndex {
+/**
+ * `client` is shared with the other indexes; its owner closes it. `layout`: whether the index is
+ * shared with other installs (each reads only its own chunks), and its shards and replicas.
+ */
+export function createChunkIndex(
+  client: Client,
+  index: string,
+  layout: SearchLayout = {},
+): ChunkIndex {
+  const results = tenantIndex(client, index, layout);
   return {
     async ensure() {
-      await createIndexUnlessExists(client, index, { mappings: MAPPINGS });
+      await results.create({ mappings: MAPPINGS });
     },
     async store(taskId, chunks) {
-      const body = chunks.flatMap((chunk) => [{ index: { _index: index, _id: chunk.id } }, chunk]);
-      const result = await client.bulk({ body, refresh: 'wait_for' });
-      if (result.body.errors) {
-        const reason = result.body.items.find((item) => item.index?.error)?.index?.error?.reason;
-        throw new Error(
-          `while indexing the chunks of ${taskId}: ${reason ?? 'a bulk item failed'}`,
+      try {
+        await results.bulk(
+          chunks.map((chunk) => ({ index: { id: chunk.id, document: { ...chunk } } })),
+          'wait_for',
         );
+      } catch (err) {
+        throw new Error(`while indexing the chunks of ${taskId}: ${errorMessage(err)}`, {
+          cause: err,
+        });
       }
       // Chunks an earlier run wrote beyond this one's (delete-by-query is a plugin some
       // distributions lack, so the leftovers are looked up and deleted by id).
       const kept = new Set(chunks.map((chunk) => chunk.id));
-      const existing = await client.search({
-        index,
-        body: { query: { term: { pdf_id: taskId } }, _source: false, size: 10_000 },
+      const existing = await results.search({
+        query: { term: { pdf_id: taskId } },
+        _source: false,
+        size: 10_000,
       });
-      const leftovers = existing.body.hits.hits
-        .map((hit) => hit._id)
-        .filter((id): id is string => id !== undefined && !kept.has(id));
-      if (leftovers.length > 0) {
-        await client.bulk({
-          body: leftovers.map((id) => ({ delete: { _index: index, _id: id } })),
-          refresh: 'wait_for',
-        });
-      }
+      const leftovers = existing.hits.map((hit) => hit.id).filter((id) => !kept.has(id));
+      await results.bulk(
+        leftovers.map((id) => ({ delete: { id } })),
+        'wait_for',
+      );
     },
     async read(taskId, page, size) {
-      const result = await client.search({
-        index,
-        body: {
-          query: { term: { pdf_id: taskId } },
-          sort: [{ chunk_number: { order: 'asc' } }],
-          from: (page - 1) * size,
-          size,
-          track_total_hits: true,
-        },
+      const { hits, total } = await results.search<ChunkDocument & { tenant?: string }>({
+        query: { term: { pdf_id: taskId } },
+        sort: [{ chunk_number: { order: 'asc' } }],
+        from: (page - 1) * size,
+        size,
+        track_total_hits: true,
       });
-      const total = result.body.hits.total;
-      const totalDocuments = typeof total === 'number' ? total : (total?.value ?? 0);
       return {
         page,
         size,
-        total_documents: totalDocuments,
-        total_pages: Math.ceil(totalDocuments / size),
-        documents: result.body.hits.hits.map((hit) => hit._source as ChunkDocument),
+        total_documents: total,
+        total_pages: Math.ceil(total / size),
+        // The tenant is the index's bookkeeping, not part of the seed's document.
+        documents: hits.map(({ source: { tenant: _tenant, ...chunk } }) => chunk),
       };
     },
     async clusterStatus() {
       return String((await client.cluster.health()).body.status);
     },
+    moveLegacy: (legacy) => moveLegacyIndex(client, legacy, results),
   };
 }

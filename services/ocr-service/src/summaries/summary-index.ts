@@ -4,7 +4,7 @@
  * each, bulk inserted). Deterministic ids: a task summarised twice overwrites, never doubles.
  */
 import type { Client } from '@opensearch-project/opensearch';
-import type { SummaryFile } from '@pelita/kit';
+import { moveLegacyIndex, tenantIndex, type SearchLayout, type SummaryFile } from '@pelita/kit';
 
 export interface SummaryIndexNames {
   document: string;
@@ -12,19 +12,51 @@ export interface SummaryIndexNames {
 }
 
 export interface SummaryIndex {
+  /** Creates the two indexes unless they exist. */
+  ensure(): Promise<void>;
   store(taskId: string, pdfName: string, summary: SummaryFile): Promise<void>;
+  /** Moves the summaries of the install's own indexes before it shared these. */
+  moveLegacy(legacy: Partial<SummaryIndexNames>): Promise<number>;
 }
 
-/** `client` is shared with the other indexes; its owner closes it. */
-export function createSummaryIndex(client: Client, names: SummaryIndexNames): SummaryIndex {
+// Ids are looked up as keywords; the model's lists and entities are kept as sent, not indexed
+// (their keys would otherwise add a field per entity type to an index many installs share).
+const KEPT = { type: 'object', enabled: false } as const;
+const MAPPINGS = {
+  properties: {
+    task_id: { type: 'keyword' },
+    pdf_name: { type: 'keyword' },
+    summary: { type: 'text' },
+    key_points: KEPT,
+    topics: KEPT,
+    named_entities: KEPT,
+    created_at: { type: 'date' },
+  },
+};
+
+/**
+ * `client` is shared with the other indexes; its owner closes it. `layout`: whether the indexes
+ * are shared with other installs, and their shards and replicas.
+ */
+export function createSummaryIndex(
+  client: Client,
+  names: SummaryIndexNames,
+  layout: SearchLayout = {},
+): SummaryIndex {
+  const documents = tenantIndex(client, names.document, layout);
+  const chunks = tenantIndex(client, names.chunk, layout);
   return {
+    async ensure() {
+      await documents.create({ mappings: MAPPINGS });
+      await chunks.create({
+        mappings: { properties: { ...MAPPINGS.properties, chunk_index: { type: 'integer' } } },
+      });
+    },
     async store(taskId, pdfName, summary) {
       const createdAt = new Date().toISOString();
-      await client.index({
-        index: names.document,
-        id: taskId,
-        refresh: 'wait_for',
-        body: {
+      await documents.put(
+        taskId,
+        {
           task_id: taskId,
           pdf_name: pdfName,
           summary: summary.final_summary.summary,
@@ -35,27 +67,38 @@ export function createSummaryIndex(client: Client, names: SummaryIndexNames): Su
           final_summary_tokens: summary.final_summary_tokens,
           created_at: createdAt,
         },
-      });
-      if (summary.summarize_chunk.length === 0) return;
-      const result = await client.bulk({
-        refresh: 'wait_for',
-        body: summary.summarize_chunk.flatMap((chunk) => [
-          { index: { _index: names.chunk, _id: `${taskId}_${chunk.chunk_index}` } },
-          {
-            task_id: taskId,
-            pdf_name: pdfName,
-            chunk_index: chunk.chunk_index,
-            summary: chunk.summary,
-            key_points: chunk.key_points,
-            topics: chunk.topics,
-            named_entities: chunk.named_entities,
-            original_tokens: chunk.original_tokens,
-            summary_tokens: chunk.summary_tokens,
-            created_at: createdAt,
-          },
-        ]),
-      });
-      if (result.body.errors) throw new Error(`while storing the chunk summaries of ${taskId}`);
+        'wait_for',
+      );
+      try {
+        await chunks.bulk(
+          summary.summarize_chunk.map((chunk) => ({
+            index: {
+              id: `${taskId}_${chunk.chunk_index}`,
+              document: {
+                task_id: taskId,
+                pdf_name: pdfName,
+                chunk_index: chunk.chunk_index,
+                summary: chunk.summary,
+                key_points: chunk.key_points,
+                topics: chunk.topics,
+                named_entities: chunk.named_entities,
+                original_tokens: chunk.original_tokens,
+                summary_tokens: chunk.summary_tokens,
+                created_at: createdAt,
+              },
+            },
+          })),
+          'wait_for',
+        );
+      } catch (err) {
+        throw new Error(`while storing the chunk summaries of ${taskId}`, { cause: err });
+      }
+    },
+    async moveLegacy(legacy) {
+      return (
+        (await moveLegacyIndex(client, legacy.document, documents)) +
+        (await moveLegacyIndex(client, legacy.chunk, chunks))
+      );
     },
   };
 }

@@ -9,6 +9,7 @@ import {
   createMetrics,
   createSummarizerClient,
   downloadToFile,
+  moveInBackground,
   type Logger,
   type Service,
 } from '@pelita/kit';
@@ -118,6 +119,16 @@ export function createWorkerService(settings: Settings, logger: Logger): WorkerS
       await state.queue.ensure();
       await state.summaryQueue.ensure();
       await state.chunks.ensure();
+      await state.summaries.ensure();
+      void moveInBackground(logger, settings.LEGACY_INDEX_PDF_PARSING_RESULTS, (legacy) =>
+        state.chunks.moveLegacy(legacy),
+      );
+      void moveInBackground(logger, settings.LEGACY_INDEX_DOCUMENT_SUMMARIZE, (document) =>
+        state.summaries.moveLegacy({ document }),
+      );
+      void moveInBackground(logger, settings.LEGACY_INDEX_DOCUMENT_SUMMARIZE_CHUNK, (chunk) =>
+        state.summaries.moveLegacy({ chunk }),
+      );
       if (!settings.URL_SUMMARIZER) logger.warn('URL_SUMMARIZER is not set: no summaries');
       if (Object.keys(engines).length === 0)
         logger.warn('no OCR engine is configured: every task will fail');
