@@ -4,7 +4,9 @@ import {
   booleanSetting,
   httpUrl,
   optionalHttpUrl,
+  idlePollSettings,
   optionalSetting,
+  postgresPoolSettings,
 } from '@pelita/kit';
 import { z } from 'zod';
 import { redisSettings } from '@pelita/kit/redis-client';
@@ -16,6 +18,8 @@ const seconds = z.coerce.number().int().positive();
 export const settingsSchema = baseSettings
   .extend({
     DATABASE_URL: z.string().min(1),
+    ...postgresPoolSettings,
+    ...idlePollSettings,
     ...redisSettings,
     /**
      * Put before every Redis key this service writes or reads (sessions, refresh and reset
