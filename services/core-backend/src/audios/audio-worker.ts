@@ -1,8 +1,9 @@
 /**
- * Works audios through speech-to-text and the summarizer, from PostgreSQL: every interval it
- * leases one audio waiting for a transcript (or a transcribed one waiting for its summary), takes
- * the recording from object storage, and stores what comes back — transcript, speaker chunks,
- * passages in the knowledge index, then the summary. Like the document follower, the lease
+ * Works audios through speech-to-text and the summarizer, from PostgreSQL: round after round
+ * (spaced out while none waits, woken by an audio added here) it leases one audio waiting for a
+ * transcript (or a transcribed one waiting for its summary), takes the recording from object
+ * storage, and stores what comes back — transcript, speaker chunks, passages in the knowledge
+ * index, then the summary. Like the document follower, the lease
  * (`lease_until`, taken with `for update skip locked`) lets replicas share the work and a dead
  * replica's audio be taken again; a heartbeat keeps it while a long recording is transcribed.
  * A failure that may pass (5xx, time-out, connection) is tried again later, with a growing

@@ -4,7 +4,8 @@
  * each task's status, and when a task is done collects its chunks and summary into the knowledge
  * index. The lease (`lease_until`, taken with `for update skip locked`) lets several replicas share
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
- * lives only in memory, so a restart loses no document.
+ * lives only in memory, so a restart loses no document. With no document to follow the rounds
+ * space out (the kit's poll loop), until a document sent to OCR here wakes the follower.
  */
 import {
   createPollLoop,
