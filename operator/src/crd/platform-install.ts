@@ -309,11 +309,11 @@ const dependenciesSchema = z.object({
           max: z
             .number()
             .int()
-            .min(1)
+            .min(2)
             .max(100)
             .optional()
             .describe(
-              'The most connections each pod of each of these services opens (DATABASE_POOL_MAX); unset: 10.',
+              'The most connections each pod of each of these services opens (DATABASE_POOL_MAX); unset: 10. At least 2: some changes hold a lock on one connection while they write on another.',
             ),
           idleTimeoutSeconds: z
             .number()
