@@ -304,6 +304,29 @@ const dependenciesSchema = z.object({
         .regex(/^postgres(ql)?:\/\/\S+$/, 'must be a postgres:// URL')
         .describe('postgres:// URL without credentials (they come from the Secret refs).'),
       ...credentials,
+      pool: z
+        .object({
+          max: z
+            .number()
+            .int()
+            .min(2)
+            .max(100)
+            .optional()
+            .describe(
+              'The most connections each pod of each of these services opens (DATABASE_POOL_MAX); unset: 10. At least 2: some changes hold a lock on one connection while they write on another.',
+            ),
+          idleTimeoutSeconds: z
+            .number()
+            .int()
+            .min(1)
+            .max(3600)
+            .optional()
+            .describe(
+              'A connection unused this long is closed (DATABASE_POOL_IDLE_MS); unset: 10. An idle install closes all its connections.',
+            ),
+        })
+        .optional()
+        .describe("The services' connection pools (per pod)."),
     })
     .optional()
     .describe('PostgreSQL used by user-service, license-service and core-backend.'),

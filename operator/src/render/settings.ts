@@ -79,13 +79,15 @@ function serverSettings(
 function dependencySettings(install: PlatformInstall, use: Dependency): ServiceSettingsOut {
   const deps = install.spec.dependencies;
   switch (use) {
-    case 'postgres':
+    case 'postgres': {
       // node-postgres reads PGUSER/PGPASSWORD when the URL carries no credentials.
-      return serverSettings(deps.postgres, {
+      const server = serverSettings(deps.postgres, {
         url: 'DATABASE_URL',
         username: 'PGUSER',
         password: 'PGPASSWORD',
       });
+      return { ...server, config: { ...server.config, ...poolSettings(deps.postgres?.pool) } };
+    }
     case 'redis':
       // The password stays a setting of its own: spliced into the URL it would need encoding,
       // which Kubernetes' $(VAR) expansion cannot do.
@@ -144,6 +146,16 @@ function dependencySettings(install: PlatformInstall, use: Dependency): ServiceS
           )
         : empty();
   }
+}
+
+/** Only the sizes the install sets: unset, the services' own defaults apply. */
+function poolSettings(pool: { max?: number; idleTimeoutSeconds?: number } | undefined) {
+  return {
+    ...(pool?.max !== undefined ? { DATABASE_POOL_MAX: String(pool.max) } : {}),
+    ...(pool?.idleTimeoutSeconds !== undefined
+      ? { DATABASE_POOL_IDLE_MS: String(pool.idleTimeoutSeconds * 1000) }
+      : {}),
+  };
 }
 
 function empty(): ServiceSettingsOut {

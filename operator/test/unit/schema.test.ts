@@ -59,6 +59,17 @@ describe('PlatformInstall spec schema', () => {
       /services\.summarizer\.replicas/,
     ],
     [
+      'a PostgreSQL pool of one connection',
+      {
+        ...minimalSpec,
+        dependencies: {
+          ...minimalSpec.dependencies,
+          postgres: { url: 'postgres://pg.db:5432/pelita', pool: { max: 1 } },
+        },
+      },
+      /dependencies\.postgres\.pool\.max/,
+    ],
+    [
       'negative replicas',
       { ...minimalSpec, services: { summarizer: { replicas: -1 } } },
       /replicas/,

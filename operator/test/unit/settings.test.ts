@@ -106,6 +106,41 @@ describe('service settings', () => {
     expect(channelB).not.toBe(channelA);
   });
 
+  it("sizes the PostgreSQL pools of every service using PostgreSQL from the install's pool settings", () => {
+    const sized = makeInstall({
+      services: { 'license-service': { enabled: true } },
+      dependencies: {
+        ...minimalSpec.dependencies,
+        postgres: {
+          url: 'postgres://pg.db:5432/pelita',
+          pool: { max: 4, idleTimeoutSeconds: 30 },
+        },
+      },
+    });
+    for (const service of ['user-service', 'core-backend', 'license-service'] as const) {
+      expect(config(sized, service)).toMatchObject({
+        DATABASE_URL: 'postgres://pg.db:5432/pelita',
+        DATABASE_POOL_MAX: '4',
+        DATABASE_POOL_IDLE_MS: '30000',
+      });
+    }
+    // Services without PostgreSQL get none of it.
+    expect(config(sized, 'ocr-service')).not.toHaveProperty('DATABASE_POOL_MAX');
+    // Unset: nothing is rendered, the services' defaults apply (and existing installs keep
+    // their ConfigMaps as they were).
+    const plain = config(makeInstall(), 'core-backend');
+    expect(plain).not.toHaveProperty('DATABASE_POOL_MAX');
+    expect(plain).not.toHaveProperty('DATABASE_POOL_IDLE_MS');
+    const onlyMax = makeInstall({
+      dependencies: {
+        ...minimalSpec.dependencies,
+        postgres: { url: 'postgres://pg.db:5432/pelita', pool: { max: 2 } },
+      },
+    });
+    expect(config(onlyMax, 'user-service').DATABASE_POOL_MAX).toBe('2');
+    expect(config(onlyMax, 'user-service')).not.toHaveProperty('DATABASE_POOL_IDLE_MS');
+  });
+
   it('passes the Redis password as a setting of its own, never spliced into the URL', () => {
     const install = makeInstall({
       dependencies: {

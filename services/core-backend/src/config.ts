@@ -14,8 +14,10 @@ import {
   optionalHttpUrl,
   openSearchSettings,
   optionalSetting,
+  idlePollSettings,
   pemSetting,
   positiveInt,
+  postgresPoolSettings,
   STRUCTURED_OUTPUT_MODES,
 } from '@pelita/kit';
 import { z } from 'zod';
@@ -34,6 +36,8 @@ const encryptionKey = z
 
 export const settingsSchema = baseSettings.extend({
   DATABASE_URL: z.string().min(1),
+  ...postgresPoolSettings,
+  ...idlePollSettings,
   /** PostgreSQL schema of the core backend's tables: one database may hold several services. */
   DATABASE_SCHEMA: z
     .string()

@@ -5,12 +5,10 @@
  * and closes them last.
  */
 import {
-  loggingIdleErrors,
   createActivityLog,
   createActivityRepository,
   createMetrics,
   createOpenSearchClient,
-  observePgPool,
   searchLayout,
   type Logger,
 } from '@pelita/kit';
@@ -20,11 +18,7 @@ import { createPool, migrateDatabase } from './db/database';
 
 export function createPlatform(settings: Settings, logger: Logger) {
   const metrics = createMetrics();
-  const pool = loggingIdleErrors(
-    createPool(settings.DATABASE_URL, settings.DATABASE_SCHEMA),
-    logger,
-  );
-  observePgPool(metrics.registry, pool);
+  const pool = createPool(settings, { logger, registry: metrics.registry });
   const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
   const search = createOpenSearchClient(settings);
   const activity = createActivityRepository(

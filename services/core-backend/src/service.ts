@@ -113,6 +113,7 @@ export function createCoreBackend(
     ocr,
     objects: originals,
     summaryWaitMs: settings.SUMMARY_WAIT_MS,
+    idlePollMaxMs: settings.IDLE_POLL_MAX_MS,
     logger,
     registry: metrics.registry,
   });

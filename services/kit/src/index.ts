@@ -93,6 +93,24 @@ export { migrate, withStartupLock } from './postgres-migrations';
 // One PostgreSQL transaction around a piece of work; a client left in doubt is discarded
 export { inTransaction, loggingIdleErrors, type Db } from './postgres-transaction';
 
+// Polling loops that space out while there is nothing to do, so idle pools close their connections
+export {
+  createIdleBackoff,
+  createPollLoop,
+  idlePollSettings,
+  type IdleBackoff,
+  type PollLoop,
+  type PollOutcome,
+} from './poll-loop';
+
+// Every service's PostgreSQL pool: sizes from DATABASE_POOL_*, no minimum, errors logged, metrics
+export {
+  createPostgresPool,
+  postgresPoolSettings,
+  type PostgresPoolOptions,
+  type PostgresPoolSettings,
+} from './postgres-pool';
+
 // An OpenSearch client from the OPENSEARCH_* settings (Redis and S3: entries `./redis-client`, `./object-store`)
 export {
   createIndexUnlessExists,

@@ -1,5 +1,11 @@
 /** The license service's settings (environment variables), validated at start-up. */
-import { baseSettings, booleanSetting, httpUrl, optionalSetting } from '@pelita/kit';
+import {
+  baseSettings,
+  booleanSetting,
+  httpUrl,
+  optionalSetting,
+  postgresPoolSettings,
+} from '@pelita/kit';
 import { z } from 'zod';
 
 /** 32 bytes for AES-256-GCM, as 64 hex digits or base64 (what `openssl rand -base64 32` prints). */
@@ -19,6 +25,7 @@ const positiveInt = (fallback: number) => z.coerce.number().int().positive().def
 export const settingsSchema = baseSettings
   .extend({
     DATABASE_URL: z.string().min(1),
+    ...postgresPoolSettings,
     /**
      * The first dashboard account (role `super-admin`), created at start when no account exists;
      * it enrols its TOTP second factor at its first login.

@@ -7,12 +7,11 @@
 import { join } from 'node:path';
 import {
   createMetrics,
+  createPostgresPool,
   migrate,
-  observePgPool,
   withStartupLock,
   type Logger,
   type Service,
-  loggingIdleErrors,
 } from '@pelita/kit';
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
@@ -42,17 +41,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
   if (!settings.ENCRYPTION_KEY) {
     logger.warn('ENCRYPTION_KEY is not set: mapping credentials are stored unsealed');
   }
-  // A bounded wait for a connection: without it a request waits for ever while the database is
-  // unreachable or the pool is exhausted (the other services' pools wait 5 s too).
-  const pool = loggingIdleErrors(
-    new pg.Pool({
-      connectionString: settings.DATABASE_URL,
-      max: 10,
-      connectionTimeoutMillis: 5000,
-    }),
-    logger,
-  );
-  observePgPool(metrics.registry, pool);
+  const pool = createPostgresPool(pg.Pool, settings, { logger, registry: metrics.registry });
   const sessions = createSessionStore(pool, {
     idleMinutes: settings.SESSION_IDLE_MINUTES,
     maxHours: settings.SESSION_MAX_HOURS,

@@ -4,8 +4,10 @@ import {
   booleanSetting,
   httpUrl,
   optionalHttpUrl,
+  idlePollSettings,
   optionalSetting,
   searchLayoutSettings,
+  postgresPoolSettings,
 } from '@pelita/kit';
 import { z } from 'zod';
 import { redisSettings } from '@pelita/kit/redis-client';
@@ -17,6 +19,8 @@ const seconds = z.coerce.number().int().positive();
 export const settingsSchema = baseSettings
   .extend({
     DATABASE_URL: z.string().min(1),
+    ...postgresPoolSettings,
+    ...idlePollSettings,
     ...redisSettings,
     /**
      * Put before every Redis key this service writes or reads (sessions, refresh and reset

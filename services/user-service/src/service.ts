@@ -9,13 +9,12 @@ import {
   createActivityRepository,
   type ActivityRepository,
   createMetrics,
+  createPostgresPool,
   migrate,
-  observePgPool,
   withStartupLock,
   type DecideAccess,
   type Logger,
   type Service,
-  loggingIdleErrors,
   moveInBackground,
   searchLayout,
 } from '@pelita/kit';
@@ -95,11 +94,7 @@ export function createUserService(
   options: { decide?: DecideAccess } = {},
 ): UserService {
   const metrics = createMetrics();
-  const pool = loggingIdleErrors(
-    new pg.Pool({ connectionString: settings.DATABASE_URL, connectionTimeoutMillis: 5000 }),
-    logger,
-  );
-  observePgPool(metrics.registry, pool);
+  const pool = createPostgresPool(pg.Pool, settings, { logger, registry: metrics.registry });
   // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
   // key escapes it; the session store adds it to the keys its script builds itself.
   const redis = createRedisClient(settings, { keyPrefix: settings.REDIS_KEY_PREFIX });
@@ -119,6 +114,7 @@ export function createUserService(
         logger,
         registry: metrics.registry,
         pollMs: settings.POLICY_SYNC_POLL_MS,
+        idlePollMaxMs: settings.IDLE_POLL_MAX_MS,
         retryMaxMs: settings.POLICY_SYNC_RETRY_MAX_MS,
         timeoutMs: settings.POLICY_SYNC_TIMEOUT_MS,
       })

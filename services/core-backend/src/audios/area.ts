@@ -57,6 +57,7 @@ export function audiosArea(deps: {
         ? { originals, sttDefaults: () => speechToText.defaults() }
         : undefined,
     deletions: deps.deletions,
+    queued: () => audioWorker?.wake(),
   });
   const audioWorker =
     speechToText &&
@@ -84,6 +85,7 @@ export function audiosArea(deps: {
       tempDir: settings.TEMP_DIR,
       chunkWords: settings.TRANSCRIPT_CHUNK_WORDS,
       intervalMs: settings.AUDIO_POLL_INTERVAL_MS,
+      idlePollMaxMs: settings.IDLE_POLL_MAX_MS,
       maxAttempts: settings.AUDIO_MAX_ATTEMPTS,
     });
   return {

@@ -1,8 +1,9 @@
 /**
- * Works audios through speech-to-text and the summarizer, from PostgreSQL: every interval it
- * leases one audio waiting for a transcript (or a transcribed one waiting for its summary), takes
- * the recording from object storage, and stores what comes back — transcript, speaker chunks,
- * passages in the knowledge index, then the summary. Like the document follower, the lease
+ * Works audios through speech-to-text and the summarizer, from PostgreSQL: round after round
+ * (spaced out while none waits, woken by an audio added here) it leases one audio waiting for a
+ * transcript (or a transcribed one waiting for its summary), takes the recording from object
+ * storage, and stores what comes back — transcript, speaker chunks, passages in the knowledge
+ * index, then the summary. Like the document follower, the lease
  * (`lease_until`, taken with `for update skip locked`) lets replicas share the work and a dead
  * replica's audio be taken again; a heartbeat keeps it while a long recording is transcribed.
  * A failure that may pass (5xx, time-out, connection) is tried again later, with a growing
@@ -11,6 +12,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
+  createPollLoop,
   declareSeries,
   errorMessage,
   type Logger,
@@ -37,7 +39,9 @@ export interface AudioWorkerOptions {
   registry: Registry;
   tempDir: string;
   chunkWords: number;
+  /** The wait after a round that found nothing, doubling up to `idlePollMaxMs` while none do. */
   intervalMs: number;
+  idlePollMaxMs: number;
   maxAttempts: number;
   /** How long a lease lasts without a heartbeat (renewed every third of it). */
   leaseMs?: number;
@@ -57,8 +61,6 @@ export function createAudioWorker(options: AudioWorkerOptions) {
       labels: ['step', 'outcome'],
     },
   });
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
   // Aborts the call under way on stop: a recording may take an hour, a shutdown may not.
   let stopping = new AbortController();
 
@@ -227,27 +229,24 @@ export function createAudioWorker(options: AudioWorkerOptions) {
     return true;
   }
 
+  // Straight on while there is work; spaced out while there is none.
+  const loop = createPollLoop({
+    round: async () => ((await runRound()) ? 'more' : 'idle'),
+    intervalMs: options.intervalMs,
+    idleMaxMs: options.idlePollMaxMs,
+  });
+
   return {
     start(): void {
       stopping = new AbortController();
-      const tick = () => {
-        // Straight on while there is work; the interval only when none was found.
-        round = runRound().then(
-          (worked) => {
-            if (timer) timer = setTimeout(tick, worked ? 0 : options.intervalMs);
-          },
-          () => undefined,
-        );
-      };
-      timer = setTimeout(tick, 0);
+      loop.start();
     },
+    /** An audio was added: look now rather than at the next (possibly distant) round. */
+    wake: () => loop.wake(),
     /** Stops after the audio under way. */
     async stop(): Promise<void> {
-      const pending = timer;
-      timer = undefined;
-      clearTimeout(pending);
       stopping.abort();
-      await round;
+      await loop.stop();
     },
     /** One audio now, if one waits (tests); true when one was worked on. */
     runRound,

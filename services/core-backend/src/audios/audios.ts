@@ -24,6 +24,8 @@ export interface AudiosDeps {
   intake: { originals: Originals; sttDefaults: () => TranscribeOptions } | undefined;
   /** Deletes an audio everywhere (`src/deletion/`). */
   deletions: { audio(id: string): Promise<void> };
+  /** Told when an audio waits for its transcript: the worker of this replica looks at once. */
+  queued?: () => void;
 }
 
 export function createAudios(deps: AudiosDeps) {
@@ -87,6 +89,7 @@ export function createAudios(deps: AudiosDeps) {
         await deps.intake.originals.remove(key).catch(() => undefined);
         throw err;
       }
+      deps.queued?.();
       return find(member, id);
     },
 
@@ -110,6 +113,7 @@ export function createAudios(deps: AudiosDeps) {
       await deps.knowledge.remove('audio', id);
       await repository.forgetResults(id);
       await repository.requeue(id, deps.intake.sttDefaults());
+      deps.queued?.();
       return find(member, id);
     },
 

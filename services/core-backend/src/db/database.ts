@@ -3,7 +3,14 @@
  * one database can hold the user service's and the core backend's tables and migration records
  * side by side; `start` creates the schema before migrating.
  */
-import { conflict, migrate, withStartupLock } from '@pelita/kit';
+import {
+  conflict,
+  createPostgresPool,
+  migrate,
+  withStartupLock,
+  type PostgresPoolOptions,
+  type PostgresPoolSettings,
+} from '@pelita/kit';
 import { join } from 'node:path';
 import pg from 'pg';
 
@@ -12,18 +19,38 @@ const MIGRATIONS_DIR = join(__dirname, '..', '..', 'migrations');
 /** Names the core backend's start-up lock among advisory locks. */
 const STARTUP_LOCK = 7_301_005;
 
-export function createPool(url: string, schema: string): pg.Pool {
-  return new pg.Pool({
-    connectionString: url,
-    connectionTimeoutMillis: 5000,
-    options: `-c search_path=${schema}`,
+/**
+ * The schema comes with every connection (the startup `options`). PgBouncer in transaction mode
+ * refuses that parameter, or with `ignore_startup_parameters = options` drops it: there the
+ * search path has to come from the pooler's database entry (`connect_query`), which
+ * `migrateDatabase` checks.
+ */
+export function createPool(
+  settings: PostgresPoolSettings & { DATABASE_SCHEMA: string },
+  options: Omit<PostgresPoolOptions, 'config'>,
+): pg.Pool {
+  return createPostgresPool(pg.Pool, settings, {
+    ...options,
+    config: { options: `-c search_path=${settings.DATABASE_SCHEMA}` },
   });
 }
 
-/** Creates the schema and applies pending migrations under the start-up lock; returns them. */
+/**
+ * Creates the schema and applies pending migrations under the start-up lock; returns them.
+ * Refuses to start when the connections do not use the schema: the tables would go elsewhere.
+ */
 export function migrateDatabase(pool: pg.Pool, schema: string): Promise<string[]> {
   return withStartupLock(pool, STARTUP_LOCK, async (client) => {
     await client.query(`create schema if not exists ${schema}`);
+    const { rows } = await client.query<{ schema: string | null; path: string }>(
+      `select current_schema() as schema, current_setting('search_path') as path`,
+    );
+    if (rows[0]?.schema !== schema) {
+      throw new Error(
+        `the database connections do not use schema ${schema} (search_path is ${rows[0]?.path}): ` +
+          'through a pooler that drops the startup options, set search_path in its database entry',
+      );
+    }
     return migrate(client, MIGRATIONS_DIR);
   });
 }

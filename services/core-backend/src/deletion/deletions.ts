@@ -7,7 +7,13 @@
  * succeeds. The rows go first: the document follower and the audio worker write passages while
  * holding their row, so they finish before the deletion takes it, or find no row after.
  */
-import { declareSeries, errorMessage, type Logger } from '@pelita/kit';
+import {
+  createPollLoop,
+  declareSeries,
+  errorMessage,
+  type Logger,
+  type PollOutcome,
+} from '@pelita/kit';
 import type { Registry } from 'prom-client';
 import type { DeletionJob, DeletionRepository } from './deletion-repository';
 import { audioLeftovers, documentLeftovers, retryDelayMs, workspaceLeftovers } from './leftovers';
@@ -20,6 +26,8 @@ export interface DeletionsOptions extends LeftoverStores {
   registry: Registry;
   /** How often the worker looks for due jobs, and the first pause after a failure. */
   intervalMs?: number;
+  /** With no job left, its rounds space out up to this (IDLE_POLL_MAX_MS). */
+  idlePollMaxMs?: number;
   /** The longest pause between two tries. */
   maxRetryMs?: number;
   /** How long a finished job stays as the record of the deletion. */
@@ -43,8 +51,6 @@ export function createDeletions(options: DeletionsOptions) {
       help: 'Deletions whose leftovers outside PostgreSQL are not all removed yet (last worker round)',
     },
   });
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
 
   /** Runs one leased job; never throws (a failure is recorded on the job and retried). */
   async function run(job: DeletionJob): Promise<void> {
@@ -80,15 +86,24 @@ export function createDeletions(options: DeletionsOptions) {
     if (job) await run(job);
   }
 
-  async function runRound(): Promise<void> {
+  /** `waiting` while some job is not finished: it is looked at every interval. */
+  async function runRound(): Promise<PollOutcome> {
     try {
       for (const job of await jobs.lease(10)) await run(job);
-      pending.set(await jobs.pending());
+      const left = await jobs.pending();
+      pending.set(left);
       await jobs.prune(options.keepFinishedMs ?? 30 * 86_400_000);
+      return left > 0 ? 'waiting' : 'idle';
     } catch (err) {
       logger.warn({ err: errorMessage(err) }, 'deletion round failed; tried again next round');
+      return 'waiting';
     }
   }
+  const loop = createPollLoop({
+    round: runRound,
+    intervalMs,
+    idleMaxMs: options.idlePollMaxMs ?? intervalMs,
+  });
 
   return {
     /** Deletes the workspace with everything in it; a no-op when it is already gone. */
@@ -107,21 +122,9 @@ export function createDeletions(options: DeletionsOptions) {
     audio: async (audioId: string): Promise<void> =>
       runNow(await jobs.deleteAudio(audioId, audioLeftovers)),
 
-    start(): void {
-      const tick = () => {
-        round = runRound().finally(() => {
-          if (timer) timer = setTimeout(tick, intervalMs);
-        });
-      };
-      timer = setTimeout(tick, 0);
-    },
+    start: () => loop.start(),
     /** Stops after the round under way. */
-    async stop(): Promise<void> {
-      const waiting = timer;
-      timer = undefined;
-      clearTimeout(waiting);
-      await round;
-    },
+    stop: () => loop.stop(),
     /** One round now (tests). */
     runRound,
   };

@@ -42,6 +42,7 @@ export interface DocumentsAreaDeps extends Pick<
     | 'INDEX_DOCUMENT_SUMMARIZE'
     | 'INDEX_DOCUMENT_SUMMARIZE_CHUNK'
     | 'OCR_POLL_INTERVAL_MS'
+    | 'IDLE_POLL_MAX_MS'
     | 'OCR_REQUEST_TIMEOUT_MS'
     | 'SUMMARY_WAIT_MS'
   >;
@@ -63,6 +64,7 @@ export function documentsArea(deps: DocumentsAreaDeps): {
     artifacts: deps.artifacts,
     originals: deps.originals,
     deletions: deps.deletions,
+    submitted: () => follower?.wake(),
   });
   const follower =
     deps.ocr &&
@@ -79,6 +81,7 @@ export function documentsArea(deps: DocumentsAreaDeps): {
         chunkSummary: settings.INDEX_DOCUMENT_SUMMARIZE_CHUNK,
       },
       intervalMs: settings.OCR_POLL_INTERVAL_MS,
+      idlePollMaxMs: settings.IDLE_POLL_MAX_MS,
       leaseMs: Math.max(30_000, settings.OCR_REQUEST_TIMEOUT_MS * 2),
       summaryWaitMs: settings.SUMMARY_WAIT_MS,
     });

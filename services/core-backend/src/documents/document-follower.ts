@@ -4,9 +4,17 @@
  * each task's status, and when a task is done collects its chunks and summary into the knowledge
  * index. The lease (`lease_until`, taken with `for update skip locked`) lets several replicas share
  * the work; a replica that dies mid-way leaves a lease that expires and is taken again. Nothing
- * lives only in memory, so a restart loses no document.
+ * lives only in memory, so a restart loses no document. With no document to follow the rounds
+ * space out (the kit's poll loop), until a document sent to OCR here wakes the follower.
  */
-import { declareSeries, errorMessage, inTraceOf, type Logger } from '@pelita/kit';
+import {
+  createPollLoop,
+  declareSeries,
+  errorMessage,
+  inTraceOf,
+  type Logger,
+  type PollOutcome,
+} from '@pelita/kit';
 import type { Registry } from 'prom-client';
 import type { KnowledgeIndex, Passage } from '../retrieval/knowledge-index';
 import type { DocumentRecord } from './document-repository';
@@ -24,7 +32,10 @@ export interface DocumentFollowerOptions {
   registry: Registry;
   resultIndex: string;
   summaryIndexes: { summary: string; chunkSummary: string };
+  /** How often documents under way are asked about. */
   intervalMs: number;
+  /** With none under way, rounds space out up to this (IDLE_POLL_MAX_MS). */
+  idlePollMaxMs: number;
   /** How long one replica holds a document it follows. */
   leaseMs: number;
   /** How long after `done` a summary is still waited for. */
@@ -48,9 +59,6 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
       help: 'Rounds in which following a document failed (retried next round)',
     },
   });
-  let timer: NodeJS.Timeout | undefined;
-  let round: Promise<void> = Promise.resolve();
-
   const lease = () => repository.lease(options.leaseMs / 1000, options.batch ?? 20);
   // Progress is recorded only while the document still runs this task (a re-processing may have
   // started meanwhile). What OCR made of it is written holding its row (`whileCurrent`): a
@@ -202,14 +210,15 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
     });
   }
 
-  async function runRound(): Promise<void> {
+  /** `waiting` while documents are followed (asked again every interval), else `idle`. */
+  async function runRound(): Promise<PollOutcome> {
     let documents: DocumentRecord[];
     try {
       documents = await lease();
     } catch (err) {
       pollFailures.inc();
       logger.warn({ err: errorMessage(err) }, 'could not lease documents to follow');
-      return;
+      return 'waiting';
     }
     for (const document of documents) {
       try {
@@ -224,24 +233,21 @@ export function createDocumentFollower(options: DocumentFollowerOptions) {
         await repository.release(document.id).catch(() => undefined);
       }
     }
+    return documents.length > 0 ? 'waiting' : 'idle';
   }
 
+  const loop = createPollLoop({
+    round: runRound,
+    intervalMs: options.intervalMs,
+    idleMaxMs: options.idlePollMaxMs,
+  });
+
   return {
-    start(): void {
-      const tick = () => {
-        round = runRound().finally(() => {
-          if (timer) timer = setTimeout(tick, options.intervalMs);
-        });
-      };
-      timer = setTimeout(tick, 0);
-    },
+    start: () => loop.start(),
+    /** A document went to OCR: follow it from now rather than at the next idle round. */
+    wake: () => loop.wake(),
     /** Stops after the round under way. */
-    async stop(): Promise<void> {
-      const pending = timer;
-      timer = undefined;
-      clearTimeout(pending);
-      await round;
-    },
+    stop: () => loop.stop(),
     /** One round now (tests). */
     runRound,
   };

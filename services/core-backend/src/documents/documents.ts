@@ -38,6 +38,8 @@ export interface DocumentsDeps {
   originals: Originals | undefined;
   /** Deletes a document everywhere (`src/deletion/`). */
   deletions: { document(id: string): Promise<void> };
+  /** Told when a document went to OCR: the follower of this replica looks at once. */
+  submitted?: () => void;
 }
 
 export function createDocuments(deps: DocumentsDeps) {
@@ -87,6 +89,7 @@ export function createDocuments(deps: DocumentsDeps) {
     try {
       const { originalKey } = await send(id);
       await repository.submitted(id, originalKey ?? null);
+      deps.submitted?.();
     } catch (err) {
       // Through a deletion job: a kept original goes too, and a task the ocr-service took before
       // failing to answer is waited for and removed.
@@ -179,6 +182,7 @@ export function createDocuments(deps: DocumentsDeps) {
         options: chosen,
         traceparent: currentTraceparent() ?? null,
       });
+      deps.submitted?.();
       return find(member, id);
     },
 

@@ -34,6 +34,7 @@ export function messagingArea(deps: {
     | 'WHATSAPP_MAX_ATTEMPTS'
     | 'WHATSAPP_RETRY_MS'
     | 'WHATSAPP_POLL_MS'
+    | 'IDLE_POLL_MAX_MS'
     | 'WHATSAPP_CONCURRENCY'
   >;
 }): Area {
@@ -50,6 +51,7 @@ export function messagingArea(deps: {
     maxAttempts: settings.WHATSAPP_MAX_ATTEMPTS,
     retryMs: settings.WHATSAPP_RETRY_MS,
     pollMs: settings.WHATSAPP_POLL_MS,
+    idlePollMaxMs: settings.IDLE_POLL_MAX_MS,
     concurrency: settings.WHATSAPP_CONCURRENCY,
   });
   const webhooks = createWebhooks({

@@ -16,7 +16,13 @@
  * WHATSAPP_MAX_ATTEMPTS; others (a refused token, a revoked app key) fail at once. A failure is
  * visible: the row's `state`/`last_error`, `core_whatsapp_replies_total`, a log without the token.
  */
-import { declareSeries, errorMessage, HttpError, type Logger } from '@pelita/kit';
+import {
+  createIdleBackoff,
+  declareSeries,
+  errorMessage,
+  HttpError,
+  type Logger,
+} from '@pelita/kit';
 import type { Registry } from 'prom-client';
 import type { AppKeys } from '../app-keys/app-keys';
 import type { KeySessions } from '../chats/key-sessions';
@@ -48,7 +54,9 @@ export interface OutboxWorkerOptions {
   maxAttempts: number;
   /** The pause after the first failed try; it doubles with each try after. */
   retryMs: number;
+  /** The first loop's wait after a round that found nothing, doubling up to `idlePollMaxMs`. */
   pollMs: number;
+  idlePollMaxMs: number;
   /** Messages worked on at once (one sender's always one after another). */
   concurrency: number;
   /** How long a lease lasts without a heartbeat (renewed every third of it). */
@@ -71,6 +79,7 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
   const sleepers = new Set<() => void>();
   // Aborts the answers and sends under way on stop.
   let stopping = new AbortController();
+  const backoff = createIdleBackoff(options.pollMs, options.idlePollMaxMs);
 
   async function receiverOf(message: OutboxMessage): Promise<Receiver> {
     try {
@@ -218,17 +227,19 @@ export function createOutboxWorker(options: OutboxWorkerOptions) {
     });
   }
   const wakeAll = () => {
+    backoff.reset();
     for (const wakeUp of [...sleepers]) wakeUp();
   };
 
   /**
-   * One of the worker's loops: straight on while there is work. Idle, only the first looks again
-   * every poll interval; the others sleep until a webhook or the first finds work.
+   * One of the worker's loops: straight on while there is work. Idle, only the first looks again,
+   * after a wait that grows while it finds nothing; the others sleep until a webhook or the first
+   * finds work.
    */
   async function loop(first: boolean): Promise<void> {
     while (!stopping.signal.aborted) {
       if (await runRound()) wakeAll();
-      else if (!stopping.signal.aborted) await idle(first ? options.pollMs : undefined);
+      else if (!stopping.signal.aborted) await idle(first ? backoff.idle() : undefined);
     }
   }
 

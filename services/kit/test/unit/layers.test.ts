@@ -40,6 +40,7 @@ const LAYERS: string[][] = [
     'tracing',
     'fast-route',
     'pool-metrics',
+    'poll-loop',
     'postgres-migrations',
     'structured-output',
     'redis-client',
@@ -50,6 +51,7 @@ const LAYERS: string[][] = [
   [
     'route',
     'auth',
+    'postgres-pool',
     'model-errors',
     'request-context',
     'upload',

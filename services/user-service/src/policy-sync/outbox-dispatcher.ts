@@ -6,11 +6,19 @@
  * change's own request never waits.
  *
  * The replica that made a change is woken at once; the others poll, so a row a crashed replica
- * left behind is sent by the next. Rows are claimed with `for update skip locked` in a
+ * left behind is sent by the next. An empty outbox is polled less and less often (up to
+ * IDLE_POLL_MAX_MS), so an idle installation keeps no connection open. Rows are claimed with `for update skip locked` in a
  * transaction that lasts the call: two replicas never send the same row, and the rows of a
  * replica that dies mid-call are free again when its connection drops.
  */
-import { declareSeries, errorMessage, inTraceOf, inTransaction, type Logger } from '@pelita/kit';
+import {
+  createIdleBackoff,
+  declareSeries,
+  errorMessage,
+  inTraceOf,
+  inTransaction,
+  type Logger,
+} from '@pelita/kit';
 import type { Pool, PoolClient } from 'pg';
 import type { Registry } from 'prom-client';
 import type { OutboxRepository, OutboxRow, SyncTarget } from './outbox-repository';
@@ -22,8 +30,12 @@ export interface OutboxDispatcherOptions {
   token?: string | undefined;
   logger: Logger;
   registry: Registry;
-  /** How often the outbox is looked at without a wake-up (rows of other replicas). */
+  /**
+   * How often the outbox is looked at without a wake-up (rows of other replicas) while it holds
+   * rows; empty, the wait doubles up to `idlePollMaxMs`.
+   */
   pollMs: number;
+  idlePollMaxMs: number;
   /** The pause after a failed call doubles from 100 ms up to this. */
   retryMaxMs: number;
   timeoutMs: number;
@@ -50,6 +62,7 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
   // Set by wake(): a change committed during a pass is looked at before the loop sleeps.
   let woken = false;
   let interruptSleep: (() => void) | undefined;
+  const backoff = createIdleBackoff(pollMs, options.idlePollMaxMs);
 
   /** undefined when policy-sync confirmed; what went wrong otherwise. */
   async function call(target: SyncTarget): Promise<string | undefined> {
@@ -144,11 +157,16 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
         logger.error({ err: errorMessage(err) }, 'while sending the policy-sync outbox');
       }
       if (stopped) break;
-      if (handled > 0 || woken) continue;
+      if (handled > 0 || woken) {
+        backoff.reset();
+        continue;
+      }
       const pending = await outbox.pending().catch(() => undefined);
       if (pending) metrics.pending.set(pending.count);
       if (woken) continue;
-      await sleep(Math.min(pollMs, pending?.nextDueMs ?? pollMs));
+      if (pending?.count) backoff.reset();
+      const wait = pending?.count ? pollMs : backoff.idle();
+      await sleep(Math.min(wait, pending?.nextDueMs ?? wait));
     }
   }
 
@@ -158,6 +176,7 @@ export function createOutboxDispatcher(options: OutboxDispatcherOptions): Outbox
     },
     wake() {
       woken = true;
+      backoff.reset();
       interruptSleep?.();
     },
     async stop() {

@@ -61,15 +61,17 @@ export function createOutboxRepository(pool: Pool) {
     },
     /** Rows waiting, and the milliseconds until the next one is due (0 when one is due now). */
     async pending(): Promise<{ count: number; nextDueMs: number | undefined }> {
+      // No row, no due time: SQL's greatest() would make 0 of the null, and the dispatcher
+      // would look again at once, for ever.
       const { rows } = await pool.query<{ n: string; due: number | null }>(
         `select count(*) as n,
-           greatest(0, extract(epoch from min(next_attempt_at) - clock_timestamp()) * 1000)::float8 as due
+           (extract(epoch from min(next_attempt_at) - clock_timestamp()) * 1000)::float8 as due
          from policy_sync_outbox`,
       );
       const due = rows[0]?.due;
       return {
         count: Number(rows[0]?.n ?? 0),
-        nextDueMs: due === null || due === undefined ? undefined : due,
+        nextDueMs: due === null || due === undefined ? undefined : Math.max(0, due),
       };
     },
   };

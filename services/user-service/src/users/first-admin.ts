@@ -10,9 +10,9 @@ export interface FirstAdmin {
 }
 
 /**
- * Creates the admin when no user exists; returns whether it did. Call under the start-up lock.
- * With an outbox (policy-sync configured) both mappings are queued in the same transaction: the
- * admin's grants may not be in OPA yet on a fresh installation.
+ * Creates the admin when no user exists; returns whether it did. Call under the start-up lock, in
+ * its transaction. With an outbox (policy-sync configured) both mappings are queued in that
+ * transaction: the admin's grants may not be in OPA yet on a fresh installation.
  */
 export async function ensureFirstAdmin(
   client: PoolClient,
@@ -29,19 +29,12 @@ export async function ensureFirstAdmin(
     return false;
   }
   const passwordHash = await hashPassword(admin.password);
-  await client.query('begin');
-  try {
-    await client.query(
-      `insert into users (email, username, full_name, password_hash, role_id)
-       select $1, $2, 'Administrator', $3, id from roles where name = 'admin'`,
-      [admin.email, admin.username, passwordHash],
-    );
-    await outbox?.add(client, ['role-users', 'role-grants']);
-    await client.query('commit');
-  } catch (err) {
-    await client.query('rollback');
-    throw err;
-  }
+  await client.query(
+    `insert into users (email, username, full_name, password_hash, role_id)
+     select $1, $2, 'Administrator', $3, id from roles where name = 'admin'`,
+    [admin.email, admin.username, passwordHash],
+  );
+  await outbox?.add(client, ['role-users', 'role-grants']);
   logger.info({ username: admin.username }, 'first administrator created');
   return true;
 }

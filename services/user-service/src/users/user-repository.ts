@@ -3,7 +3,7 @@
  * and names its columns as the {@link User} fields, so rows need no mapping.
  */
 import type { Pool } from 'pg';
-import type { Db } from '@pelita/kit';
+import { inTransaction, type Db } from '@pelita/kit';
 
 /** A user as the service handles it inside: camelCase (the API's snake_case is mapped in `schemas/users.ts`). */
 export interface User {
@@ -87,17 +87,13 @@ export function createUserRepository(pool: Pool) {
      * such change, so two at once cannot both slip under `max_user`.
      */
     async withSeatLock<T>(work: () => Promise<T>): Promise<T> {
-      const client = await pool.connect();
-      try {
-        await client.query('select pg_advisory_lock($1)', [SEAT_LOCK]);
-        try {
-          return await work();
-        } finally {
-          await client.query('select pg_advisory_unlock($1)', [SEAT_LOCK]);
-        }
-      } finally {
-        client.release();
-      }
+      // Held by a transaction of its own until `work` (which commits on other connections) is
+      // done: a transaction-scoped lock also holds through PgBouncer in transaction mode, where a
+      // session lock and its unlock could reach different server connections.
+      return inTransaction(pool, async (client) => {
+        await client.query('select pg_advisory_xact_lock($1)', [SEAT_LOCK]);
+        return work();
+      });
     },
     /** The users taking a license seat: active, and verified when they registered themselves. */
     async countActive(db: Db = pool): Promise<number> {

@@ -1,9 +1,13 @@
-/** Migrations and the first admin on a real PostgreSQL: replicas starting together apply each file once. */
+/**
+ * Migrations and the first admin on a real PostgreSQL: replicas starting together apply each file
+ * once, connected directly and through PgBouncer in transaction mode (where each statement may
+ * reach another server connection, so the start-up lock has to be the transaction's).
+ */
 import { createLogger, migrate, withStartupLock } from '@pelita/kit';
 import pg from 'pg';
 import { MIGRATIONS_DIR, STARTUP_LOCK } from '../../src/service';
 import { ensureFirstAdmin } from '../../src/users/first-admin';
-import { createTestDatabase, type TestDatabase } from './support/database';
+import { createTestDatabase, throughPgBouncer, type TestDatabase } from './support/database';
 
 const ALL = [
   '001_initial',
@@ -17,7 +21,10 @@ const ALL = [
   '009_policy_sync_outbox_traceparent',
 ];
 
-describe('migrations and the first admin', () => {
+describe.each([
+  ['directly', false],
+  ['through PgBouncer', true],
+])('migrations and the first admin, connected %s', (_, pooled) => {
   let database: TestDatabase;
   const pools: pg.Pool[] = [];
   const logger = createLogger({ name: 'migrations-test', level: 'silent' });
@@ -25,7 +32,8 @@ describe('migrations and the first admin', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    for (let i = 0; i < 3; i++) pools.push(new pg.Pool({ connectionString: database.url }));
+    const url = pooled ? throughPgBouncer(database.url) : database.url;
+    for (let i = 0; i < 3; i++) pools.push(new pg.Pool({ connectionString: url }));
   });
   afterAll(async () => {
     await Promise.all(pools.map((pool) => pool.end()));
@@ -53,6 +61,9 @@ describe('migrations and the first admin', () => {
       `select u.username, r.name as role, r.level from users u join roles r on r.id = u.role_id`,
     );
     expect(users.rows).toEqual([{ username: 'root', role: 'admin', level: 1 }]);
+    const locks = await pool.query(`select 1 from pg_locks where locktype = 'advisory'
+      and database = (select oid from pg_database where datname = current_database())`);
+    expect(locks.rowCount).toBe(0);
   });
 
   it('does nothing on a second start', async () => {

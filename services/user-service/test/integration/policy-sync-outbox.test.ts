@@ -229,3 +229,42 @@ describe('the outbox against a recording policy-sync', () => {
     expect(longer.status).toBe(401);
   });
 });
+
+describe('an empty outbox', () => {
+  let platform: Platform;
+  let monitor: pg.Client;
+  beforeAll(async () => {
+    platform = await startPlatform({ POLICY_SYNC_POLL_MS: '200', IDLE_POLL_MAX_MS: '1000' });
+    await platform.service.outbox!.drained();
+    // Statistics of the platform's database, read from another one: this client counts in none.
+    const other = new URL(platform.databaseUrl);
+    other.pathname = '/postgres';
+    monitor = new pg.Client({ connectionString: other.toString() });
+    await monitor.connect();
+  });
+  afterAll(async () => {
+    await monitor?.end();
+    await platform?.stop();
+  });
+
+  /** Transactions committed in the platform's database so far (each look: one or two). */
+  async function transactions(): Promise<number> {
+    await monitor.query('select pg_stat_clear_snapshot()');
+    const { rows } = await monitor.query<{ n: string }>(
+      'select xact_commit as n from pg_stat_database where datname = $1',
+      [new URL(platform.databaseUrl).pathname.slice(1)],
+    );
+    return Number(rows[0]!.n);
+  }
+
+  it('is looked at less and less often, not over and over', async () => {
+    // The waits grow 0.2, 0.4, 0.8, then stay at 1 s.
+    await sleep(2000);
+    const before = await transactions();
+    await sleep(4000);
+    // About four looks of two transactions (the claim, then the count); a loop that did not
+    // wait would make thousands. Statistics reach pg_stat_database within a second.
+    await sleep(1100);
+    expect((await transactions()) - before).toBeLessThan(30);
+  });
+});

@@ -12,6 +12,7 @@ import { networkPolicy } from './servers/network-policy';
 import { node } from './servers/node';
 import { opa } from './servers/opa';
 import { opensearch } from './servers/opensearch';
+import { pgbouncer } from './servers/pgbouncer';
 import { postgres } from './servers/postgres';
 import { prometheus } from './servers/prometheus';
 import { redis } from './servers/redis';
@@ -20,6 +21,7 @@ import { smtp } from './servers/smtp';
 
 export const servers: readonly Server[] = [
   postgres,
+  pgbouncer,
   mariadb,
   redis,
   opensearch,

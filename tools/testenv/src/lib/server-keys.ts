@@ -5,6 +5,7 @@
  */
 export const SERVER_KEYS = {
   postgres: ['POSTGRES_URL'],
+  pgbouncer: ['PGBOUNCER_URL'],
   mariadb: ['MARIADB_URL'],
   redis: ['REDIS_URL'],
   opensearch: ['OPENSEARCH_URL'],

@@ -17,6 +17,16 @@ describe('test servers', () => {
     await expect(query('psql', ['-X', '-tA', POSTGRES_URL, '-c', sql])).resolves.toBe('t');
   });
 
+  it('PgBouncer: pools in transaction mode and reaches PostgreSQL', async () => {
+    const { PGBOUNCER_URL } = requireEnv('PGBOUNCER_URL');
+    // The pooler's own console says which mode it pools in.
+    const admin = new URL(PGBOUNCER_URL);
+    admin.pathname = '/pgbouncer';
+    const mode = await query('psql', ['-X', '-tA', admin.toString(), '-c', 'SHOW CONFIG']);
+    expect(mode).toMatch(/^pool_mode\|transaction\|/m);
+    await expect(query('psql', ['-X', '-tA', PGBOUNCER_URL, '-c', 'SELECT 1'])).resolves.toBe('1');
+  });
+
   it('MariaDB: pelita may create databases', async () => {
     const url = new URL(requireEnv('MARIADB_URL').MARIADB_URL);
     // A name of its own: another checkout may probe the same server at the same time.

@@ -12,6 +12,7 @@ import {
   ADMIN,
   startPlatform,
   type Platform,
+  type PlatformOptions,
 } from '../../../../user-service/test/integration/support/platform';
 
 export { ADMIN };
@@ -43,21 +44,24 @@ export interface CoreStack {
   stop(): Promise<void>;
 }
 
-/** `env`: the core backend's settings; `platformEnv`: the user service's. */
+/**
+ * `env`: the core backend's settings; `platformEnv` and `platformOptions`: the user service's
+ * (its database, and whether it goes through the test PgBouncer).
+ */
 export async function startCoreStack(
   env: Record<string, string> = {},
   platformEnv: Record<string, string> = {},
+  platformOptions: PlatformOptions = {},
 ): Promise<CoreStack> {
   const { REDIS_URL, OPENSEARCH_URL } = requireEnv('REDIS_URL', 'OPENSEARCH_URL');
   const serviceToken = randomBytes(24).toString('hex');
   const run = randomBytes(4).toString('hex');
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const platform = await startPlatform({
-    ...platformEnv,
-    CORE_BACKEND_URL: url,
-    CORE_BACKEND_TOKEN: serviceToken,
-  });
+  const platform = await startPlatform(
+    { ...platformEnv, CORE_BACKEND_URL: url, CORE_BACKEND_TOKEN: serviceToken },
+    platformOptions,
+  );
   const logger = createLogger({
     name: 'core-backend',
     level: process.env.CORE_TEST_LOG ?? 'silent',

@@ -15,7 +15,7 @@ import {
   type PolicySyncService,
 } from '@pelita/policy-sync';
 import { createUserService, settingsSchema, type UserService } from '../../../src';
-import { createTestDatabase, type TestDatabase } from './database';
+import { createTestDatabase, throughPgBouncer, type TestDatabase } from './database';
 import { LogCapture } from './log-capture';
 import { sampleValue } from './metrics';
 import { freePort, startOpa, type OpaProcess } from './opa';
@@ -59,9 +59,19 @@ export interface Platform {
   stop(): Promise<void>;
 }
 
-export async function startPlatform(env: Record<string, string> = {}): Promise<Platform> {
+export interface PlatformOptions {
+  /** A database made by the caller (dropped at stop); a fresh one by default. */
+  database?: TestDatabase;
+  /** The user service reaches it through the test PgBouncer (transaction mode). */
+  pooled?: boolean;
+}
+
+export async function startPlatform(
+  env: Record<string, string> = {},
+  options: PlatformOptions = {},
+): Promise<Platform> {
   const { REDIS_URL, SMTP_HOST, SMTP_PORT } = requireEnv('REDIS_URL', 'SMTP_HOST', 'SMTP_PORT');
-  const database: TestDatabase = await createTestDatabase();
+  const database: TestDatabase = options.database ?? (await createTestDatabase());
   // The shared volume of the policy-sync pod: policy-sync writes data.json, OPA loads it at start.
   const shareDir = mkdtempSync(join(tmpdir(), 'user-service-share-'));
   let opa = await startOpa({ dataDir: shareDir });
@@ -77,7 +87,7 @@ export async function startPlatform(env: Record<string, string> = {}): Promise<P
   const logs = new LogCapture();
   const logger = createLogger({ name: 'user-service', level: 'debug', destination: logs });
   const settings = loadConfig(settingsSchema, {
-    DATABASE_URL: database.url,
+    DATABASE_URL: options.pooled ? throughPgBouncer(database.url) : database.url,
     REDIS_URL,
     REDIS_KEY_PREFIX: redisKeyPrefix,
     URL_OPA: opa.url,
