@@ -37,7 +37,7 @@ export interface ClusterFigures {
 /** The processes that make pods Ready: controllers, scheduler, kwok; logs in a temp dir. */
 async function startHelpers(
   kubeconfig: string,
-): Promise<{ stop(): Promise<void>; logDir: string }> {
+): Promise<{ stop(keepLogs: boolean): Promise<void>; logDir: string }> {
   const { KUBE_APISERVER_BIN, KWOK_BIN } = requireEnv('KUBE_APISERVER_BIN', 'KWOK_BIN');
   const bin = dirname(KUBE_APISERVER_BIN);
   const logDir = mkdtempSync(join(tmpdir(), 'pelita-tenant-density-'));
@@ -59,7 +59,7 @@ async function startHelpers(
     ...client,
     // What rolls out workloads and binds the OCR workers' claims; no token controller, which
     // would need the service-account signing key.
-    '--controllers=deployment,replicaset,statefulset,persistentvolume-binder,serviceaccount,garbagecollector',
+    '--controllers=deployment,replicaset,statefulset,persistentvolume-binder,serviceaccount,garbagecollector,nodelifecycle',
     '--node-monitor-grace-period=10m',
   ]);
   launch('kube-scheduler', join(bin, 'kube-scheduler'), client);
@@ -72,9 +72,9 @@ async function startHelpers(
   ]);
   return {
     logDir,
-    async stop() {
+    async stop(keepLogs) {
       await Promise.all(children.map((child) => stopChild(child)));
-      rmSync(logDir, { recursive: true, force: true });
+      if (!keepLogs) rmSync(logDir, { recursive: true, force: true });
     },
   };
 }
@@ -149,6 +149,7 @@ export async function measureCluster(
   const cluster = await startPrivateCluster();
   let helpers: Awaited<ReturnType<typeof startHelpers>> | undefined;
   let operator: OperatorProcess | undefined;
+  let failed = true;
   try {
     helpers = await startHelpers(cluster.kubeconfigPath);
     const nodes = Math.ceil((tenants.length * PODS_PER_INSTALL) / PODS_PER_NODE) + 1;
@@ -170,6 +171,7 @@ export async function measureCluster(
     const reconciles = await operator.metric('pelita_operator_reconcile_total');
     await settled(operator, reconciles, 120_000, 2000);
     await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_MS));
+    failed = false;
     return {
       readySeconds,
       rssBytes: await operator.metric('process_resident_memory_bytes'),
@@ -182,7 +184,7 @@ export async function measureCluster(
     };
   } finally {
     await operator?.stop();
-    await helpers?.stop();
+    await helpers?.stop(failed);
     // The private apiserver's etcd prefix goes with it: namespaces, volumes, installs.
     await cluster.stop();
   }

@@ -42,11 +42,20 @@ export async function shardsOf(opensearch: string, indexes: string[]): Promise<n
   // A few dozen names per request keeps the URL short.
   for (let i = 0; i < indexes.length; i += 40) {
     const names = indexes.slice(i, i + 40).join(',');
-    const rows = await json<unknown[]>(
-      fetch(`${opensearch}/_cat/shards/${names}?format=json&h=index&ignore_unavailable=true`),
-      '_cat/shards',
+    const settings = await json<
+      Record<
+        string,
+        { settings: { index: { number_of_shards: string; number_of_replicas: string } } }
+      >
+    >(
+      fetch(
+        `${opensearch}/${names}/_settings/index.number_of_shards,index.number_of_replicas?ignore_unavailable=true`,
+      ),
+      'index settings',
     );
-    total += rows.length;
+    for (const { settings: index } of Object.values(settings)) {
+      total += Number(index.index.number_of_shards) * (1 + Number(index.index.number_of_replicas));
+    }
   }
   return total;
 }

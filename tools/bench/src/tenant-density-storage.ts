@@ -46,6 +46,17 @@ export interface TenantUser {
   authorization: string;
 }
 
+/**
+ * node-postgres reads PGUSER and PGPASSWORD from the process environment, where the pods have
+ * them (the rendered URL carries no credentials); every tenant of the bench has the same ones.
+ */
+function exportPostgresCredentials(settings: Record<string, string>): void {
+  for (const name of ['PGUSER', 'PGPASSWORD']) {
+    const value = settings[name];
+    if (value !== undefined) process.env[name] = value;
+  }
+}
+
 /** Serves `service` here and starts it; a failed start stops it again. */
 async function serveStarted(service: Service, logger: Logger): Promise<InProcessService> {
   const server = await serveInProcess(service, logger, { start: false });
@@ -69,7 +80,9 @@ export async function startCore(
   tenant: Tenant,
   logger: Logger,
 ): Promise<TenantCore> {
-  const settings = loadConfig(coreSettingsSchema, factory.settingsOf(tenant, 'core-backend'));
+  const rendered = factory.settingsOf(tenant, 'core-backend');
+  exportPostgresCredentials(rendered);
+  const settings = loadConfig(coreSettingsSchema, rendered);
   // Access is allowed here: OPA is not what is measured (as in the other core-backend benches).
   const service = createCoreBackend(settings, logger, { decide: () => Promise.resolve(true) });
   return { ...(await serveStarted(service, logger)), settings, service };
@@ -80,7 +93,9 @@ export function startUserService(
   tenant: Tenant,
   logger: Logger,
 ): Promise<InProcessService> {
-  const settings = loadConfig(userSettingsSchema, factory.settingsOf(tenant, 'user-service'));
+  const rendered = factory.settingsOf(tenant, 'user-service');
+  exportPostgresCredentials(rendered);
+  const settings = loadConfig(userSettingsSchema, rendered);
   return serveStarted(
     createUserService(settings, logger, { decide: () => Promise.resolve(true) }),
     logger,
