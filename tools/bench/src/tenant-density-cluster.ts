@@ -35,9 +35,10 @@ export interface ClusterFigures {
 }
 
 /** The processes that make pods Ready: controllers, scheduler, kwok; logs in a temp dir. */
-async function startHelpers(
-  kubeconfig: string,
-): Promise<{ stop(keepLogs: boolean): Promise<void>; logDir: string }> {
+function startHelpers(kubeconfig: string): {
+  stop(keepLogs: boolean): Promise<void>;
+  logDir: string;
+} {
   const { KUBE_APISERVER_BIN, KWOK_BIN } = requireEnv('KUBE_APISERVER_BIN', 'KWOK_BIN');
   const bin = dirname(KUBE_APISERVER_BIN);
   const logDir = mkdtempSync(join(tmpdir(), 'pelita-tenant-density-'));
@@ -147,11 +148,11 @@ export async function measureCluster(
   readyTimeoutMs: number,
 ): Promise<ClusterFigures> {
   const cluster = await startPrivateCluster();
-  let helpers: Awaited<ReturnType<typeof startHelpers>> | undefined;
+  let helpers: ReturnType<typeof startHelpers> | undefined;
   let operator: OperatorProcess | undefined;
   let failed = true;
   try {
-    helpers = await startHelpers(cluster.kubeconfigPath);
+    helpers = startHelpers(cluster.kubeconfigPath);
     const nodes = Math.ceil((tenants.length * PODS_PER_INSTALL) / PODS_PER_NODE) + 1;
     for (let i = 0; i < nodes; i += 1) await cluster.objects.create(fakeNode(`kwok-node-${i}`));
     await inBatches(tenants, APPLY_CONCURRENCY, async (tenant) => {

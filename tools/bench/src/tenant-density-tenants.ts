@@ -129,9 +129,10 @@ export function tenantFactory(run: string, llmUrl: string, policies: PolicyFiles
     const container = workload.spec.template.spec.containers[0]!;
     const env: Record<string, string> = {};
     for (const source of container.envFrom ?? []) {
-      const configMap = objects.find(
-        (o) => o.kind === 'ConfigMap' && o.metadata?.name === source.configMapRef?.name,
-      ) as (KubernetesObject & { data?: Record<string, string> }) | undefined;
+      const configMap: (KubernetesObject & { data?: Record<string, string> }) | undefined =
+        objects.find(
+          (o) => o.kind === 'ConfigMap' && o.metadata?.name === source.configMapRef?.name,
+        );
       Object.assign(env, configMap?.data ?? {});
     }
     const secret = (name: string, key: string): string => {
