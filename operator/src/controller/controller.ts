@@ -129,7 +129,7 @@ export class Controller implements ClusterView {
    */
   async allInstalls(): Promise<readonly RawInstall[]> {
     if (this.options.namespace === undefined) return this.installs?.cache.list() ?? [];
-    const list = await this.options.client.list(API_VERSION, KIND, undefined);
+    const list = await this.options.client.list(PLATFORM_INSTALL, undefined);
     return list.items;
   }
 

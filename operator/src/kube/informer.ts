@@ -45,10 +45,7 @@ export function startInformer(options: InformerOptions): Informer {
   let retry: NodeJS.Timeout | undefined;
 
   const listFn = async () => {
-    const list = await client.list(kind.apiVersion, kind.kind, namespace, {
-      labelSelector,
-      fieldSelector,
-    });
+    const list = await client.list(kind, namespace, { labelSelector, fieldSelector });
     markSynced();
     failures = 0;
     return list;
