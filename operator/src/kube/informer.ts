@@ -1,12 +1,20 @@
 /**
  * A cache of one kind kept current by list + watch (client-node's ListWatch), which restarts
  * itself after a watch error or a lost connection, with exponential backoff: ListWatch alone
- * stops for good on the first error (e.g. while the apiserver restarts).
+ * stops for good on the first error (e.g. while the apiserver restarts). Objects are trimmed to
+ * what a reconcile reads before the cache stores them (cache-trim.ts).
  */
-import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesObject,
+  type ObjectCache,
+} from '@kubernetes/client-node';
 import type { Logger } from '@pelita/kit';
-import { describeApiError, type KubeClient } from './client';
 import type { OperatorMetrics } from '../metrics';
+import { trimForCache } from './cache-trim';
+import { describeApiError, type KubeClient } from './client';
 import { collectionPath, type WatchedKind } from './kinds';
 
 export interface InformerOptions {
@@ -44,15 +52,16 @@ export function startInformer(options: InformerOptions): Informer {
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
 
+  const trim = (object: KubernetesObject) => trimForCache(kind.kind, object);
   const listFn = async () => {
-    const list = await client.list(kind, namespace, { labelSelector, fieldSelector });
+    const list = await client.list(kind, namespace, { labelSelector, fieldSelector }, trim);
     markSynced();
     failures = 0;
     return list;
   };
   const informer = new ListWatch<KubernetesObject>(
     collectionPath(kind, namespace),
-    new Watch(client.config),
+    new TrimmingWatch(client.config, trim),
     listFn,
     false,
     labelSelector,
@@ -89,4 +98,29 @@ export function startInformer(options: InformerOptions): Informer {
       await informer.stop();
     },
   };
+}
+
+/** client-node's Watch, handing each object to `trim` before the ListWatch caches it. */
+class TrimmingWatch extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly trim: (object: KubernetesObject) => KubernetesObject,
+  ) {
+    super(config);
+  }
+
+  override watch(...[path, query, callback, done]: Parameters<Watch['watch']>) {
+    return super.watch(
+      path,
+      query,
+      // ERROR carries a Status, BOOKMARK only a resourceVersion: neither is an object to cache.
+      (phase, object: KubernetesObject, event?: unknown) =>
+        callback(
+          phase,
+          phase === 'ERROR' || phase === 'BOOKMARK' ? object : this.trim(object),
+          event,
+        ),
+      done,
+    );
+  }
 }
