@@ -2,7 +2,8 @@
  * A cache of one kind kept current by list + watch (client-node's ListWatch), which restarts
  * itself after a watch error or a lost connection, with exponential backoff: ListWatch alone
  * stops for good on the first error (e.g. while the apiserver restarts). Objects are trimmed to
- * what a reconcile reads before the cache stores them (cache-trim.ts).
+ * what a reconcile reads before the cache stores them (cache-trim.ts), and filed by their
+ * controller's uid (owner-index.ts).
  */
 import {
   ListWatch,
@@ -16,6 +17,7 @@ import type { OperatorMetrics } from '../metrics';
 import { trimForCache } from './cache-trim';
 import { describeApiError, type KubeClient } from './client';
 import { collectionPath, type WatchedKind } from './kinds';
+import { OwnerIndex } from './owner-index';
 
 export interface InformerOptions {
   client: KubeClient;
@@ -36,6 +38,8 @@ export interface InformerOptions {
 export interface Informer {
   readonly kind: WatchedKind;
   readonly cache: ObjectCache<KubernetesObject>;
+  /** The cached objects whose controller is `ownerUid`, in `namespace`. */
+  controlledBy(ownerUid: string, namespace: string): KubernetesObject[];
   /** Resolves once the first list has filled the cache (retried until it does). */
   readonly synced: Promise<void>;
   stop(): Promise<void>;
@@ -67,13 +71,23 @@ export function startInformer(options: InformerOptions): Informer {
     labelSelector,
     fieldSelector,
   );
+  const owners = new OwnerIndex();
   const changed = (object: KubernetesObject) => {
     options.metrics?.watchEvents.inc({ kind: kind.kind });
     onChange(object);
   };
-  informer.on('add', changed);
-  informer.on('update', changed);
-  informer.on('delete', changed);
+  informer.on('add', (object) => {
+    owners.put(object);
+    changed(object);
+  });
+  informer.on('update', (object) => {
+    owners.put(object);
+    changed(object);
+  });
+  informer.on('delete', (object) => {
+    owners.remove(object);
+    changed(object);
+  });
   informer.on('connect', () => client.count('watch'));
   informer.on('error', (err: unknown) => {
     if (stopped) return;
@@ -91,6 +105,7 @@ export function startInformer(options: InformerOptions): Informer {
   return {
     kind,
     cache: informer,
+    controlledBy: (ownerUid, ns) => owners.controlledBy(ownerUid, ns),
     synced,
     async stop() {
       stopped = true;
