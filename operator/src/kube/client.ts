@@ -256,7 +256,9 @@ export class KubeClient {
       if (selectors.fieldSelector) query.set('fieldSelector', selectors.fieldSelector);
       if (continueToken) query.set('continue', continueToken);
       this.count('list');
-      const page = (await this.getJson(`${collectionPath(kind, namespace)}?${query}`)) as {
+      const page = (await this.getJson(
+        `${collectionPath(kind, namespace)}?${query.toString()}`,
+      )) as {
         items?: KubernetesObject[];
         metadata?: { resourceVersion?: string; continue?: string };
       };

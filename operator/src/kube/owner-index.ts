@@ -19,7 +19,10 @@ export class OwnerIndex {
     if (previous !== undefined && previous !== owner) this.unfile(previous, key);
     if (owner === undefined) return;
     let owned = this.byOwner.get(owner);
-    if (!owned) this.byOwner.set(owner, (owned = new Map()));
+    if (!owned) {
+      owned = new Map<string, KubernetesObject>();
+      this.byOwner.set(owner, owned);
+    }
     owned.set(key, object);
     this.ownerOf.set(key, owner);
   }

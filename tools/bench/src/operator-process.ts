@@ -52,7 +52,7 @@ export async function startOperator(
 }
 
 /** Prometheus' histogram_quantile over one histogram's cumulative buckets (`le="0.5"` → count). */
-export function histogramQuantile(buckets: Record<string, number>, q: number): number {
+function histogramQuantile(buckets: Record<string, number>, q: number): number {
   const sorted = Object.entries(buckets)
     .map(([labels, count]) => {
       const le = /le="([^"]+)"/.exec(labels)?.[1] ?? '';
