@@ -31,6 +31,9 @@ export { renderDesired, childName, type PolicyFiles, type RenderInput } from './
 export { MANAGED_BY } from './render/meta';
 export { DESIRED_HASH_ANNOTATION } from './controller/drift';
 
+// Sending a rendered object through client-node (its models rename a few fields)
+export { toClientModel } from './kube/client';
+
 // The kinds it watches
 export {
   CHILD_KINDS,

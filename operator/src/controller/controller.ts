@@ -129,7 +129,7 @@ export class Controller implements ClusterView {
    */
   async allInstalls(): Promise<readonly RawInstall[]> {
     if (this.options.namespace === undefined) return this.installs?.cache.list() ?? [];
-    const list = await this.options.client.list(API_VERSION, KIND, undefined);
+    const list = await this.options.client.list(PLATFORM_INSTALL, undefined);
     return list.items;
   }
 
@@ -137,8 +137,8 @@ export class Controller implements ClusterView {
     return this.informerOf(kind)?.cache.get(name, namespace);
   }
 
-  children(kind: WatchedKind, namespace: string): readonly KubernetesObject[] {
-    return this.informerOf(kind)?.cache.list(namespace) ?? [];
+  children(kind: WatchedKind, namespace: string, ownerUid: string): readonly KubernetesObject[] {
+    return this.informerOf(kind)?.controlledBy(ownerUid, namespace) ?? [];
   }
 
   childKinds(): readonly WatchedKind[] {
@@ -176,8 +176,13 @@ export class Controller implements ClusterView {
     else if (resyncMs > 0) this.queue.addAfter(key, resyncMs);
   }
 
-  /** Children carry a controller reference to their install: that names the key to queue. */
+  /**
+   * Children carry a controller reference to their install: that names the key to queue. Not
+   * before the installs are watched: their first list queues every install anyway, and a key
+   * queued earlier ran a reconcile that found no install (one per install at every start).
+   */
   private enqueueOwner(child: KubernetesObject): void {
+    if (!this.installs) return;
     const owner = child.metadata?.ownerReferences?.find(
       (ref) => ref.controller === true && ref.kind === KIND && ref.apiVersion === API_VERSION,
     );

@@ -161,23 +161,16 @@ function workloadsOf(
 ): Array<{ ref: ObjectRef; deleting: boolean }> {
   const namespace = install.metadata?.namespace ?? '';
   return [DEPLOYMENT, STATEFUL_SET].flatMap((kind) =>
-    view
-      .children(kind, namespace)
-      .filter((child) =>
-        (child.metadata?.ownerReferences ?? []).some(
-          (owner) => owner.controller === true && owner.uid === install.metadata?.uid,
-        ),
-      )
-      .map((child) => ({
-        ref: {
-          apiVersion: kind.apiVersion,
-          kind: kind.kind,
-          name: child.metadata?.name ?? '',
-          namespace,
-          uid: child.metadata?.uid,
-        },
-        deleting: child.metadata?.deletionTimestamp !== undefined,
-      })),
+    view.children(kind, namespace, install.metadata?.uid ?? '').map((child) => ({
+      ref: {
+        apiVersion: kind.apiVersion,
+        kind: kind.kind,
+        name: child.metadata?.name ?? '',
+        namespace,
+        uid: child.metadata?.uid,
+      },
+      deleting: child.metadata?.deletionTimestamp !== undefined,
+    })),
   );
 }
 

@@ -10,7 +10,8 @@ import { needsApply, withDesiredHash } from './drift';
 /** The part of the cluster a plan reads (the controller's informer caches, or a fake). */
 export interface LiveView {
   live(kind: KindRef, namespace: string, name: string): KubernetesObject | undefined;
-  children(kind: WatchedKind, namespace: string): readonly KubernetesObject[];
+  /** The children of `kind` in `namespace` whose controller is `ownerUid`. */
+  children(kind: WatchedKind, namespace: string, ownerUid: string): readonly KubernetesObject[];
   /** Kinds whose children are pruned. */
   childKinds(): readonly WatchedKind[];
 }
@@ -58,7 +59,7 @@ export function plan({ desired, namespace, ownerUid, view }: PlanInput): Plan {
   const wanted = new Set(desired.map((o) => refKey(kindOf(o), o.metadata?.name ?? '')));
   const prune: Prune[] = [];
   for (const kind of view.childKinds()) {
-    for (const child of view.children(kind, namespace)) {
+    for (const child of view.children(kind, namespace, ownerUid)) {
       const name = child.metadata?.name ?? '';
       if (isControlledBy(child, ownerUid) && !wanted.has(refKey(kind, name))) {
         prune.push({ kind, name, uid: child.metadata?.uid });

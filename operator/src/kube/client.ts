@@ -3,6 +3,8 @@
  * server-side apply, one place that counts requests (`pelita_operator_kube_requests_total`) and
  * one way of reading an API error's status code.
  */
+import http from 'node:http';
+import https from 'node:https';
 import {
   ApiException,
   AppsV1Api,
@@ -23,7 +25,11 @@ import {
 } from '@kubernetes/client-node';
 import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
-import { PLATFORM_INSTALL } from './kinds';
+import { collectionPath, PLATFORM_INSTALL, type WatchedKind } from './kinds';
+
+/** Items per page of a list (client-go's pager asks for as many). */
+const LIST_PAGE_SIZE = 500;
+const LIST_PAGE_TIMEOUT_MS = 60_000;
 
 export const FIELD_MANAGER = 'pelita-operator';
 
@@ -61,6 +67,39 @@ function parseBody(body: unknown): { reason?: string; message?: string } | undef
     }
   }
   return typeof body === 'object' && body !== null ? body : undefined;
+}
+
+interface HttpAnswer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One GET, its body read whole; fails after LIST_PAGE_TIMEOUT_MS without an answer. */
+function httpGet(url: URL, options: https.RequestOptions): Promise<HttpAnswer> {
+  const send = url.protocol === 'http:' ? http.request : https.request;
+  return new Promise((resolve, reject) => {
+    const request = send(url, { ...options, method: 'GET' }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('error', reject);
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          headers: response.headers,
+          body: Buffer.concat(chunks).toString('utf8'),
+        }),
+      );
+    });
+    // A list that hangs would keep its informer from ever syncing: fail it, the informer retries.
+    request.setTimeout(LIST_PAGE_TIMEOUT_MS, () =>
+      request.destroy(
+        new Error(`GET ${url.pathname}: no answer within ${LIST_PAGE_TIMEOUT_MS} ms`),
+      ),
+    );
+    request.on('error', reject);
+    request.end();
+  });
 }
 
 /** Request options that abort the request when `signal` does (a time-out, typically). */
@@ -194,23 +233,63 @@ export class KubeClient {
     }
   }
 
-  list(
-    apiVersion: string,
-    kind: string,
+  /**
+   * Lists a collection as the API's JSON, 500 items a page (client-go's pager), each item handed
+   * through `each` as its page arrives: a re-list of thousands of objects is never held whole.
+   * Not client-node's typed list: that turns items into its models, which rename fields (a
+   * NetworkPolicy rule's `from` becomes `_from`) and dates; the drift check compares with the
+   * rendered API JSON, so after every restart each listed NetworkPolicy looked drifted and was
+   * applied again.
+   */
+  async list(
+    kind: WatchedKind,
     namespace: string | undefined,
-    selectors: { labelSelector?: string; fieldSelector?: string } = {},
+    selectors: { labelSelector?: string; fieldSelector?: string; pageSize?: number } = {},
+    each: (item: KubernetesObject) => KubernetesObject = (item) => item,
   ): Promise<KubernetesListObject<KubernetesObject>> {
-    this.count('list');
-    return this.objects.list(
-      apiVersion,
-      kind,
-      namespace,
-      undefined,
-      undefined,
-      undefined,
-      selectors.fieldSelector,
-      selectors.labelSelector,
-    );
+    const items: KubernetesObject[] = [];
+    let resourceVersion: string | undefined;
+    let continueToken: string | undefined;
+    do {
+      const query = new URLSearchParams({ limit: String(selectors.pageSize ?? LIST_PAGE_SIZE) });
+      if (selectors.labelSelector) query.set('labelSelector', selectors.labelSelector);
+      if (selectors.fieldSelector) query.set('fieldSelector', selectors.fieldSelector);
+      if (continueToken) query.set('continue', continueToken);
+      this.count('list');
+      const page = (await this.getJson(
+        `${collectionPath(kind, namespace)}?${query.toString()}`,
+      )) as {
+        items?: KubernetesObject[];
+        metadata?: { resourceVersion?: string; continue?: string };
+      };
+      for (const item of page.items ?? []) items.push(each(item));
+      // The list's resourceVersion is the first page's: later pages are of that same snapshot.
+      resourceVersion ??= page.metadata?.resourceVersion;
+      continueToken = page.metadata?.continue || undefined;
+    } while (continueToken);
+    return {
+      apiVersion: kind.apiVersion,
+      kind: `${kind.kind}List`,
+      metadata: { resourceVersion },
+      items,
+    };
+  }
+
+  /** One GET answered with JSON; a non-2xx answer is an ApiException, as client-node's are. */
+  private async getJson(path: string): Promise<unknown> {
+    const server = this.config.getCurrentCluster()?.server;
+    if (!server) throw new Error('the kubeconfig names no current cluster');
+    const url = new URL(`${server}${path}`);
+    const options: https.RequestOptions = { headers: { accept: 'application/json' } };
+    await this.config.applyToHTTPSOptions(options); // credentials, CA and agent of the kubeconfig
+    const { status, headers, body } = await httpGet(url, options);
+    if (status < 200 || status > 299) {
+      const flat = Object.fromEntries(
+        Object.entries(headers).map(([name, value]) => [name, String(value)]),
+      );
+      throw new ApiException(status, 'Unsuccessful HTTP Request', parseBody(body), flat);
+    }
+    return JSON.parse(body);
   }
 
   /** Server-side apply of a custom resource's status subresource. */

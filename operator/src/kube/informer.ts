@@ -1,13 +1,23 @@
 /**
  * A cache of one kind kept current by list + watch (client-node's ListWatch), which restarts
  * itself after a watch error or a lost connection, with exponential backoff: ListWatch alone
- * stops for good on the first error (e.g. while the apiserver restarts).
+ * stops for good on the first error (e.g. while the apiserver restarts). Objects are trimmed to
+ * what a reconcile reads before the cache stores them (cache-trim.ts), and filed by their
+ * controller's uid (owner-index.ts).
  */
-import { ListWatch, Watch, type KubernetesObject, type ObjectCache } from '@kubernetes/client-node';
+import {
+  ListWatch,
+  Watch,
+  type KubeConfig,
+  type KubernetesObject,
+  type ObjectCache,
+} from '@kubernetes/client-node';
 import type { Logger } from '@pelita/kit';
-import { describeApiError, type KubeClient } from './client';
 import type { OperatorMetrics } from '../metrics';
+import { trimForCache } from './cache-trim';
+import { describeApiError, type KubeClient } from './client';
 import { collectionPath, type WatchedKind } from './kinds';
+import { OwnerIndex } from './owner-index';
 
 export interface InformerOptions {
   client: KubeClient;
@@ -28,6 +38,8 @@ export interface InformerOptions {
 export interface Informer {
   readonly kind: WatchedKind;
   readonly cache: ObjectCache<KubernetesObject>;
+  /** The cached objects whose controller is `ownerUid`, in `namespace`. */
+  controlledBy(ownerUid: string, namespace: string): KubernetesObject[];
   /** Resolves once the first list has filled the cache (retried until it does). */
   readonly synced: Promise<void>;
   stop(): Promise<void>;
@@ -44,30 +56,38 @@ export function startInformer(options: InformerOptions): Informer {
   let failures = 0;
   let retry: NodeJS.Timeout | undefined;
 
+  const trim = (object: KubernetesObject) => trimForCache(kind.kind, object);
   const listFn = async () => {
-    const list = await client.list(kind.apiVersion, kind.kind, namespace, {
-      labelSelector,
-      fieldSelector,
-    });
+    const list = await client.list(kind, namespace, { labelSelector, fieldSelector }, trim);
     markSynced();
     failures = 0;
     return list;
   };
   const informer = new ListWatch<KubernetesObject>(
     collectionPath(kind, namespace),
-    new Watch(client.config),
+    new TrimmingWatch(client.config, trim),
     listFn,
     false,
     labelSelector,
     fieldSelector,
   );
+  const owners = new OwnerIndex();
   const changed = (object: KubernetesObject) => {
     options.metrics?.watchEvents.inc({ kind: kind.kind });
     onChange(object);
   };
-  informer.on('add', changed);
-  informer.on('update', changed);
-  informer.on('delete', changed);
+  informer.on('add', (object) => {
+    owners.put(object);
+    changed(object);
+  });
+  informer.on('update', (object) => {
+    owners.put(object);
+    changed(object);
+  });
+  informer.on('delete', (object) => {
+    owners.remove(object);
+    changed(object);
+  });
   informer.on('connect', () => client.count('watch'));
   informer.on('error', (err: unknown) => {
     if (stopped) return;
@@ -85,6 +105,7 @@ export function startInformer(options: InformerOptions): Informer {
   return {
     kind,
     cache: informer,
+    controlledBy: (ownerUid, ns) => owners.controlledBy(ownerUid, ns),
     synced,
     async stop() {
       stopped = true;
@@ -92,4 +113,29 @@ export function startInformer(options: InformerOptions): Informer {
       await informer.stop();
     },
   };
+}
+
+/** client-node's Watch, handing each object to `trim` before the ListWatch caches it. */
+class TrimmingWatch extends Watch {
+  constructor(
+    config: KubeConfig,
+    private readonly trim: (object: KubernetesObject) => KubernetesObject,
+  ) {
+    super(config);
+  }
+
+  override watch(...[path, query, callback, done]: Parameters<Watch['watch']>) {
+    return super.watch(
+      path,
+      query,
+      // ERROR carries a Status, BOOKMARK only a resourceVersion: neither is an object to cache.
+      (phase, object: KubernetesObject, event?: unknown) =>
+        callback(
+          phase,
+          phase === 'ERROR' || phase === 'BOOKMARK' ? object : this.trim(object),
+          event,
+        ),
+      done,
+    );
+  }
 }

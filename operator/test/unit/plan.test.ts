@@ -18,7 +18,7 @@ function fakeView(objects: Array<{ kind: WatchedKind; object: KubernetesObject }
   return {
     live: (kind, namespace, name) =>
       inNamespace(kind, namespace).find((o) => o.metadata?.name === name),
-    children: (kind, namespace) => inNamespace(kind, namespace),
+    children: (kind, namespace) => inNamespace(kind, namespace), // plan filters by controller
     childKinds: () => [CONFIG_MAP, SERVICE],
   };
 }

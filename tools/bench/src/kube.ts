@@ -83,6 +83,10 @@ export class ClusterView {
   private readonly present = new Set<string>();
   /** `<namespace>/<name>` of every PlatformInstall whose status reflects its generation. */
   private readonly observed = new Set<string>();
+  /** How many of `present` and of `observed` are in each namespace: a check over thousands of
+   * installs costs one lookup per event, not one per child. */
+  private readonly presentCount = new Map<string, number>();
+  private readonly observedCount = new Map<string, number>();
   private readonly waiters = new Set<Waiter>();
   private readonly watches: AbortController[] = [];
   private failure: Error | undefined;
@@ -110,8 +114,9 @@ export class ClusterView {
           (phase, object: KubernetesObject) => {
             if (phase === 'ERROR') return stopped(object); // e.g. 410 Gone: the view is stale
             const key = objectKey(object, kind.kind);
-            if (phase === 'DELETED') this.present.delete(key);
-            else this.present.add(key);
+            const namespace = object.metadata?.namespace ?? '';
+            if (phase === 'DELETED') change(this.present, this.presentCount, key, namespace, false);
+            else change(this.present, this.presentCount, key, namespace, true);
             this.check();
           },
           stopped,
@@ -124,11 +129,12 @@ export class ClusterView {
         {},
         (phase, install: KubernetesObject & { status?: { observedGeneration?: number } }) => {
           if (phase === 'ERROR') return stopped(install);
-          const key = `${install.metadata?.namespace}/${install.metadata?.name}`;
+          const namespace = install.metadata?.namespace ?? '';
+          const key = `${namespace}/${install.metadata?.name}`;
           const generation = install.metadata?.generation ?? 1;
-          if (phase !== 'DELETED' && (install.status?.observedGeneration ?? 0) >= generation) {
-            this.observed.add(key);
-          } else this.observed.delete(key);
+          const observed =
+            phase !== 'DELETED' && (install.status?.observedGeneration ?? 0) >= generation;
+          change(this.observed, this.observedCount, key, namespace, observed);
           this.check();
         },
         stopped,
@@ -142,6 +148,16 @@ export class ClusterView {
 
   isObserved(namespace: string, name: string): boolean {
     return this.observed.has(`${namespace}/${name}`);
+  }
+
+  /** How many watched children exist in `namespace`. */
+  presentIn(namespace: string): number {
+    return this.presentCount.get(namespace) ?? 0;
+  }
+
+  /** How many PlatformInstalls of `namespace` have a status reflecting their generation. */
+  observedIn(namespace: string): number {
+    return this.observedCount.get(namespace) ?? 0;
   }
 
   /** Resolves with the `performance.now()` of the event that made `done()` true. */
@@ -181,4 +197,18 @@ export class ClusterView {
       waiter.resolve(at);
     }
   }
+}
+
+/** Adds `key` to or removes it from `set`, keeping the count of its namespace. */
+function change(
+  set: Set<string>,
+  counts: Map<string, number>,
+  key: string,
+  namespace: string,
+  member: boolean,
+): void {
+  if (member === set.has(key)) return;
+  if (member) set.add(key);
+  else set.delete(key);
+  counts.set(namespace, (counts.get(namespace) ?? 0) + (member ? 1 : -1));
 }

@@ -5,13 +5,16 @@ import { waitFor } from '@pelita/testenv';
 import { startService, type StartedService } from './process';
 
 const ROOT = join(__dirname, '..', '..', '..');
-const OPERATOR_MAIN = join(ROOT, 'operator', 'dist', 'main.js');
+/** Another build to measure (`BENCH_OPERATOR_MAIN=/path/to/dist/main.js`): before and after a change. */
+const OPERATOR_MAIN = process.env.BENCH_OPERATOR_MAIN || join(ROOT, 'operator', 'dist', 'main.js');
 
 export interface OperatorProcess extends StartedService {
   /** The sum of every series of `name` (all label values), or 0 when it has none yet. */
   metric(name: string): Promise<number>;
   /** Each series of `name` by its label values, e.g. `{ 'verb="list"': 8 }`. */
   series(name: string): Promise<Record<string, number>>;
+  /** The `q` quantile (0-1) of histogram `name`, interpolated in its bucket as Prometheus does. */
+  quantile(name: string, q: number): Promise<number>;
 }
 
 export async function startOperator(
@@ -44,7 +47,34 @@ export async function startOperator(
     ...service,
     series,
     metric: async (name) => Object.values(await series(name)).reduce((sum, v) => sum + v, 0),
+    quantile: async (name, q) => histogramQuantile(await series(`${name}_bucket`), q),
   };
+}
+
+/** Prometheus' histogram_quantile over one histogram's cumulative buckets (`le="0.5"` → count). */
+function histogramQuantile(buckets: Record<string, number>, q: number): number {
+  const sorted = Object.entries(buckets)
+    .map(([labels, count]) => {
+      const le = /le="([^"]+)"/.exec(labels)?.[1] ?? '';
+      return { le: le === '+Inf' ? Number.POSITIVE_INFINITY : Number(le), count };
+    })
+    .sort((a, b) => a.le - b.le);
+  const total = sorted.at(-1)?.count ?? 0;
+  if (total === 0) return Number.NaN;
+  const rank = q * total;
+  let lower = { le: 0, count: 0 };
+  for (const bucket of sorted) {
+    if (bucket.count >= rank) {
+      // Beyond the last finite bound Prometheus answers that bound.
+      if (!Number.isFinite(bucket.le)) return lower.le;
+      const inBucket = bucket.count - lower.count;
+      return (
+        lower.le + (bucket.le - lower.le) * (inBucket === 0 ? 1 : (rank - lower.count) / inBucket)
+      );
+    }
+    lower = bucket;
+  }
+  return lower.le;
 }
 
 /**

@@ -6,11 +6,13 @@
  * Apply → children: one PlatformInstall at a time, from its apply to the watch event of its last
  * child; baseline: the bench applies the same install and server-side-applies `renderDesired`'s
  * children itself, one by one, ended the same way.
- * Cold start: 50 installs exist before the operator starts; time from its start until every
- * child exists and every status has observedGeneration, and its API requests per install (its
- * `pelita_operator_kube_requests_total`), then again for a restart over the settled installs;
- * baseline: the bench applying the 50 installs' children sequentially.
- * Memory: the operator's RSS idle (no install) and settled with 50 installs.
+ * At each scale N (`BENCH_OPERATOR_INSTALLS`, default 50,200; the README's table adds 1000):
+ * cold start: N installs exist before the operator starts; time from its start until every child
+ * exists and every status has observedGeneration, its API requests per install (its
+ * `pelita_operator_kube_requests_total`) and its reconcile p99, then again for a restart over the
+ * settled installs; baseline: the bench applying the N installs' children sequentially.
+ * Memory: the operator's RSS idle (no install), settled with N installs and restarted over them;
+ * per install = (settled − idle) / N.
  */
 import { join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
@@ -22,6 +24,7 @@ import {
   loadPolicies,
   parseSpec,
   renderDesired,
+  toClientModel,
   type PlatformInstallSpecInput,
   type PolicyFiles,
 } from '@pelita/operator';
@@ -31,7 +34,16 @@ import { settled, startOperator, type OperatorProcess } from './operator-process
 import { percentile, report, table, timingRow } from './report';
 
 const SEQUENTIAL_INSTALLS = 20;
-const COLD_INSTALLS = 50;
+/** The scales measured: `BENCH_OPERATOR_INSTALLS=50,200,1000` for the README's table. */
+const SCALES = (process.env.BENCH_OPERATOR_INSTALLS || '50,200')
+  .split(',')
+  .map((n) => Number(n.trim()))
+  .filter((n) => Number.isInteger(n) && n > 0);
+/** Installs applied at once while setting a scale up (not measured). */
+const SETUP_CONCURRENCY = 8;
+/** Requests that change something: on a restart over settled installs there should be none. */
+const WRITE_VERBS = ['apply', 'patch', 'create', 'update', 'delete'];
+const RECONCILE_SECONDS = 'pelita_operator_reconcile_duration_seconds';
 const FIELD_MANAGER = 'pelita-bench';
 /** Lets start-up garbage be collected before RSS is read, idle and settled alike. */
 const MEMORY_SETTLE_MS = 3000;
@@ -48,7 +60,7 @@ export async function run(): Promise<void> {
   let operator: OperatorProcess | undefined;
   try {
     await view.start(CHILD_KINDS, `app.kubernetes.io/managed-by=${MANAGED_BY}`);
-    for (const namespace of ['sequential', 'direct', 'cold', 'cold-direct']) {
+    for (const namespace of ['sequential', 'direct']) {
       await cluster.createNamespace(namespace);
     }
     const children = (namespace: string, name: string) =>
@@ -99,101 +111,175 @@ export async function run(): Promise<void> {
         `reconcile errors: ${sequentialErrors}`,
     );
 
-    // 2. Cold start: every install exists before the operator does.
-    const names = Array.from({ length: COLD_INSTALLS }, (_, i) => `tenant-${i}`);
-    for (const name of names) await cluster.apply(platformInstall('cold', name), FIELD_MANAGER);
-    const coldKeys = names.map((name) => children('cold', name));
-    const coldStarted = performance.now();
-    operator = await startOperator(cluster.kubeconfigPath, 'cold');
+    // 2. At each scale: a cold start, a restart over the settled installs, the direct baseline.
+    const scales: ScaleFigures[] = [];
+    for (const installs of SCALES) {
+      scales.push(await measureScale(cluster, view, policies, installs, childCount));
+    }
+
+    // 3. Memory and cost per install, every scale side by side.
+    report(
+      '\noperator at scale (RSS: process_resident_memory_bytes; per install: (settled − idle) / N)',
+    );
+    report(`idle, 0 installs: ${mib(idleRss)} MiB`);
+    table(
+      scales.map((figures) => ({
+        N: figures.installs,
+        'settled MiB': mib(figures.settledRss),
+        'MiB/install': mib((figures.settledRss - idleRss) / figures.installs, 2),
+        'restarted MiB': mib(figures.restartedRss),
+        'cold s/install': (figures.coldMs / 1000 / figures.installs).toFixed(3),
+        'direct s/install': (figures.directMs / 1000 / figures.installs).toFixed(3),
+        'cold/direct': ratio(figures.coldMs, figures.directMs),
+        'cold req/install': (figures.coldRequests / figures.installs).toFixed(1),
+        'restart req/install': (figures.restartRequests / figures.installs).toFixed(2),
+        'restart writes/install': (figures.restartWrites / figures.installs).toFixed(2),
+        'reconcile p99 s': figures.coldP99.toFixed(3),
+      })),
+    );
+  } finally {
+    await operator?.stop();
+    view.stop();
+    await cluster.stop();
+  }
+}
+
+interface ScaleFigures {
+  installs: number;
+  coldMs: number;
+  directMs: number;
+  coldRequests: number;
+  restartRequests: number;
+  restartWrites: number;
+  coldP99: number;
+  settledRss: number;
+  restartedRss: number;
+}
+
+/**
+ * N installs exist before the operator starts (namespace `cold-N`): its cold start, then a restart
+ * over the settled installs; then the baseline applies the same children (namespace `direct-N`).
+ */
+async function measureScale(
+  cluster: PrivateCluster,
+  view: ClusterView,
+  policies: PolicyFiles,
+  installs: number,
+  childCount: number,
+): Promise<ScaleFigures> {
+  const cold = `cold-${installs}`;
+  const direct = `direct-${installs}`;
+  for (const namespace of [cold, direct]) await cluster.createNamespace(namespace);
+  const names = Array.from({ length: installs }, (_, i) => `tenant-${i}`);
+  // Generous: the slowest scale measured so far took under 0.4 s an install.
+  const timeoutMs = Math.max(180_000, installs * 1500);
+  await inParallel(names, (name) => cluster.apply(platformInstall(cold, name), FIELD_MANAGER));
+
+  const coldStarted = performance.now();
+  let operator = await startOperator(cluster.kubeconfigPath, cold);
+  try {
     const coldDone = await view.until(
-      () => names.every((name, i) => view.isObserved('cold', name) && view.has(coldKeys[i] ?? [])),
-      'cold start',
-      180_000,
+      () => view.observedIn(cold) >= installs && view.presentIn(cold) >= installs * childCount,
+      `cold start of ${installs}`,
+      timeoutMs,
     );
     const coldMs = coldDone - coldStarted;
     const coldRequests = await operator.metric(REQUESTS);
-    await settled(operator, COLD_INSTALLS, 60_000);
+    await settled(operator, installs, timeoutMs);
     const settledRequests = await operator.metric(REQUESTS);
     const coldErrors = await operator.metric('pelita_operator_reconcile_errors_total');
+    const coldP99 = await operator.quantile(RECONCILE_SECONDS, 0.99);
     await sleep(MEMORY_SETTLE_MS);
     const settledRss = await operator.metric(RSS);
     await operator.stop();
 
     // A restart over settled installs: every child is in the cache and matches, so no writes.
-    operator = await startOperator(cluster.kubeconfigPath, 'cold');
-    await settled(operator, COLD_INSTALLS, 60_000);
-    const resyncRequests = await operator.metric(REQUESTS);
-    const resyncVerbs = await operator.series(REQUESTS);
+    operator = await startOperator(cluster.kubeconfigPath, cold);
+    await settled(operator, installs, timeoutMs);
+    const restartRequests = await operator.metric(REQUESTS);
+    const restartVerbs = await operator.series(REQUESTS);
+    const restartP99 = await operator.quantile(RECONCILE_SECONDS, 0.99);
     await sleep(MEMORY_SETTLE_MS);
     const restartedRss = await operator.metric(RSS);
     await operator.stop();
-    operator = undefined;
 
-    const coldInstalls: KubernetesObject[] = [];
-    for (const name of names) {
-      coldInstalls.push(await cluster.apply(platformInstall('cold-direct', name), FIELD_MANAGER));
-    }
-    const directKeys = names.map((name) => children('cold-direct', name));
+    const directInstalls = await inParallel(names, (name) =>
+      cluster.apply(platformInstall(direct, name), FIELD_MANAGER),
+    );
     const directStarted = performance.now();
-    for (const install of coldInstalls) await applyChildren(cluster, install, policies);
+    for (const install of directInstalls) await applyChildren(cluster, install, policies);
     const directDone = await view.until(
-      () => directKeys.every((keys) => view.has(keys)),
-      'direct apply of the cold set',
-      180_000,
+      () => view.presentIn(direct) >= installs * childCount,
+      `direct apply of ${installs}`,
+      timeoutMs,
     );
     const directMs = directDone - directStarted;
 
+    const restartWrites = Object.entries(restartVerbs)
+      .filter(([labels]) => WRITE_VERBS.some((verb) => labels === `verb="${verb}"`))
+      .reduce((sum, [, count]) => sum + count, 0);
     report(
-      `\ncold start: ${COLD_INSTALLS} installs (${COLD_INSTALLS * childCount} children) exist ` +
+      `\ncold start: ${installs} installs (${installs * childCount} children) exist ` +
         'before the operator starts; from its spawn to every child and status observed',
     );
     table([
       {
         what: 'operator cold start',
         'total s': (coldMs / 1000).toFixed(2),
-        'installs/s': (COLD_INSTALLS / (coldMs / 1000)).toFixed(1),
-        'API requests/install': (coldRequests / COLD_INSTALLS).toFixed(1),
+        'installs/s': (installs / (coldMs / 1000)).toFixed(1),
+        'API requests/install': (coldRequests / installs).toFixed(1),
       },
       {
         what: 'baseline: direct sequential apply of the children',
         'total s': (directMs / 1000).toFixed(2),
-        'installs/s': (COLD_INSTALLS / (directMs / 1000)).toFixed(1),
+        'installs/s': (installs / (directMs / 1000)).toFixed(1),
         'API requests/install': childCount,
       },
     ]);
     report(
       `operator/direct time ratio: ${ratio(coldMs, directMs)}; requests/install once settled ` +
-        `(status events handled): ${(settledRequests / COLD_INSTALLS).toFixed(1)}; ` +
-        `reconcile errors: ${coldErrors}`,
+        `(status events handled): ${(settledRequests / installs).toFixed(1)}; ` +
+        `reconcile errors: ${coldErrors}; reconcile p99 ${coldP99.toFixed(3)} s`,
     );
     report(
-      `re-sync after a restart over the ${COLD_INSTALLS} settled installs: ` +
-        `${resyncRequests} requests, ${(resyncRequests / COLD_INSTALLS).toFixed(2)} per install ` +
-        `(${Object.entries(resyncVerbs)
+      `re-sync after a restart over the ${installs} settled installs: ` +
+        `${restartRequests} requests, ${(restartRequests / installs).toFixed(2)} per install, ` +
+        `${restartWrites} writes (${Object.entries(restartVerbs)
           .map(([verb, count]) => `${verb} ${count}`)
-          .join(', ')})`,
+          .join(', ')}); reconcile p99 ${restartP99.toFixed(3)} s`,
     );
-
-    // 3. Memory.
-    report('\noperator resident memory (process_resident_memory_bytes)');
-    table([
-      { state: 'idle, 0 installs', 'RSS MiB': mib(idleRss), 'ratio to idle': '1.00' },
-      {
-        state: `settled after the cold start, ${COLD_INSTALLS} installs`,
-        'RSS MiB': mib(settledRss),
-        'ratio to idle': ratio(settledRss, idleRss),
-      },
-      {
-        state: `restarted over ${COLD_INSTALLS} settled installs`,
-        'RSS MiB': mib(restartedRss),
-        'ratio to idle': ratio(restartedRss, idleRss),
-      },
-    ]);
+    report(
+      `RSS settled ${mib(settledRss)} MiB, restarted ${mib(restartedRss)} MiB ` +
+        `(${installs} installs)`,
+    );
+    return {
+      installs,
+      coldMs,
+      directMs,
+      coldRequests,
+      restartRequests,
+      restartWrites,
+      coldP99,
+      settledRss,
+      restartedRss,
+    };
   } finally {
-    await operator?.stop();
-    view.stop();
-    await cluster.stop();
+    await operator.stop();
   }
+}
+
+/** Runs `task` over `items`, SETUP_CONCURRENCY at a time; the results in the items' order. */
+async function inParallel<T, R>(items: readonly T[], task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: SETUP_CONCURRENCY }, worker));
+  return results;
 }
 
 /** Like the integration tests' install: the services that do not exist yet are disabled. */
@@ -247,19 +333,25 @@ function childKeys(install: Install, policies: PolicyFiles): string[] {
   return render(install, policies).map((child) => objectKey(child));
 }
 
-/** The baseline: the same children, server-side applied one at a time. */
+/**
+ * The baseline: the same children, server-side applied one at a time, through client-node as the
+ * operator sends them (toClientModel: without it a NetworkPolicy's rules would arrive without
+ * their peers, a smaller request than the operator's).
+ */
 async function applyChildren(
   cluster: PrivateCluster,
   install: KubernetesObject,
   policies: PolicyFiles,
 ): Promise<void> {
-  for (const child of render(install, policies)) await cluster.apply(child, FIELD_MANAGER);
+  for (const child of render(install, policies)) {
+    await cluster.apply(toClientModel(child), FIELD_MANAGER);
+  }
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function mib(bytes: number): string {
-  return (bytes / 1024 / 1024).toFixed(1);
+function mib(bytes: number, digits = 1): string {
+  return (bytes / 1024 / 1024).toFixed(digits);
 }
