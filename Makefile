@@ -3,6 +3,10 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := help
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 TESTENV := node tools/testenv/dist/cli/main.js
+# The lint and type-check tools' own caches, for a warm tree: each checks again only what changed
+# since its last run (README "Tests"). Ignored by git: a clean clone, as CI has, starts without.
+# The type checks name their build info files in their tsconfig (`tsc -b` takes no path).
+LINT_CACHE := .cache
 
 .PHONY: help install build lint typecheck test test-unit test-integration testenv testenv-down local-model dev bench images e2e kind-e2e clean
 
@@ -13,6 +17,8 @@ help: ## List the targets
 # platform: tools/lock-check.mjs, README "Lock file").
 $(NODE_MODULES_STAMP): package.json package-lock.json $(wildcard services/*/package.json tools/*/package.json operator/package.json)
 	npm ci --no-audit --no-fund
+	@# What the lint and type-check caches hold depends on the packages' code and types.
+	rm -rf $(LINT_CACHE)
 	@touch $@
 
 install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock file changed)
@@ -20,16 +26,16 @@ install: $(NODE_MODULES_STAMP) ## Install npm dependencies (only when the lock f
 build: install ## Compile every workspace (tsc -b)
 	npx tsc -b
 
-lint: install ## Lock file, ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck (the last three from make testenv)
+lint: build ## Lock file, ESLint (with import boundaries), Prettier, knip (dead code, import cycles), hadolint, actionlint, shellcheck (the last three from make testenv)
 	node tools/lock-check/lock-check.mjs
-	npx eslint --max-warnings 0 .
-	npx prettier --check .
-	npx knip
+	tools/eslint-cached.sh $(LINT_CACHE)/eslint --max-warnings 0 .
+	npx prettier --check --cache --cache-strategy content --cache-location $(LINT_CACHE)/prettier .
+	npx knip --cache --cache-location $(LINT_CACHE)/knip
 	tools/lint-extra.sh
 
 typecheck: install ## Type-check sources and tests of every workspace, and the web pages' scripts
-	npx tsc -p tsconfig.check.json
-	npx tsc -p services/core-backend/web/tsconfig.json
+	npx tsc -b tsconfig.check.json
+	npx tsc -b services/core-backend/web/tsconfig.json
 
 testenv: install ## Install (when missing) and start the test servers; writes the env file tests read
 	npx tsc -b tools/testenv
@@ -66,5 +72,6 @@ e2e: build testenv ## End-to-end on the real node (testenv up e2e: containerd, k
 kind-e2e: ## End-to-end in a kind cluster: images, chart, example install (needs docker, kind, kubectl, helm)
 	tools/kind-e2e/run.sh
 
-clean: ## Remove build output
+clean: ## Remove build output and the lint and type-check caches
 	npx tsc -b --clean
+	rm -rf $(LINT_CACHE)

@@ -3,6 +3,13 @@
  * service's OpenAPI document. Checks: responses match the documented statuses, content types
  * and schemas; invalid input is rejected with a 4xx; and no 5xx is a crash (`no_crash` in
  * `python/pelita_checks.py`: only documented, deliberate 5xx bodies pass).
+ *
+ * Every phase runs: the schema's examples, the coverage phase (boundary values, every parameter
+ * missing or of the wrong type: a fixed set per operation, whatever `maxExamples` is), random
+ * fuzzing (`maxExamples` cases per operation) and the stateful phase. The tests size
+ * `maxExamples` for `make test`; `FUZZ_EXAMPLES` raises every fuzz test to at least that many,
+ * for a soak run: `FUZZ_EXAMPLES=200 npx jest --selectProjects integration --testPathPatterns fuzz`.
+ * It never lowers a test's own size: some tests assert on what their cases reached.
  */
 import { execFile } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -12,7 +19,7 @@ import { requireEnv } from '@pelita/testenv';
 export interface FuzzOptions {
   /** Base URL of the running service; its document is `${baseUrl}/api-docs.json`. */
   baseUrl: string;
-  /** Test cases per operation (default 40). */
+  /** Random test cases per operation (default 40); `FUZZ_EXAMPLES` may raise it. */
   maxExamples?: number;
   /** Fixed seed so a failure reproduces (default 1). */
   seed?: number;
@@ -38,6 +45,17 @@ const CHECKS = [
   'no_crash',
 ];
 
+/** The test's own size, or `FUZZ_EXAMPLES` when that is more (a soak run). */
+function examplesPerOperation(fromTest = 40): number {
+  const soak = process.env.FUZZ_EXAMPLES;
+  if (soak === undefined || soak === '') return fromTest;
+  const examples = Number(soak);
+  if (!Number.isInteger(examples) || examples < 1) {
+    throw new Error(`FUZZ_EXAMPLES must be a positive integer, got ${JSON.stringify(soak)}`);
+  }
+  return Math.max(fromTest, examples);
+}
+
 export function runSchemathesis(options: FuzzOptions): Promise<FuzzResult> {
   const { SCHEMATHESIS_BIN } = requireEnv('SCHEMATHESIS_BIN');
   const args = [
@@ -46,7 +64,7 @@ export function runSchemathesis(options: FuzzOptions): Promise<FuzzResult> {
     '--checks',
     [...CHECKS, ...(options.extraChecks ?? [])].join(','),
     '--max-examples',
-    String(options.maxExamples ?? 40),
+    String(examplesPerOperation(options.maxExamples)),
     '--seed',
     String(options.seed ?? 1),
     '--workers',
