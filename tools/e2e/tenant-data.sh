@@ -10,7 +10,7 @@
 # Run directly it lists what the e2e install has on each server (the servers of make testenv):
 #   tools/e2e/tenant-data.sh
 # Each listing reads the servers as their operator would, not through Pelita: OpenSearch indexes
-# named for the install, Redis keys under its REDIS_KEY_PREFIX in its database, MinIO objects of
+# named for the install and its documents in the shared ones, Redis keys under its REDIS_KEY_PREFIX in its database, MinIO objects of
 # its bucket (the services use no per-install prefix in it), PostgreSQL tables of its database.
 
 TENANT_BUCKET=${TENANT_BUCKET:-pelita-e2e}
@@ -20,9 +20,17 @@ tenant_setting() {
   sed -n "s/^$1=//p" "${ENV_FILE:-${PELITA_TESTENV_DIR:-/tmp/pelita-testenv}/testenv.env}" | tail -n 1
 }
 
+# Its own indexes (spec.search.layout perInstall, or not yet moved) and, one line each, the indexes
+# installs share that hold documents of its tenant (the `tenant` field the services write).
 tenant_indexes() {
-  curl -fsS "$(tenant_setting OPENSEARCH_URL)/_cat/indices/pelita-$NS-$INSTALL-*?h=index&expand_wildcards=all" |
-    sort
+  local url index count
+  url=$(tenant_setting OPENSEARCH_URL)
+  curl -fsS "$url/_cat/indices/pelita-$NS-$INSTALL-*?h=index&expand_wildcards=all" | sort
+  for index in $(curl -fsS "$url/_cat/indices/pelita-shared-*?h=index" | sort); do
+    count=$(curl -fsS -H 'content-type: application/json' "$url/$index/_count" \
+      -d "{\"query\": {\"term\": {\"tenant\": \"$NS/$INSTALL\"}}}" | jq .count)
+    if [[ $count -gt 0 ]]; then echo "$index:$count"; fi
+  done
 }
 
 tenant_keys() {
@@ -91,7 +99,7 @@ tenant_data_check_deletion() {
 
   log 'deleting the install (deletionPolicy Retain, the default): its data stays'
   kubectl delete platforminstall -n "$NS" "$INSTALL" --wait --timeout 3m
-  tenant_event DataRetained | grep -q "pelita-$NS-$INSTALL-knowledge"
+  tenant_event DataRetained | grep -qE "documents of tenant $NS/$INSTALL in OpenSearch index|pelita-$NS-$INSTALL-knowledge"
   tenant_data_expect present
   # The OCR worker's claim went with its StatefulSet; its hostPath volume (reclaim policy Retain)
   # remembers the old claim's uid until told to take a new one.
@@ -110,7 +118,7 @@ tenant_data_check_deletion() {
   kubectl patch platforminstall -n "$NS" "$INSTALL" --type merge \
     --patch '{"spec": {"deletionPolicy": "Delete"}}'
   kubectl delete platforminstall -n "$NS" "$INSTALL" --wait --timeout 5m
-  tenant_event DataDeleted | grep -q "pelita-$NS-$INSTALL-knowledge"
+  tenant_event DataDeleted | grep -qE "documents of tenant $NS/$INSTALL in OpenSearch index|pelita-$NS-$INSTALL-knowledge"
   tenant_data_expect absent
 }
 
