@@ -222,11 +222,17 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
         const found = await searchRaw({ query, _source: false, size: 1000 });
         const ids = found.body.hits.hits.map((hit) => hit._id).filter((id) => id !== undefined);
         if (ids.length === 0) return deleted;
-        await bulk(
-          ids.map((id) => ({ delete: { id: fromStored(id) } })),
-          true,
-        );
-        deleted += ids.length;
+        // By the ids as stored: a document written without an id has none of the tenant prefix.
+        const answer = await client.bulk({
+          body: ids.map((id) => ({ delete: { _index: index, _id: id, ...routing } })),
+          refresh: true,
+        });
+        const gone = answer.body.items.filter((item) => item.delete?.result === 'deleted').length;
+        // A batch that removes nothing would be found again by the next search, for ever.
+        if (gone === 0) {
+          throw new Error(`deleting from ${index}: none of the ${ids.length} documents found went`);
+        }
+        deleted += gone;
       }
     },
 

@@ -196,7 +196,10 @@ describe('tenantIndex on a shared index', () => {
 
   it('deletes by query only what the tenant-filtered search found, by prefixed id', async () => {
     let round = 0;
-    const { client, sent } = recordingClient({ bulk: { errors: false, items: [] } });
+    const deleted = { delete: { result: 'deleted' } };
+    const { client, sent } = recordingClient({
+      bulk: { errors: false, items: [deleted, deleted] },
+    });
     (client as unknown as { search: (r: Record<string, unknown>) => unknown }).search = (
       request,
     ) => {
