@@ -219,10 +219,6 @@ spec:
   publicUrl: http://pelita.e2e.test
   image: { registry: pelita, pullPolicy: Never }
   bootstrapAdmin: { secretRef: { name: e2e-admin } }
-  # Per-install indexes: with the shared layout (the default) deletionPolicy Delete was seen to
-  # hang in DeletingData here; until that is found and fixed the end-to-end run keeps the
-  # layout whose deletion it has proven.
-  search: { layout: perInstall }
   # db-proxy refuses every host it is not given: the tenant database is on the node.
   databases: { allowedHosts: ['$NODE/32'] }
   services:
