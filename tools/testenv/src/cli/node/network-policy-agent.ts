@@ -11,7 +11,9 @@
 import { SERVICE_CIDR } from '../../lib/kube-apiserver-config';
 import { NODE_NAME } from './node-config';
 
-export const AGENT_HEALTH_PORT = 50244;
+// Below 32768, outside Linux's range of ephemeral ports: an outgoing connection held the port this
+// had before (50244) when the agent started (CI: bind: address already in use).
+export const AGENT_HEALTH_PORT = 20244;
 
 /**
  * Bridged traffic (pod to pod on `pelita0`) reaches iptables' FORWARD chain only with this on;
