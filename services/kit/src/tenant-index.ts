@@ -81,8 +81,9 @@ export interface TenantIndex {
   /** Deletes one document; false when it did not exist. */
   delete(id: string, refresh?: Refresh): Promise<boolean>;
   /**
-   * Deletes this tenant's documents matching `query`, looked up and deleted by id a batch at a
-   * time (delete-by-query is a module some distributions lack). Answers how many went.
+   * Deletes this tenant's documents matching `query`, those written just before included (it
+   * refreshes the index first), looked up and deleted by id a batch at a time (delete-by-query
+   * is a module some distributions lack). Answers how many went.
    */
   deleteWhere(query: Query): Promise<number>;
   refresh(): Promise<void>;
@@ -217,6 +218,9 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
     },
 
     async deleteWhere(query) {
+      // A search sees what the last refresh made visible (every second by default): a document
+      // written just before a deletion would be missed and outlive it.
+      await client.indices.refresh({ index });
       let deleted = 0;
       for (;;) {
         const found = await searchRaw({ query, _source: false, size: 1000 });
