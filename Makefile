@@ -59,8 +59,8 @@ test-integration: build testenv local-model ## Integration tests only
 dev: build testenv local-model ## Run Pelita locally: test servers plus every built service, with their URLs
 	node tools/dev/dist/main.js
 
-bench: build testenv local-model ## Benchmarks (answer quality and first token on the real local model among them), each against a baseline in the same run, on the images' Node (BENCH_NODE=node: the machine's)
-	$${BENCH_NODE:-$$(tools/bench/images-node.sh)} tools/bench/dist/main.js
+bench: build testenv local-model ## Benchmarks (answer quality and first token on the real local model among them), each against a baseline in the same run, on the images' Node (BENCH_NODE=node: the machine's; BENCH="operator tenant-density": only those)
+	$${BENCH_NODE:-$$(tools/bench/images-node.sh)} tools/bench/dist/main.js $(BENCH)
 
 images: ## Build every image of images/ offline with buildah, as root (base images from Debian and npm packages, cached in the testenv cache); imported into the real node when it runs
 	images/build.sh
