@@ -11,6 +11,7 @@
  * client anywhere but here and in the legacy-index move (legacy-index-move.ts).
  */
 import type { API, Client } from '@opensearch-project/opensearch';
+import { errorMessage } from './error-message';
 import { createIndexUnlessExists, type SearchLayoutSettings } from './opensearch-client';
 
 /** How the install's indexes are laid out: from SEARCH_TENANT, INDEX_SHARDS, INDEX_REPLICAS. */
@@ -151,7 +152,7 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
 
     async create(body) {
       const { shards, replicas } = layout;
-      return createIndexUnlessExists(client, index, {
+      const existed = await createIndexUnlessExists(client, index, {
         settings: {
           ...body.settings,
           ...(shards !== undefined ? { number_of_shards: shards } : {}),
@@ -162,6 +163,8 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
           properties: { ...body.mappings.properties, [TENANT_FIELD]: { type: 'keyword' } },
         },
       });
+      if (existed && tenant !== undefined) await requireTenantField(client, index);
+      return existed;
     },
 
     async search<S>(body: ScopedSearch) {
@@ -244,6 +247,29 @@ export function tenantIndex(client: Client, index: string, layout: SearchLayout)
       await client.indices.refresh({ index });
     },
   };
+}
+
+/**
+ * An index that existed before this service's start (made by an older version, another service,
+ * or a write that came first and left the mapping to OpenSearch's guess) must map the tenant field
+ * as a keyword: every tenant filter is a `term` on it, which matches nothing on the analysed text
+ * a dynamic mapping makes. Missing, it is added; mapped otherwise, the start fails saying so.
+ */
+async function requireTenantField(client: Client, index: string): Promise<void> {
+  try {
+    await client.indices.putMapping({
+      index,
+      body: { properties: { [TENANT_FIELD]: { type: 'keyword' } } },
+    });
+  } catch (err) {
+    if (statusOf(err) !== 400) throw err;
+    throw new Error(
+      `the index ${index} maps "${TENANT_FIELD}" as another type than keyword, so no tenant's ` +
+        `documents can be found in it (${errorMessage(err)}); delete it or move its documents ` +
+        `to an index with this mapping`,
+      { cause: err },
+    );
+  }
 }
 
 /**
