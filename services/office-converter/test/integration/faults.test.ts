@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { waitFor } from '@pelita/testenv';
 import {
   docxWithDocumentXml,
+  officeFile,
   officeFiles,
   pdfText,
   standInTool,
@@ -28,9 +29,7 @@ describe('office-converter faults', () => {
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'converter-faults-'));
     odt = await officeFiles({ 's.txt': 'x', 'q.txt': 'queued', 'l.txt': 'x' }, 'odt');
-    docx = (await officeFiles({ 'n.txt': 'Words kept by the fallback' }, 'docx:MS Word 2007 XML'))[
-      'n.txt'
-    ]!;
+    docx = await officeFile('n.txt', 'Words kept by the fallback', 'docx:MS Word 2007 XML');
   });
   afterEach(async () => {
     await converter?.stop();
