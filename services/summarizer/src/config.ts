@@ -33,7 +33,8 @@ export const settingsSchema = baseSettings.extend({
   LLM_STRUCTURED_OUTPUT: z.enum(STRUCTURED_OUTPUT_MODES).default('json_schema'),
   /**
    * Largest answer asked of one call (`max_tokens`), lowered to what the context leaves; 0: no
-   * fixed cap (what the context leaves when it is known, else no `max_tokens` at all).
+   * fixed cap (the answer's budget, `LLM_ANSWER_RATIO`, within what the context leaves when it is
+   * known, else no `max_tokens` at all).
    */
   LLM_MAX_TOKENS: z.coerce
     .number()
@@ -42,6 +43,11 @@ export const settingsSchema = baseSettings.extend({
       message: '0, or 16 to 1000000',
     })
     .default(0),
+  /**
+   * With `LLM_MAX_TOKENS=0`: each call's `max_tokens` is at most 256 plus this many times the
+   * tokens of the text it works on (and what the context leaves); 0: what the context leaves.
+   */
+  LLM_ANSWER_RATIO: z.coerce.number().min(0).max(100).default(1),
   /** The model's context length in tokens; 0: as the model list reports it (else no cap). */
   LLM_CONTEXT_LENGTH: z.coerce.number().int().min(0).default(0),
   /** Time limit of the model list call made by `/health`, `/ready` and the start-up probe. */

@@ -2,7 +2,8 @@
  * The things the summarizer asks a model, each answered as typed data. Every call goes through
  * the process-wide concurrency limit, asks for its answer's JSON schema as `response_format`
  * (or less, per model, when the server refuses it: kit `structured-output`), and asks for no
- * more tokens than the context leaves. An answer that does not parse or validate (after removing
+ * more tokens than the context leaves, nor (unless `LLM_MAX_TOKENS` fixes the cap) than an answer
+ * about its text needs (`answer-budget.ts`). An answer that does not parse or validate (after removing
  * reasoning blocks and code fences, and after the repair step) is asked again, three attempts in
  * all. Transport failures are not asked again here: the SDK has already retried them.
  */
@@ -28,6 +29,7 @@ import {
   type SummaryValue,
 } from './answer-shapes';
 import { emptyEntities, type NamedEntities } from './entities';
+import { answerTokenBudget } from './answer-budget';
 import type { Completion, ModelClient } from './llm-client';
 import { ModelOutputError, outcomeOf } from '@pelita/kit';
 import { buildMessages, type ModelTask } from './prompts';
@@ -84,6 +86,8 @@ export interface ModelTaskDeps {
   modes: StructuredOutputModes;
   /** The largest answer any call asks for (`LLM_MAX_TOKENS`); undefined: no fixed cap. */
   maxTokens: number | undefined;
+  /** Without a fixed cap: answers at most this many times their text's tokens (0: no such cap). */
+  answerRatio: number;
   /** The model's context length, when known: each call's `max_tokens` stays within it. */
   contextLength: () => number | undefined;
 }
@@ -108,8 +112,17 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
     }
   }
 
-  const tokenCap = (messages: ChatCompletionMessageParam[]) =>
-    answerTokenCap(messages, deps.contextLength(), deps.maxTokens);
+  /**
+   * A fixed cap wins; else the answer's budget from its text, but only where the context is
+   * known: with an unknown context no `max_tokens` is sent (a cap could overflow it).
+   */
+  const tokenCap = (messages: ChatCompletionMessageParam[], text: string) => {
+    const context = deps.contextLength();
+    const wanted =
+      deps.maxTokens ??
+      (context === undefined ? undefined : answerTokenBudget(text, deps.answerRatio));
+    return answerTokenCap(messages, context, wanted);
+  };
 
   /** Asks for `task`'s answer, three parse attempts; the task's kind names the operation. */
   async function ask<T>(
@@ -120,7 +133,7 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
   ): Promise<{ value: T; usage: AnswerUsage }> {
     const operation = task.kind;
     const messages = buildMessages(task, text);
-    const maxTokens = tokenCap(messages);
+    const maxTokens = tokenCap(messages, text);
     let lastProblem = '';
     for (let attempt = 1; attempt <= PARSE_ATTEMPTS; attempt += 1) {
       let mode: StructuredOutputMode = deps.modes.modeFor(deps.client.model);
@@ -201,7 +214,7 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
       const completion = await call(operation, signal, () =>
         deps.client.complete(messages, {
           operation,
-          ...withCap(tokenCap(messages)),
+          ...withCap(tokenCap(messages, text)),
           ...(signal ? { signal } : {}),
         }),
       );

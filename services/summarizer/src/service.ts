@@ -59,6 +59,7 @@ export function createSummarizerService(
     metrics: summarizerMetrics,
     modes,
     maxTokens: settings.LLM_MAX_TOKENS || undefined,
+    answerRatio: settings.LLM_ANSWER_RATIO,
     // The setting wins; else what the model list said (known once /ready or the probe ran).
     contextLength: () =>
       settings.LLM_CONTEXT_LENGTH > 0 ? settings.LLM_CONTEXT_LENGTH : modelStatus.contextLength(),

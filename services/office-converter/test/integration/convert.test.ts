@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { PDFDocument, StandardFonts } from 'pdf-lib';
 import {
-  officeFile,
+  officeFiles,
   pdfText,
   startConverter,
   type ConverterUnderTest,
@@ -73,10 +73,30 @@ const FLAT_PRESENTATION = (text: string) =>
   `<draw:text-box><text:p>${text}</text:p></draw:text-box></draw:frame></draw:page>` +
   '</office:presentation></office:body></office:document>';
 
+const WORD = 'docx:MS Word 2007 XML';
+const CONCURRENT_WORDS = ['alpha apples', 'bravo bananas', 'charlie cherries', 'delta dates'];
+
 describe('office-converter', () => {
   let converter: ConverterUnderTest;
+  /** The office documents of the tests below, by source name, one map per format. */
+  let made: Record<'docx' | 'odt' | 'xlsx' | 'pptx', Record<string, Buffer>>;
   beforeAll(async () => {
     converter = await startConverter({ MAX_CONCURRENT_CONVERSIONS: '2' });
+    // Made by LibreOffice in one run per format (they were one run per document: nine start-ups,
+    // now four): the documents are the same, only the start-ups are shared.
+    made = {
+      docx: await officeFiles(
+        {
+          'report.txt': 'Quarterly revenue rose in Jakarta',
+          'b.txt': 'Second part from Word',
+          ...Object.fromEntries(CONCURRENT_WORDS.map((words, i) => [`d${i}.txt`, words])),
+        },
+        WORD,
+      ),
+      odt: await officeFiles({ 'report.txt': 'Minutes of the board meeting' }, 'odt'),
+      xlsx: await officeFiles({ 'sheet.csv': 'Invoice,Amount\nJakarta,1200\nBandung,800' }, 'xlsx'),
+      pptx: await officeFiles({ 'deck.fodp': FLAT_PRESENTATION('Roadmap for next year') }, 'pptx'),
+    };
   });
   afterAll(() => converter.stop());
 
@@ -87,13 +107,12 @@ describe('office-converter', () => {
   };
 
   it.each([
-    ['docx', 'report.txt', 'docx:MS Word 2007 XML', 'Quarterly revenue rose in Jakarta'],
-    ['odt', 'report.txt', 'odt', 'Minutes of the board meeting'],
-    ['xlsx', 'sheet.csv', 'xlsx', 'Invoice,Amount\nJakarta,1200\nBandung,800'],
-    ['csv', 'table.csv', 'csv', 'City,Visitors\nSurabaya,4500'],
-  ])('converts %s to a PDF that keeps its words', async (extension, source, to, content) => {
-    const bytes =
-      extension === 'csv' ? Buffer.from(content) : await officeFile(source, content, to);
+    ['docx', 'report.txt', 'Quarterly revenue rose in Jakarta'],
+    ['odt', 'report.txt', 'Minutes of the board meeting'],
+    ['xlsx', 'sheet.csv', 'Invoice,Amount\nJakarta,1200\nBandung,800'],
+    ['csv', 'table.csv', 'City,Visitors\nSurabaya,4500'],
+  ] as const)('converts %s to a PDF that keeps its words', async (extension, source, content) => {
+    const bytes = extension === 'csv' ? Buffer.from(content) : made[extension][source]!;
     const { res, body } = await convert(`input.${extension}`, bytes);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/pdf');
@@ -103,8 +122,7 @@ describe('office-converter', () => {
   });
 
   it('converts pptx', async () => {
-    const pptx = await officeFile('deck.fodp', FLAT_PRESENTATION('Roadmap for next year'), 'pptx');
-    const { res, body } = await convert('deck.pptx', pptx);
+    const { res, body } = await convert('deck.pptx', made.pptx['deck.fodp']!);
     expect(res.status).toBe(200);
     const { text, pages } = await pdfText(body);
     expect(pages).toBe(1);
@@ -133,10 +151,9 @@ describe('office-converter', () => {
   });
 
   it('merges a PDF, a docx and an image into one PDF, in order', async () => {
-    const docx = await officeFile('b.txt', 'Second part from Word', 'docx:MS Word 2007 XML');
     const res = await converter.post('/merge', [
       { name: 'a.pdf', bytes: await textPdf('First part from a PDF') },
-      { name: 'b.docx', bytes: docx },
+      { name: 'b.docx', bytes: made.docx['b.txt']! },
       { name: 'c.png', bytes: await imageOf(await textPdf('Third'), 'png') },
     ]);
     expect(res.status).toBe(200);
@@ -149,11 +166,10 @@ describe('office-converter', () => {
   });
 
   it('runs concurrent conversions without collisions: every answer holds its own words', async () => {
-    const words = ['alpha apples', 'bravo bananas', 'charlie cherries', 'delta dates'];
-    const docs = await Promise.all(
-      words.map((w, i) => officeFile(`d${i}.txt`, w, 'docx:MS Word 2007 XML')),
+    const words = CONCURRENT_WORDS;
+    const answers = await Promise.all(
+      words.map((_, i) => convert(`d${i}.docx`, made.docx[`d${i}.txt`]!)),
     );
-    const answers = await Promise.all(docs.map((bytes, i) => convert(`d${i}.docx`, bytes)));
     for (const [i, answer] of answers.entries()) {
       expect(answer.res.status).toBe(200);
       const { text } = await pdfText(answer.body);

@@ -11,6 +11,7 @@ import { waitFor } from '@pelita/testenv';
 import {
   docxWithDocumentXml,
   officeFile,
+  officeFiles,
   pdfText,
   standInTool,
   startConverter,
@@ -22,8 +23,13 @@ jest.setTimeout(120_000);
 describe('office-converter faults', () => {
   let dir: string;
   let converter: ConverterUnderTest | undefined;
+  /** The documents below, made by the real LibreOffice in one run per format (not one each). */
+  let odt: Record<string, Buffer>;
+  let docx: Buffer;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'converter-faults-'));
+    odt = await officeFiles({ 's.txt': 'x', 'q.txt': 'queued', 'l.txt': 'x' }, 'odt');
+    docx = await officeFile('n.txt', 'Words kept by the fallback', 'docx:MS Word 2007 XML');
   });
   afterEach(async () => {
     await converter?.stop();
@@ -34,7 +40,6 @@ describe('office-converter faults', () => {
   // LibreOffice's faults below are about LibreOffice and the .docx fallback: pandoc, which would
   // convert these documents, is made to fail too (pandoc.test.ts has the second converter's).
   const failingPandoc = () => standInTool(dir, 'echo "pandoc: could not parse" >&2; exit 64');
-  const docx = () => officeFile('n.txt', 'Words kept by the fallback', 'docx:MS Word 2007 XML');
 
   it('kills a LibreOffice run that hangs, with its children, and answers 504', async () => {
     const pids = join(dir, 'hang.pids');
@@ -44,9 +49,7 @@ describe('office-converter faults', () => {
       PANDOC_BIN: await failingPandoc(),
       CONVERSION_TIMEOUT_MS: '500',
     });
-    const res = await converter.post('/convert', [
-      { name: 'slow.odt', bytes: await officeFile('s.txt', 'x', 'odt') },
-    ]);
+    const res = await converter.post('/convert', [{ name: 'slow.odt', bytes: odt['s.txt']! }]);
     expect(res.status).toBe(504);
     expect(((await res.json()) as any).error.code).toBe('conversion_timeout');
     const child = Number(await readFile(pids, 'utf8'));
@@ -67,11 +70,10 @@ describe('office-converter faults', () => {
       MAX_QUEUED_CONVERSIONS: '0',
       CONVERSION_TIMEOUT_MS: '10000',
     });
-    const odt = await officeFile('q.txt', 'queued', 'odt');
-    const first = converter.post('/convert', [{ name: 'a.odt', bytes: odt }]);
+    const first = converter.post('/convert', [{ name: 'a.odt', bytes: odt['q.txt']! }]);
     // The first run is under way once the stand-in has started.
     await waitFor(() => readFile(started).then(() => true), 'the stand-in to start');
-    const refused = await converter.post('/convert', [{ name: 'b.odt', bytes: odt }]);
+    const refused = await converter.post('/convert', [{ name: 'b.odt', bytes: odt['q.txt']! }]);
     expect(refused.status).toBe(429);
     expect(refused.headers.get('retry-after')).toBe('5');
     expect(((await refused.json()) as any).error.code).toBe('too_many_conversions');
@@ -82,14 +84,12 @@ describe('office-converter faults', () => {
   it('falls back to the text of a .docx when LibreOffice and pandoc fail, and fails other files with 422', async () => {
     const soffice = await standInTool(dir, 'echo "source file could not be loaded" >&2; exit 1');
     converter = await startConverter({ SOFFICE_BIN: soffice, PANDOC_BIN: await failingPandoc() });
-    const res = await converter.post('/convert', [{ name: 'kept.docx', bytes: await docx() }]);
+    const res = await converter.post('/convert', [{ name: 'kept.docx', bytes: docx }]);
     expect(res.status).toBe(200);
     const { text } = await pdfText(Buffer.from(await res.arrayBuffer()));
     expect(text).toContain('Words kept by the fallback');
 
-    const other = await converter.post('/convert', [
-      { name: 'lost.odt', bytes: await officeFile('l.txt', 'x', 'odt') },
-    ]);
+    const other = await converter.post('/convert', [{ name: 'lost.odt', bytes: odt['l.txt']! }]);
     expect(other.status).toBe(422);
     expect(((await other.json()) as any).error.message).toContain('could not be loaded');
   });

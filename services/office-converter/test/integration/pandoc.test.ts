@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  officeFile,
+  officeFiles,
   pdfText,
   standInTool,
   startConverter,
@@ -19,8 +19,22 @@ jest.setTimeout(120_000);
 describe('office-converter second converter (pandoc)', () => {
   let dir: string;
   let converter: ConverterUnderTest | undefined;
+  /** The documents below, made by the real LibreOffice in one run per format (not one each). */
+  let docx: Record<string, Buffer>;
+  let odt: Record<string, Buffer>;
+  let xlsx: Record<string, Buffer>;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'converter-pandoc-'));
+    docx = await officeFiles(
+      {
+        'm.txt': 'Memo kept by pandoc',
+        's.txt': 'Read after the hang',
+        'k.txt': 'Words of the last resort',
+      },
+      'docx:MS Word 2007 XML',
+    );
+    odt = await officeFiles({ 'n.txt': 'Notes kept by pandoc', 'l.txt': 'x' }, 'odt');
+    xlsx = await officeFiles({ 'x.csv': 'a,b\n1,2\n' }, 'xlsx');
   });
   afterEach(async () => {
     await converter?.stop();
@@ -33,11 +47,8 @@ describe('office-converter second converter (pandoc)', () => {
   it('converts .docx, .odt, .rtf and .csv that LibreOffice exits on without a PDF', async () => {
     converter = await startConverter({ SOFFICE_BIN: await silentSoffice() });
     const documents = [
-      {
-        name: 'memo.docx',
-        bytes: await officeFile('m.txt', 'Memo kept by pandoc', 'docx:MS Word 2007 XML'),
-      },
-      { name: 'notes.odt', bytes: await officeFile('n.txt', 'Notes kept by pandoc', 'odt') },
+      { name: 'memo.docx', bytes: docx['m.txt']! },
+      { name: 'notes.odt', bytes: odt['n.txt']! },
       { name: 'letter.rtf', bytes: Buffer.from('{\\rtf1\\ansi {\\b Letter} kept by pandoc\\par}') },
       { name: 'table.csv', bytes: Buffer.from('fruit,count\nmango,12\ndurian,3\n') },
     ];
@@ -61,12 +72,7 @@ describe('office-converter second converter (pandoc)', () => {
     const hanging = await standInTool(dir, 'sleep 60');
     converter = await startConverter({ SOFFICE_BIN: hanging, CONVERSION_TIMEOUT_MS: '1500' });
     const started = Date.now();
-    const res = await converter.post('/convert', [
-      {
-        name: 'slow.docx',
-        bytes: await officeFile('s.txt', 'Read after the hang', 'docx:MS Word 2007 XML'),
-      },
-    ]);
+    const res = await converter.post('/convert', [{ name: 'slow.docx', bytes: docx['s.txt']! }]);
     expect(res.status).toBe(200);
     expect((await pdfText(Buffer.from(await res.arrayBuffer()))).text).toContain(
       'Read after the hang',
@@ -80,20 +86,13 @@ describe('office-converter second converter (pandoc)', () => {
       SOFFICE_BIN: await silentSoffice(),
       PANDOC_BIN: failingPandoc,
     });
-    const kept = await converter.post('/convert', [
-      {
-        name: 'kept.docx',
-        bytes: await officeFile('k.txt', 'Words of the last resort', 'docx:MS Word 2007 XML'),
-      },
-    ]);
+    const kept = await converter.post('/convert', [{ name: 'kept.docx', bytes: docx['k.txt']! }]);
     expect(kept.status).toBe(200);
     expect((await pdfText(Buffer.from(await kept.arrayBuffer()))).text).toContain(
       'Words of the last resort',
     );
 
-    const lost = await converter.post('/convert', [
-      { name: 'lost.odt', bytes: await officeFile('l.txt', 'x', 'odt') },
-    ]);
+    const lost = await converter.post('/convert', [{ name: 'lost.odt', bytes: odt['l.txt']! }]);
     expect(lost.status).toBe(422);
     const { error } = (await lost.json()) as { error: { code: string; message: string } };
     expect(error.code).toBe('conversion_failed');
@@ -107,9 +106,7 @@ describe('office-converter second converter (pandoc)', () => {
       SOFFICE_BIN: await standInTool(dir, 'sleep 60'),
       CONVERSION_TIMEOUT_MS: '500',
     });
-    const res = await converter.post('/convert', [
-      { name: 'sheet.xlsx', bytes: await officeFile('x.csv', 'a,b\n1,2\n', 'xlsx') },
-    ]);
+    const res = await converter.post('/convert', [{ name: 'sheet.xlsx', bytes: xlsx['x.csv']! }]);
     expect(res.status).toBe(504);
     expect(((await res.json()) as any).error.code).toBe('conversion_timeout');
   });

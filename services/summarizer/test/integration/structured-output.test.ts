@@ -163,6 +163,25 @@ describe('structured output', () => {
       }
     });
 
+    it('asks no more than an answer about its text needs: 256 tokens plus the text (LLM_ANSWER_RATIO 1)', async () => {
+      const running = await service();
+      await fetch(`${running.url}/ready`);
+      await summarize(running);
+      // Chunks of at most 100 words (140 tokens estimated); the context would leave 32,000.
+      expect(calls(STAGE_ONE)).toHaveLength(4);
+      for (const call of calls(STAGE_ONE)) expect(call.maxTokens).toBeLessThanOrEqual(256 + 140);
+      // The final merge and the key points' entities work on short texts too.
+      expect(calls().every((call) => call.status === 200 && call.maxTokens! < 1_000)).toBe(true);
+    });
+
+    it('LLM_ANSWER_RATIO=0: what the context leaves after the prompt', async () => {
+      const running = await service({ LLM_ANSWER_RATIO: '0' });
+      await fetch(`${running.url}/ready`);
+      await summarize(running);
+      expect(calls().length).toBeGreaterThan(0);
+      expect(calls().every((call) => call.status === 200 && call.maxTokens! > 30_000)).toBe(true);
+    });
+
     it('sends no max_tokens when neither the context nor LLM_MAX_TOKENS is known', async () => {
       stub.configure({ maxModelLen: null });
       const running = await service();

@@ -9,6 +9,7 @@ import { expectLayers } from '@pelita/kit/testing';
 const LAYERS: string[][] = [
   ['config', 'chunker', 'entities', 'summarizer-metrics'],
   ['token-estimate', 'answer-shapes', 'output-files', 'prompts', 'llm-client', 'upload'],
+  ['answer-budget'],
   ['model-probe', 'model-tasks', 'chunk-calls'],
   ['entity-extraction'],
   ['summary-pipeline'],
