@@ -10,8 +10,14 @@
  * `maxExamples` for `make test`; `FUZZ_EXAMPLES` raises every fuzz test to at least that many,
  * for a soak run: `FUZZ_EXAMPLES=200 npx jest --selectProjects integration --testPathPatterns fuzz`.
  * It never lowers a test's own size: some tests assert on what their cases reached.
+ *
+ * `FUZZ_REACH_FILE=<path>` records what a run reached, one line per response (phase, operation,
+ * status, the checks that ran on it, response time), and appends schemathesis' report to
+ * `<path>.report`: the evidence that a test's size can shrink (the same operation/status and
+ * operation/check pairs at the smaller size). Run one fuzz test per file.
  */
 import { execFile } from 'node:child_process';
+import { appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { requireEnv } from '@pelita/testenv';
@@ -95,6 +101,9 @@ export function runSchemathesis(options: FuzzOptions): Promise<FuzzResult> {
       // Run outside the repository: schemathesis keeps a `.schemathesis` cache in its cwd.
       { env, cwd: tmpdir(), maxBuffer: 16 * 1024 * 1024, timeout: 10 * 60_000 },
       (error, stdout, stderr) => {
+        // Reach recording (python/pelita_checks.py) keeps the report beside what was reached.
+        const reachFile = process.env.FUZZ_REACH_FILE;
+        if (reachFile) appendFileSync(`${reachFile}.report`, `${stdout}${stderr}`);
         resolve({ passed: error === null, output: `${stdout}${stderr}` });
       },
     );

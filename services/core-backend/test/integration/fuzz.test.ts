@@ -20,7 +20,10 @@ describe('core backend under schemathesis', () => {
       headers: { authorization: `Bearer ${admin.token}` },
       // Metrics and docs are not JSON APIs.
       excludePathRegex: '^/(metrics|api-docs)',
-      maxExamples: 25,
+      // 5, not 25: the same reach (FUZZ_REACH_FILE, seed 1): 267 (operation, status) and 670
+      // (operation, check) pairs at both sizes; the fuzzing phase reached none the coverage and
+      // stateful phases did not, at a fifth of its time.
+      maxExamples: 5,
     });
     if (!result.passed) throw new Error(result.output);
   }, 600_000);

@@ -10,7 +10,9 @@ describe('ocr-engine under schemathesis', () => {
   afterAll(() => engine.stop());
 
   it('answers generated requests as documented, without crashing', async () => {
-    const result = await runSchemathesis({ baseUrl: engine.url, maxExamples: 40 });
+    // 10, not 40: the same reach (FUZZ_REACH_FILE, seed 1): 15 (operation, status) and 25
+    // (operation, check) pairs at both sizes.
+    const result = await runSchemathesis({ baseUrl: engine.url, maxExamples: 10 });
     if (!result.passed) throw new Error(result.output);
   }, 300_000);
 });

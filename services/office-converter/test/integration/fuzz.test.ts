@@ -10,7 +10,9 @@ describe('office-converter under schemathesis', () => {
   afterAll(() => converter.stop());
 
   it('answers generated requests as documented, without crashing', async () => {
-    const result = await runSchemathesis({ baseUrl: converter.url, maxExamples: 30 });
+    // 10, not 30: the same reach (FUZZ_REACH_FILE, seed 1): 12 (operation, status) and 20
+    // (operation, check) pairs at both sizes; the extra cases were real conversions of 3-11 s.
+    const result = await runSchemathesis({ baseUrl: converter.url, maxExamples: 10 });
     if (!result.passed) throw new Error(result.output);
   }, 600_000);
 });
