@@ -231,7 +231,12 @@ export {
 } from './auth/access-token';
 
 // Stored password hashes (scrypt; the user service's and the license service's accounts)
-export { hashPassword, verifyPassword, needsRehash, UNUSABLE_HASH } from './password-hash';
+export {
+  OWASP_SCRYPT,
+  scryptPasswords,
+  type PasswordHasher,
+  type ScryptParams,
+} from './password-hash';
 
 // The summarizer service's client (ocr-service documents, core-backend transcripts).
 export {

@@ -1,6 +1,12 @@
 /** Builds the license service's express app from its dependencies; no listening, no environment reads. */
 import { join } from 'node:path';
-import { createService, type Logger, type Metrics, type ReadinessCheck } from '@pelita/kit';
+import {
+  createService,
+  type Logger,
+  type Metrics,
+  type PasswordHasher,
+  type ReadinessCheck,
+} from '@pelita/kit';
 import type { Express } from 'express';
 import type { Pool } from 'pg';
 import type { CookieNames } from './auth/cookies';
@@ -34,6 +40,8 @@ export interface AppDeps {
   /** Proxies whose X-Forwarded-For names the client (see TRUST_PROXY). */
   trustProxy: number;
   passwords: PasswordCheck;
+  /** Hashes the passwords an administrator sets on the accounts pages. */
+  hasher: Pick<PasswordHasher, 'hash'>;
   sessions: SessionStore;
   cookies: CookieNames;
   secureCookies: boolean;
@@ -62,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
       ...livewireRoutes(),
       ...loginRoutes({ ...env, ...deps }),
       homePage(env),
-      ...recordPages({ ...env, seal: deps.seal }),
+      ...recordPages({ ...env, seal: deps.seal, hasher: deps.hasher }),
       ...environmentPages(env, deps.environments),
       activityPage(env),
       ...accountPages({ ...env, ...deps }),

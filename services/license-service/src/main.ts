@@ -3,4 +3,9 @@ import { runService } from '@pelita/kit';
 import { settingsSchema } from './config';
 import { createLicenseService } from './service';
 
-runService({ name: 'license-service', settings: settingsSchema, create: createLicenseService });
+// Its third parameter holds what tests pass (a cheaper password hasher), not the kit's context.
+runService({
+  name: 'license-service',
+  settings: settingsSchema,
+  create: (settings, logger) => createLicenseService(settings, logger),
+});

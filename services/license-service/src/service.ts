@@ -11,7 +11,9 @@ import {
   migrate,
   withStartupLock,
   type Logger,
+  type PasswordHasher,
   type Service,
+  scryptPasswords,
 } from '@pelita/kit';
 import pg from 'pg';
 import { ensureFirstRecords } from './admins/accounts';
@@ -34,7 +36,18 @@ const STARTUP_LOCK = 0x4c1c_5e01;
 const MIGRATIONS = join(__dirname, '..', 'migrations');
 const SWEEP_MS = 10 * 60_000;
 
-export function createLicenseService(settings: Settings, logger: Logger): Service {
+export function createLicenseService(
+  settings: Settings,
+  logger: Logger,
+  options: {
+    /**
+     * How account passwords are hashed: OWASP's scrypt cost unless given. Code only, never a
+     * setting, so no installation can lower it; tests that are not about hashing pass a cheaper one.
+     */
+    passwords?: PasswordHasher;
+  } = {},
+): Service {
+  const hasher = options.passwords ?? scryptPasswords();
   const metrics = createMetrics();
   const licenseMetrics = registerMetrics(metrics.registry);
   const seal = createSecretSeal(settings.ENCRYPTION_KEY);
@@ -66,6 +79,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
       concurrency: settings.PASSWORD_CHECK_CONCURRENCY,
       maxWaitMs: settings.PASSWORD_CHECK_MAX_WAIT_MS,
     },
+    hasher,
     metrics: licenseMetrics,
   });
   const app = createApp({
@@ -77,6 +91,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
     bodyLimit: settings.BODY_LIMIT,
     trustProxy: settings.TRUST_PROXY,
     passwords,
+    hasher,
     sessions,
     cookies: cookieNames(settings.COOKIE_SECURE),
     secureCookies: settings.COOKIE_SECURE,
@@ -91,7 +106,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
       secondFactorMaxFailures: settings.SECOND_FACTOR_MAX_FAILURES,
       lockMinutes: settings.LOGIN_LOCK_MINUTES,
     }),
-    ownCredentials: createOwnCredentials({ pool, passwords, sessions }),
+    ownCredentials: createOwnCredentials({ pool, passwords, hasher, sessions }),
     environments: createEnvironments({
       pool,
       infisicalUrl: settings.MAPPINGS_INFISICAL_URL,
@@ -127,6 +142,7 @@ export function createLicenseService(settings: Settings, logger: Logger): Servic
                 name: settings.ADMIN_NAME,
               }
             : undefined,
+          hasher,
         );
       });
       sweeper = setInterval(() => {

@@ -14,8 +14,10 @@ import {
   withStartupLock,
   type DecideAccess,
   type Logger,
+  type PasswordHasher,
   type Service,
   moveInBackground,
+  scryptPasswords,
   searchLayout,
 } from '@pelita/kit';
 import { createObjectStore } from '@pelita/kit/object-store';
@@ -88,11 +90,22 @@ export interface UserService extends Service {
   stop(): Promise<void>;
 }
 
+export interface UserServiceOptions {
+  /** Replaces the OPA call (benchmarks). */
+  decide?: DecideAccess;
+  /**
+   * How passwords are hashed: OWASP's scrypt cost unless given. Code only, never a setting, so no
+   * installation can lower it; tests that are not about hashing pass a cheaper one.
+   */
+  passwords?: PasswordHasher;
+}
+
 export function createUserService(
   settings: Settings,
   logger: Logger,
-  options: { decide?: DecideAccess } = {},
+  options: UserServiceOptions = {},
 ): UserService {
+  const passwords = options.passwords ?? scryptPasswords();
   const metrics = createMetrics();
   const pool = createPostgresPool(pg.Pool, settings, { logger, registry: metrics.registry });
   // ioredis puts keyPrefix before every key of every command (and of a script's KEYS), so no
@@ -211,6 +224,7 @@ export function createUserService(
       publicKey: keys.publicKey,
       accessTtlSeconds: settings.ACCESS_TOKEN_TTL_SECONDS,
       refreshTtlSeconds: settings.REFRESH_TOKEN_TTL_SECONDS,
+      passwords,
     }),
     registration: createRegistration({
       users: userRepository,
@@ -221,6 +235,7 @@ export function createUserService(
       verificationTtlSeconds: settings.EMAIL_VERIFICATION_TTL_SECONDS,
       enabled: settings.REGISTRATION_ENABLED,
       registrationRole: settings.REGISTRATION_ROLE,
+      passwords,
     }),
     emailVerification,
     requestLimit: createRequestLimiter({
@@ -239,6 +254,7 @@ export function createUserService(
         perAccount: settings.RESET_MAILS_PER_ACCOUNT,
         windowSeconds: settings.RESET_MAIL_WINDOW_SECONDS,
       },
+      passwords,
     }),
   };
 
@@ -260,6 +276,7 @@ export function createUserService(
       userNameCopy,
       license,
       emailChange,
+      passwords,
     }),
     findUser: (id) => userRepository.find(id),
     roles: createRoles(roleRepository, roleData),
@@ -308,6 +325,7 @@ export function createUserService(
             username: settings.FIRST_ADMIN_USERNAME,
           },
           logger,
+          passwords,
           outbox ? outboxRepository : undefined,
         );
       });

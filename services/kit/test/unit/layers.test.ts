@@ -38,6 +38,7 @@ const LAYERS: string[][] = [
     'errors',
     'logger',
     'tracing',
+    'test-passwords',
     'fast-route',
     'pool-metrics',
     'poll-loop',

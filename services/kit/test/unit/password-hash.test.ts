@@ -1,5 +1,11 @@
 import { scrypt } from 'node:crypto';
-import { UNUSABLE_HASH, hashPassword, needsRehash, verifyPassword } from '../../src/password-hash';
+import { OWASP_SCRYPT, scryptPasswords } from '../../src/password-hash';
+import { testPasswords } from '@pelita/kit/testing';
+
+// What every service hashes with unless its composition passes another hasher: these tests are
+// about hashing itself, so they pay the production cost.
+const production = scryptPasswords();
+const { hash: hashPassword, verify: verifyPassword, needsRehash } = production;
 
 /** Hashes as stored before this module moved into the kit, made by each service's own copy. */
 const STORED = {
@@ -26,8 +32,13 @@ describe('password hashes', () => {
     expect(await hashPassword('same')).not.toBe(await hashPassword('same'));
   });
 
+  it("hashes at OWASP's minimum cost by default", () => {
+    expect(OWASP_SCRYPT).toEqual({ N: 2 ** 17, r: 8, p: 1 });
+    expect(production.params).toEqual(OWASP_SCRYPT);
+  });
+
   it('never matches the unusable hash or a malformed one', async () => {
-    await expect(verifyPassword('', UNUSABLE_HASH)).resolves.toBe(false);
+    await expect(verifyPassword('', production.unusableHash)).resolves.toBe(false);
     await expect(verifyPassword('x', 'plain-text')).resolves.toBe(false);
   });
 
@@ -56,5 +67,31 @@ describe('password hashes', () => {
     await expect(verifyPassword('pw', older)).resolves.toBe(true);
     expect(needsRehash(older)).toBe(true);
     expect(needsRehash('plain-text')).toBe(true);
+  });
+
+  it('makes its unusable hash at its own cost, so a miss costs what a hit costs', () => {
+    expect(production.unusableHash).toMatch(/^scrypt\$131072\$8\$1\$[^$]+\$[^$]+$/);
+    expect(production.needsRehash(production.unusableHash)).toBe(false);
+    const cheap = scryptPasswords({ N: 1024, r: 8, p: 1 });
+    expect(cheap.unusableHash).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(cheap.unusableHash).not.toBe(scryptPasswords({ N: 1024, r: 8, p: 1 }).unusableHash);
+  });
+
+  it("a cheaper hasher's hashes verify at their own cost, and the production one asks to rehash them", async () => {
+    const cheap = testPasswords();
+    const hash = await cheap.hash('pw');
+    expect(hash).toMatch(/^scrypt\$1024\$8\$1\$/);
+    expect(cheap.needsRehash(hash)).toBe(false);
+    await expect(verifyPassword('pw', hash)).resolves.toBe(true);
+    await expect(verifyPassword('pw!', hash)).resolves.toBe(false);
+    expect(needsRehash(hash)).toBe(true);
+    // The other way round: a stronger hash is not weakened by a cheaper hasher.
+    expect(cheap.needsRehash(STORED.userService.hash)).toBe(false);
+  });
+
+  it('refuses parameters scrypt cannot use when the service is put together', () => {
+    expect(() => scryptPasswords({ N: 1000, r: 8, p: 1 })).toThrow(/power of two/);
+    expect(() => scryptPasswords({ N: 1024, r: 0, p: 1 })).toThrow(/positive integers/);
+    expect(() => scryptPasswords({ N: 2 ** 20, r: 8, p: 1 })).toThrow(/256 MiB/);
   });
 });

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { field } from '../records/form-input';
 import type { Queryable } from '../store/sql';
 import { createTableRepository, isUuid } from '../store/table-repository';
-import { hashPassword } from '@pelita/kit';
+import type { PasswordHasher } from '@pelita/kit';
 import { BUILTIN_ROLES, isPermission, type Permission } from './permissions';
 
 export const adminTable = createTableRepository({
@@ -149,9 +149,10 @@ export const roleForm = z.object({
 export async function accountRecord(
   values: Record<string, unknown>,
   creating: boolean,
+  hasher: Pick<PasswordHasher, 'hash'>,
 ): Promise<Record<string, unknown>> {
   const { password, reset_totp, ...record } = values;
-  if (typeof password === 'string' && password) record.password_hash = await hashPassword(password);
+  if (typeof password === 'string' && password) record.password_hash = await hasher.hash(password);
   if (!creating && reset_totp) {
     record.totp_secret = null;
     record.totp_last_step = null;
@@ -184,6 +185,7 @@ export async function listRoles(
 export async function ensureFirstRecords(
   pool: Queryable | Pool,
   admin: { email: string; password: string; name?: string | undefined } | undefined,
+  hasher: Pick<PasswordHasher, 'hash'>,
 ): Promise<void> {
   const roles = await pool.query<{ n: number }>('select count(*)::int as n from roles');
   if (roles.rows[0]!.n === 0) {
@@ -201,6 +203,6 @@ export async function ensureFirstRecords(
   await pool.query(
     `insert into admin_users (id, name, email, password_hash, role_id)
      values ($1, $2, $3, $4, (select id from roles where name = 'super-admin'))`,
-    [randomUUID(), admin.name ?? 'Administrator', admin.email, await hashPassword(admin.password)],
+    [randomUUID(), admin.name ?? 'Administrator', admin.email, await hasher.hash(admin.password)],
   );
 }

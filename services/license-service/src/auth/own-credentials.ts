@@ -3,7 +3,7 @@
  * counted like a dashboard login; every other session ends) and its recovery codes (a current
  * TOTP code asked first, taken once like at sign-in; the old codes stop working).
  */
-import { hashPassword, MASKED_VALUE } from '@pelita/kit';
+import { MASKED_VALUE, type PasswordHasher } from '@pelita/kit';
 import type { Pool } from 'pg';
 import { recordActivity, type Actor } from '../activity/activity-log';
 import { renewRecoveryCodes, setPasswordHash } from '../admins/account-credentials';
@@ -19,9 +19,10 @@ export const MIN_PASSWORD = 12;
 export function createOwnCredentials(options: {
   pool: Pool;
   passwords: PasswordCheck;
+  hasher: Pick<PasswordHasher, 'hash'>;
   sessions: SessionStore;
 }) {
-  const { pool, passwords, sessions } = options;
+  const { pool, passwords, hasher, sessions } = options;
   return {
     /**
      * The new password stored, every session of the account ended and a new one made for this
@@ -47,7 +48,7 @@ export function createOwnCredentials(options: {
         if (!outcome.ok) errors.current_password = 'Not your current password';
       }
       if (Object.keys(errors).length > 0) return { ok: false, errors };
-      await setPasswordHash(pool, account.id, await hashPassword(form.next));
+      await setPasswordHash(pool, account.id, await hasher.hash(form.next));
       await recordActivity(pool, actor, 'admin.password', 'admin', account.id, [
         { field: 'password_hash', before: MASKED_VALUE, after: MASKED_VALUE },
       ]);

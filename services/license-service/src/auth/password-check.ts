@@ -23,7 +23,7 @@
  * re-reads the account, so a changed password, a lock or a deactivation counts at once.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { createConcurrencyLimit, UNUSABLE_HASH, verifyPassword } from '@pelita/kit';
+import { createConcurrencyLimit, type PasswordHasher } from '@pelita/kit';
 import type { Pool } from 'pg';
 import {
   clearPasswordFailures,
@@ -42,6 +42,8 @@ export interface PasswordCheckOptions {
   throttle: AddressThrottle;
   /** Hashes running at once, and how long a check may wait for its turn. */
   hashing: { concurrency: number; maxWaitMs: number };
+  /** The stored hashes' scrypt; unknown e-mails are checked against its unusable hash. */
+  hasher: Pick<PasswordHasher, 'verify' | 'unusableHash'>;
   metrics: LicenseMetrics;
   now?: () => Date;
 }
@@ -68,7 +70,7 @@ const KNOWN_ADDRESS_REFRESH_MS = 10 * 60_000;
 const MAX_QUEUED = 100;
 
 export function createPasswordCheck(options: PasswordCheckOptions) {
-  const { pool, maxAttempts, lockMinutes, throttle, metrics } = options;
+  const { pool, maxAttempts, lockMinutes, throttle, hasher, metrics } = options;
   const now = options.now ?? (() => new Date());
   const key = randomBytes(32);
   const remembered = new Map<string, { accountId: string; hash: string; until: number }>();
@@ -97,7 +99,7 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
     if (hashes.waiting >= MAX_QUEUED) return null;
     const signal = AbortSignal.timeout(options.hashing.maxWaitMs);
     try {
-      return await hashes.run(() => verifyPassword(password, stored), signal);
+      return await hashes.run(() => hasher.verify(password, stored), signal);
     } catch (err) {
       if (signal.aborted) return null;
       throw err;
@@ -123,7 +125,7 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
       return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
     }
     const account = await accountByEmail(pool, email);
-    const matches = await hashed(password, account?.password_hash ?? UNUSABLE_HASH);
+    const matches = await hashed(password, account?.password_hash ?? hasher.unusableHash);
     if (matches === null) {
       metrics.passwordChecks.inc({ outcome: 'busy' });
       return { ok: false, reason: 'busy', retryAfterSeconds: 1 };

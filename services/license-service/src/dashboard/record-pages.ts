@@ -1,5 +1,5 @@
 /** The pages of clients, their licenses and mappings, accounts and roles (see resource-pages.ts). */
-import { HttpError, type RouteDefinition } from '@pelita/kit';
+import { HttpError, type PasswordHasher, type RouteDefinition } from '@pelita/kit';
 import type { Pool } from 'pg';
 import {
   accountForm,
@@ -32,7 +32,12 @@ import { pageRoute, type PageEnvironment } from './page-route';
 import { resourcePages } from './resource-pages';
 
 export function recordPages(
-  env: PageEnvironment & { pool: Pool; sessions: SessionStore; seal: SecretSeal },
+  env: PageEnvironment & {
+    pool: Pool;
+    sessions: SessionStore;
+    seal: SecretSeal;
+    hasher: Pick<PasswordHasher, 'hash'>;
+  },
 ): RouteDefinition[] {
   const { pool } = env;
   const clientRecords = createManagedRecords(pool, clientTable, 'client');
@@ -203,7 +208,7 @@ export function recordPages(
           ]),
     ],
     form: accountForm,
-    toRecord: accountRecord,
+    toRecord: (values, creating) => accountRecord(values, creating, env.hasher),
     shown: (row) => publicAccount(row),
     afterChange: async (_ctx, before, after) => {
       // A changed password, a deactivation, a reset second factor or a deletion ends every

@@ -3,9 +3,17 @@
  * PostgreSQL, with each request's client address given in X-Forwarded-For (one trusted proxy):
  * an address's failures are throttled before any password is hashed, hashes run under a cap,
  * and the API's lock and the dashboard's are apart, the API's sparing addresses that passed.
+ * The service hashes at the production cost here (the cap is about what a hash costs), and the
+ * stored cost and the unknown account's full hash are asserted.
  */
+import { OWASP_SCRYPT, scryptPasswords } from '@pelita/kit';
 import { DashboardClient } from './support/dashboard-client';
-import { basic, startLicensePlatform, type LicensePlatform } from './support/license-platform';
+import {
+  ADMIN,
+  basic,
+  startLicensePlatform,
+  type LicensePlatform,
+} from './support/license-platform';
 
 describe('abuse guards of the password checks', () => {
   let platform: LicensePlatform;
@@ -16,13 +24,16 @@ describe('abuse guards of the password checks', () => {
   const freshAddress = () => `198.51.100.${nextAddress++}`;
 
   beforeAll(async () => {
-    platform = await startLicensePlatform({
-      TRUST_PROXY: '1',
-      LOGIN_MAX_ATTEMPTS: '3',
-      LOGIN_ADDRESS_MAX_FAILURES: '3',
-      PASSWORD_CHECK_CONCURRENCY: '1',
-      PASSWORD_CHECK_MAX_WAIT_MS: '300',
-    });
+    platform = await startLicensePlatform(
+      {
+        TRUST_PROXY: '1',
+        LOGIN_MAX_ATTEMPTS: '3',
+        LOGIN_ADDRESS_MAX_FAILURES: '3',
+        PASSWORD_CHECK_CONCURRENCY: '1',
+        PASSWORD_CHECK_MAX_WAIT_MS: '300',
+      },
+      { passwords: scryptPasswords() },
+    );
     for (const email of ['api@vendor.test', 'tenant@vendor.test', 'both@vendor.test']) {
       await platform.addAccount(email, PASSWORD, 'license-api');
     }
@@ -39,6 +50,21 @@ describe('abuse guards of the password checks', () => {
     const text = await (await fetch(`${platform.url}/metrics`)).text();
     return Number(/^license_password_checks_total\{outcome="hashed"\} (\d+)/m.exec(text)?.[1] ?? 0);
   };
+
+  it("stores the first account's password at OWASP's scrypt cost", async () => {
+    expect(OWASP_SCRYPT.N).toBe(2 ** 17);
+    const { rows } = await platform.db.query<{ hash: string }>(
+      'select password_hash as hash from admin_users where email = $1',
+      [ADMIN.email],
+    );
+    expect(rows[0]?.hash).toMatch(/^scrypt\$131072\$8\$1\$[^$]+\$[^$]+$/);
+  });
+
+  it('hashes for an unknown e-mail too, so a miss costs what a hit costs', async () => {
+    const before = await hashes();
+    expect((await api('nobody-else@vendor.test', PASSWORD, freshAddress())).status).toBe(401);
+    expect(await hashes()).toBe(before + 1);
+  });
 
   it("answers an address's failures past the limit with 429 and Retry-After, hashing nothing", async () => {
     const attacker = freshAddress();

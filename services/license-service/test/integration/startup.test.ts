@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { createLogger, serveInProcess, type RunningServer } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { createLicenseService, settingsSchema } from '@pelita/license-service';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
@@ -39,7 +40,12 @@ describe('license service start-up', () => {
       ADMIN_PASSWORD: 'first-password-12',
     });
     replicas = await Promise.all(
-      [1, 2, 3].map(() => serveInProcess(createLicenseService(settings, logger), logger)),
+      [1, 2, 3].map(() =>
+        serveInProcess(
+          createLicenseService(settings, logger, { passwords: testPasswords() }),
+          logger,
+        ),
+      ),
     );
     const db = new pg.Client({ connectionString: url.toString() });
     await db.connect();

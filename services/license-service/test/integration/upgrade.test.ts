@@ -8,13 +8,8 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import {
-  createLogger,
-  hashPassword,
-  migrate,
-  serveInProcess,
-  type RunningServer,
-} from '@pelita/kit';
+import { createLogger, migrate, serveInProcess, type RunningServer } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { createLicenseService, settingsSchema } from '@pelita/license-service';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
@@ -45,6 +40,8 @@ describe('upgrade from the first release', () => {
   const PASSWORD = 'upgrade-password-1';
   const clients = [randomUUID(), randomUUID()];
   let service: RunningServer | undefined;
+  // About roles and bindings, not hashes: hashes of earlier releases are the kit's tests' part.
+  const passwords = testPasswords();
 
   beforeAll(async () => {
     const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -74,7 +71,7 @@ describe('upgrade from the first release', () => {
         [randomUUID(), id],
       );
     }
-    const hash = await hashPassword(PASSWORD);
+    const hash = await passwords.hash(PASSWORD);
     for (const [email, role] of [
       ['root@vendor.test', 'super-admin'],
       ['tenant@vendor.test', 'license-api'],
@@ -88,7 +85,9 @@ describe('upgrade from the first release', () => {
     }
     const logger = createLogger({ name: 'license-service', level: 'silent' });
     service = await serveInProcess(
-      createLicenseService(settingsSchema.parse({ DATABASE_URL: url.toString() }), logger),
+      createLicenseService(settingsSchema.parse({ DATABASE_URL: url.toString() }), logger, {
+        passwords,
+      }),
       logger,
     );
   });

@@ -11,10 +11,7 @@ import {
   unauthorized,
   verifyAccessToken,
   type Logger,
-  hashPassword,
-  needsRehash,
-  UNUSABLE_HASH,
-  verifyPassword,
+  type PasswordHasher,
 } from '@pelita/kit';
 import jwt from 'jsonwebtoken';
 import type { SessionStore } from '../credentials/session-store';
@@ -35,6 +32,7 @@ export interface LoginSessionsDeps {
   publicKey: KeyObject;
   accessTtlSeconds: number;
   refreshTtlSeconds: number;
+  passwords: PasswordHasher;
 }
 
 export interface TokenPair {
@@ -55,7 +53,7 @@ const invalidCredentials = () =>
   new HttpError(401, 'invalid_credentials', 'E-mail or password is wrong');
 
 export function createLoginSessions(deps: LoginSessionsDeps) {
-  const { users, sessions, metrics } = deps;
+  const { users, sessions, metrics, passwords } = deps;
 
   function signAccess(user: { id: string; username: string }, jti: string): string {
     return jwt.sign({ username: user.username }, deps.privateKey, {
@@ -92,7 +90,10 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
       }
       const user = await users.findByEmail(email);
       // Hash even when there is no such user: answer time must not reveal who has an account.
-      const matches = await verifyPassword(password, user?.passwordHash ?? UNUSABLE_HASH);
+      const matches = await passwords.verify(
+        password,
+        user?.passwordHash ?? passwords.unusableHash,
+      );
       if (!user || !matches) {
         await deps.limiter.failed(email, ip);
         metrics.logins.inc({ outcome: 'invalid_credentials' });
@@ -117,8 +118,8 @@ export function createLoginSessions(deps: LoginSessionsDeps) {
       });
       await deps.limiter.succeeded(email);
       // A hash of an older, cheaper cost is replaced now that the password is at hand.
-      if (needsRehash(user.passwordHash))
-        await users.setPassword(user.id, await hashPassword(password));
+      if (passwords.needsRehash(user.passwordHash))
+        await users.setPassword(user.id, await passwords.hash(password));
       const sid = randomUUID();
       const jti = randomUUID();
       const secret = randomToken();

@@ -6,7 +6,7 @@
  * per account too (the routes limit each client address): requests beyond the limit are
  * answered alike and mail nothing, so rotating addresses cannot flood one mailbox.
  */
-import { HttpError, errorMessage, type Logger, hashPassword, verifyPassword } from '@pelita/kit';
+import { HttpError, errorMessage, type Logger, type PasswordHasher } from '@pelita/kit';
 import type { ResetTokenStore } from '../credentials/reset-token-store';
 import type { SessionStore } from '../credentials/session-store';
 import { issueLink } from '../credentials/token-links';
@@ -23,6 +23,7 @@ export interface PasswordResetDeps {
   frontendUrl: string;
   /** RESET_MAILS_PER_ACCOUNT per RESET_MAIL_WINDOW_SECONDS: reset mails one account may get. */
   mailLimit: { perAccount: number; windowSeconds: number };
+  passwords: Pick<PasswordHasher, 'hash' | 'verify'>;
 }
 
 export function createPasswordReset(deps: PasswordResetDeps) {
@@ -45,7 +46,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
 
   /** A new password ends the reset links that could set another. */
   async function setPassword(userId: string, password: string): Promise<void> {
-    await deps.users.setPassword(userId, await hashPassword(password));
+    await deps.users.setPassword(userId, await deps.passwords.hash(password));
     await deps.resetTokens.revokeAllOf(userId);
   }
 
@@ -80,7 +81,7 @@ export function createPasswordReset(deps: PasswordResetDeps) {
      */
     async changeOwn(userId: string, jti: string, current: string, next: string): Promise<void> {
       const user = await deps.users.find(userId);
-      if (!user || !(await verifyPassword(current, user.passwordHash))) {
+      if (!user || !(await deps.passwords.verify(current, user.passwordHash))) {
         throw new HttpError(
           403,
           'password_confirmation_required',

@@ -2,7 +2,7 @@
  * Self-registration: an account with the registration role that waits for its owner to follow
  * the link mailed to it (`email-verification.ts`) before it can log in or take a license seat.
  */
-import { HttpError, conflict, hashPassword } from '@pelita/kit';
+import { HttpError, conflict, type PasswordHasher } from '@pelita/kit';
 import { isUniqueViolation } from '../db/unique-violation';
 import type { LicenseCheck } from '../license/license-check';
 import type { RoleDataChanges } from '../policy-sync/role-data-changes';
@@ -22,6 +22,7 @@ export interface RegistrationDeps {
   registrationRole: string;
   /** EMAIL_VERIFICATION_TTL_SECONDS: an account unverified for longer gives its names back. */
   verificationTtlSeconds: number;
+  passwords: Pick<PasswordHasher, 'hash'>;
 }
 
 export interface NewAccount {
@@ -41,7 +42,7 @@ export function createRegistration(deps: RegistrationDeps) {
       if (!role) {
         throw new HttpError(503, 'registration_unavailable', 'Registration role is not configured');
       }
-      const passwordHash = await hashPassword(account.password);
+      const passwordHash = await deps.passwords.hash(account.password);
       try {
         // The installation must be licensed; the seat is taken (and checked) at verification.
         await deps.license.assertLicensed({ addingUser: false });

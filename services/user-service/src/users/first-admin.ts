@@ -1,5 +1,5 @@
 /** On an empty database, the first administrator (role `admin`, created by the migrations). */
-import { type Logger, hashPassword } from '@pelita/kit';
+import type { Logger, PasswordHasher } from '@pelita/kit';
 import type { PoolClient } from 'pg';
 import type { OutboxRepository } from '../policy-sync/outbox-repository';
 
@@ -18,6 +18,7 @@ export async function ensureFirstAdmin(
   client: PoolClient,
   admin: FirstAdmin,
   logger: Logger,
+  passwords: Pick<PasswordHasher, 'hash'>,
   outbox?: Pick<OutboxRepository, 'add'>,
 ): Promise<boolean> {
   const { rows } = await client.query<{ n: string }>('select count(*) as n from users');
@@ -28,7 +29,7 @@ export async function ensureFirstAdmin(
     );
     return false;
   }
-  const passwordHash = await hashPassword(admin.password);
+  const passwordHash = await passwords.hash(admin.password);
   await client.query(
     `insert into users (email, username, full_name, password_hash, role_id)
      select $1, $2, 'Administrator', $3, id from roles where name = 'admin'`,

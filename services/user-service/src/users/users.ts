@@ -8,14 +8,7 @@
  * username ends the user's sessions: OPA decides by the username in the token, which another
  * user could take next.
  */
-import {
-  badRequest,
-  conflict,
-  forbidden,
-  HttpError,
-  hashPassword,
-  verifyPassword,
-} from '@pelita/kit';
+import { badRequest, conflict, forbidden, HttpError, type PasswordHasher } from '@pelita/kit';
 import { assertManagesUser, type Actor } from '../actor';
 import type { SessionStore } from '../credentials/session-store';
 import type { UserNameCopy } from '../core-backend/user-name-copy';
@@ -35,6 +28,7 @@ export interface UsersDeps {
   userNameCopy: UserNameCopy;
   license: LicenseCheck;
   emailChange: Pick<EmailChange, 'request' | 'addressChanged'>;
+  passwords: Pick<PasswordHasher, 'hash' | 'verify'>;
 }
 
 /** A user as changed; `pendingEmail` when their own new address waits for its link to be followed. */
@@ -51,6 +45,7 @@ export function createUsers({
   userNameCopy,
   license,
   emailChange,
+  passwords,
 }: UsersDeps) {
   const existing = async (id: string): Promise<User> => found(await users.find(id), `User ${id}`);
   /** Call holding the seat lock: the license check and the change that takes the seat. */
@@ -68,7 +63,7 @@ export function createUsers({
 
     async create(actor: Actor, input: NewUserInput): Promise<User> {
       await assignableRole(actor, input.roleId);
-      const passwordHash = await hashPassword(input.password);
+      const passwordHash = await passwords.hash(input.password);
       const id = await users.withSeatLock(async () => {
         await assertSeatFree();
         return roleData
@@ -106,7 +101,7 @@ export function createUsers({
       if (self && newEmail) {
         const confirmed =
           currentPassword !== undefined &&
-          (await verifyPassword(currentPassword, before.passwordHash));
+          (await passwords.verify(currentPassword, before.passwordHash));
         if (!confirmed)
           throw new HttpError(
             403,

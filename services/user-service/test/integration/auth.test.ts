@@ -2,8 +2,7 @@
  * Authentication against the real servers: PostgreSQL (users), Redis (sessions, limits, reset
  * tokens), the SMTP receiver (reset e-mails), OPA with policies/ fed by the real policy-sync.
  */
-import { randomBytes, scrypt } from 'node:crypto';
-import pg from 'pg';
+import { randomBytes } from 'node:crypto';
 import { verifyAccessToken } from '@pelita/kit';
 import { createPublicKey } from 'node:crypto';
 import { waitFor } from '@pelita/testenv';
@@ -139,35 +138,6 @@ describe('authentication', () => {
         })
       ).status,
     ).toBe(401);
-  });
-
-  it('replaces a hash of the older, cheaper cost at the next login', async () => {
-    const user = await register('older-cost-pw-1');
-    // The hash an earlier version stored (scrypt N = 2^14), put back in place of the new one.
-    const salt = randomBytes(16);
-    const key = await new Promise<Buffer>((resolve, reject) =>
-      scrypt('older-cost-pw-1', salt, 64, { N: 16_384, r: 8, p: 1 }, (err, out) =>
-        err ? reject(err) : resolve(out),
-      ),
-    );
-    const older = ['scrypt', 16_384, 8, 1, salt.toString('base64'), key.toString('base64')];
-    const db = new pg.Client({ connectionString: platform.databaseUrl });
-    await db.connect();
-    try {
-      await db.query('update users set password_hash = $2 where id = $1', [
-        user.id,
-        older.join('$'),
-      ]);
-      await platform.login(user.email, user.password);
-      const { rows } = await db.query<{ hash: string }>(
-        'select password_hash as hash from users where id = $1',
-        [user.id],
-      );
-      expect(rows[0]?.hash).toMatch(/^scrypt\$131072\$8\$1\$/);
-      await platform.login(user.email, user.password);
-    } finally {
-      await db.end();
-    }
   });
 
   it('refuses a second registration with the same e-mail (409)', async () => {

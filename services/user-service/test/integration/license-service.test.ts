@@ -6,6 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createLogger, serveInProcess, type RunningServer } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { createLicenseService, settingsSchema } from '@pelita/license-service';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
@@ -30,7 +31,10 @@ describe('license validation against the real license service', () => {
       ADMIN_EMAIL: VENDOR.email,
       ADMIN_PASSWORD: VENDOR.password,
     });
-    licenseService = await serveInProcess(createLicenseService(settings, logger), logger);
+    licenseService = await serveInProcess(
+      createLicenseService(settings, logger, { passwords: testPasswords() }),
+      logger,
+    );
     licenseRecords = new pg.Pool({ connectionString: licenseDb.url, max: 1 });
     await licenseRecords.query(
       `insert into clients (id, name, company_name, is_active, max_user) values ($1, 'Tenant', 'PT Tenant', true, 100)`,

@@ -4,6 +4,7 @@
  * reach another server connection, so the start-up lock has to be the transaction's).
  */
 import { createLogger, migrate, withStartupLock } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import pg from 'pg';
 import { MIGRATIONS_DIR, STARTUP_LOCK } from '../../src/service';
 import { ensureFirstAdmin } from '../../src/users/first-admin';
@@ -28,6 +29,7 @@ describe.each([
   let database: TestDatabase;
   const pools: pg.Pool[] = [];
   const logger = createLogger({ name: 'migrations-test', level: 'silent' });
+  const passwords = testPasswords();
   const admin = { email: 'root@pelita.test', password: 'root-pw-123', username: 'root' };
 
   beforeAll(async () => {
@@ -45,7 +47,7 @@ describe.each([
       pools.map((pool) =>
         withStartupLock(pool, STARTUP_LOCK, async (client) => ({
           applied: await migrate(client, MIGRATIONS_DIR),
-          created: await ensureFirstAdmin(client, admin, logger),
+          created: await ensureFirstAdmin(client, admin, logger, passwords),
         })),
       ),
     );
@@ -69,7 +71,7 @@ describe.each([
   it('does nothing on a second start', async () => {
     const again = await withStartupLock(pools[1]!, STARTUP_LOCK, async (client) => ({
       applied: await migrate(client, MIGRATIONS_DIR),
-      created: await ensureFirstAdmin(client, admin, logger),
+      created: await ensureFirstAdmin(client, admin, logger, passwords),
     }));
     expect(again).toEqual({ applied: [], created: false });
   });

@@ -5,7 +5,8 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Writable } from 'node:stream';
-import { createLogger, serveInProcess, type RunningServer, hashPassword } from '@pelita/kit';
+import { createLogger, serveInProcess, type PasswordHasher, type RunningServer } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { createLicenseService, settingsSchema } from '@pelita/license-service';
 import { requireEnv } from '@pelita/testenv';
 import pg from 'pg';
@@ -57,7 +58,16 @@ interface LicenseSeed {
 
 export async function startLicensePlatform(
   env: Record<string, string> = {},
+  options: {
+    /**
+     * How the service (and `addAccount`) hashes passwords: scrypt at a test cost (N = 2^10) by
+     * default, as every account and every check would otherwise cost 128 MiB and 0.4 s of CPU.
+     * Tests of the hashing itself (its cost, its cap) pass the production `scryptPasswords()`.
+     */
+    passwords?: PasswordHasher;
+  } = {},
 ): Promise<LicensePlatform> {
+  const passwords = options.passwords ?? testPasswords();
   const { POSTGRES_URL } = requireEnv('POSTGRES_URL');
   const name = `license_service_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
@@ -77,7 +87,7 @@ export async function startLicensePlatform(
     ...env,
   });
   const running: RunningServer = await serveInProcess(
-    createLicenseService(settings, logger),
+    createLicenseService(settings, logger, { passwords }),
     logger,
   );
   const db = new pg.Pool({ connectionString: url.toString(), max: 2 });
@@ -125,7 +135,7 @@ export async function startLicensePlatform(
       await db.query(
         `insert into admin_users (id, name, email, password_hash, role_id, api_client_ids)
          values ($1, $2, $3, $4, (select id from roles where name = $5), $6)`,
-        [randomUUID(), email, email, await hashPassword(password), role, clients],
+        [randomUUID(), email, email, await passwords.hash(password), role, clients],
       );
     },
     async stop() {

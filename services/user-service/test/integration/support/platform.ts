@@ -7,7 +7,14 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createLogger, loadConfig, serveInProcess, type RunningServer } from '@pelita/kit';
+import {
+  createLogger,
+  loadConfig,
+  serveInProcess,
+  type PasswordHasher,
+  type RunningServer,
+} from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { requireEnv, startTcpLink, type TcpLink } from '@pelita/testenv';
 import {
   createPolicySyncService,
@@ -64,6 +71,12 @@ export interface PlatformOptions {
   database?: TestDatabase;
   /** The user service reaches it through the test PgBouncer (transaction mode). */
   pooled?: boolean;
+  /**
+   * How the service hashes passwords: scrypt at a test cost (N = 2^10) by default, as every user
+   * made and every login would otherwise cost 128 MiB and 0.4 s of CPU. Tests of password storage
+   * pass the production hasher (`scryptPasswords()`).
+   */
+  passwords?: PasswordHasher;
 }
 
 export async function startPlatform(
@@ -110,7 +123,9 @@ export async function startPlatform(
     AUTH_RATE_LIMIT: '1000000',
     ...env,
   });
-  const service = createUserService(settings, logger);
+  const service = createUserService(settings, logger, {
+    passwords: options.passwords ?? testPasswords(),
+  });
   // Started (migrations, first admin) before policy-sync below pulls from it.
   const running: RunningServer = await serveInProcess(service, logger);
 

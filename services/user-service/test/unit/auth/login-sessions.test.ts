@@ -1,6 +1,7 @@
 /** Login, refresh rotation and logout with fakes of the user repository, sessions and limiter. */
 import { generateKeyPairSync } from 'node:crypto';
-import { HttpError, verifyAccessToken, hashPassword } from '@pelita/kit';
+import { HttpError, scryptPasswords, verifyAccessToken, type PasswordHasher } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { Registry } from 'prom-client';
 import { createAuthMetrics } from '../../../src/auth/auth-metrics';
 import { TooManyAttemptsError, createLoginSessions } from '../../../src/auth/login-sessions';
@@ -8,8 +9,31 @@ import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 
-async function setup(options: { waitSeconds?: number; licenseRefuses?: boolean } = {}) {
-  const ada = user({ passwordHash: await hashPassword('ada-pw-1234') });
+/** The hasher these tests log in with, recording the stored hash each check was made against. */
+function recordingPasswords(passwords: PasswordHasher = testPasswords()) {
+  const checkedAgainst: string[] = [];
+  return {
+    checkedAgainst,
+    passwords: {
+      ...passwords,
+      verify: (password: string, stored: string) => {
+        checkedAgainst.push(stored);
+        return passwords.verify(password, stored);
+      },
+    },
+  };
+}
+
+async function setup(
+  options: {
+    waitSeconds?: number;
+    licenseRefuses?: boolean;
+    passwords?: PasswordHasher;
+    adaHash?: string;
+  } = {},
+) {
+  const passwords = options.passwords ?? testPasswords();
+  const ada = user({ passwordHash: options.adaHash ?? (await passwords.hash('ada-pw-1234')) });
   const users = fakeUsers(
     ada,
     user({ id: 'u-2', email: 'off@pelita.test', isActive: false, passwordHash: ada.passwordHash }),
@@ -45,6 +69,7 @@ async function setup(options: { waitSeconds?: number; licenseRefuses?: boolean }
     publicKey,
     accessTtlSeconds: 900,
     refreshTtlSeconds: 3600,
+    passwords,
   });
   const count = async (outcome: string) =>
     (await metrics.logins.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
@@ -87,6 +112,27 @@ describe('login', () => {
     expect(await count('invalid_credentials')).toBe(2);
     // Both count against the limits, the unknown account too.
     expect(failures).toEqual(['ada@pelita.test', 'nobody@pelita.test']);
+  });
+
+  it("checks an unknown e-mail against the hasher's unusable hash: a miss costs what a hit costs", async () => {
+    const { passwords, checkedAgainst } = recordingPasswords();
+    const { loginSessions, ada } = await setup({ passwords });
+    await expect(
+      loginSessions.login('nobody@pelita.test', 'ada-pw-1234', 'ip'),
+    ).rejects.toMatchObject({ status: 401 });
+    await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
+    expect(checkedAgainst).toEqual([passwords.unusableHash, ada.passwordHash]);
+  });
+
+  it("stores a hash at the hasher's cost when the stored one is cheaper, once", async () => {
+    const older = await scryptPasswords({ N: 2 ** 9, r: 8, p: 1 }).hash('ada-pw-1234');
+    const { loginSessions, users } = await setup({ adaHash: older });
+    await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
+    const rehashed = users.byId.get('u-1')!.passwordHash;
+    expect(rehashed).toMatch(/^scrypt\$1024\$8\$1\$/);
+    await expect(testPasswords().verify('ada-pw-1234', rehashed)).resolves.toBe(true);
+    await loginSessions.login('ada@pelita.test', 'ada-pw-1234', 'ip');
+    expect(users.byId.get('u-1')!.passwordHash).toBe(rehashed);
   });
 
   it('refuses a deactivated account after checking its password', async () => {

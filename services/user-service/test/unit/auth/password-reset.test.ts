@@ -1,8 +1,10 @@
 /** Forgot and reset password with fakes of the user repository, token store, sessions and mailer. */
 import { createPasswordReset } from '../../../src/auth/password-reset';
-import { verifyPassword } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import type { Mail } from '../../../src/mail/mailer';
 import { capturedLogger, fakeSessions, fakeUsers, user } from './fakes';
+
+const passwords = testPasswords();
 
 function setup(options: { mailFails?: boolean; perAccount?: number } = {}) {
   const users = fakeUsers(user(), user({ id: 'u-2', email: 'off@pelita.test', isActive: false }));
@@ -44,6 +46,7 @@ function setup(options: { mailFails?: boolean; perAccount?: number } = {}) {
     logger,
     frontendUrl: 'https://app.pelita.test',
     mailLimit: { perAccount: options.perAccount ?? 3, windowSeconds: 3600 },
+    passwords,
   });
   const tokenOf = (mail: Mail) =>
     decodeURIComponent(/reset-password\?token=(\S+)/.exec(mail.text)?.[1] ?? '');
@@ -66,7 +69,7 @@ describe('password reset', () => {
 
     const token = tokenOf(sent[0]!);
     await passwordReset.resetPassword(token, 'fresh-pw-1234');
-    expect(await verifyPassword('fresh-pw-1234', users.byId.get('u-1')!.passwordHash)).toBe(true);
+    expect(await passwords.verify('fresh-pw-1234', users.byId.get('u-1')!.passwordHash)).toBe(true);
     expect(sessions.live.size).toBe(0);
     await expect(passwordReset.resetPassword(token, 'again-pw-1234')).rejects.toMatchObject({
       status: 400,

@@ -1,8 +1,11 @@
 /** Self-registration with fakes of the repositories, the license check and the role-data transaction. */
-import { HttpError, verifyPassword } from '@pelita/kit';
+import { HttpError } from '@pelita/kit';
+import { testPasswords } from '@pelita/kit/testing';
 import { createRegistration } from '../../../src/auth/registration';
 import type { NewUser } from '../../../src/users/user-repository';
 import { fakeRoleData } from '../role-data-fake';
+
+const passwords = testPasswords();
 
 function setup(
   options: { role?: boolean; licenseRefuses?: boolean; taken?: boolean; enabled?: boolean } = {},
@@ -48,6 +51,7 @@ function setup(
     verification: { sendFirstLink: (user) => void mailed.push(user) },
     registrationRole: 'member',
     verificationTtlSeconds: 3600,
+    passwords,
   });
   const account = {
     email: 'new@pelita.test',
@@ -72,7 +76,7 @@ describe('registration', () => {
       }),
     ]);
     expect(inserted[0]!.passwordHash).not.toContain('new-pw-1234');
-    expect(await verifyPassword('new-pw-1234', inserted[0]!.passwordHash)).toBe(true);
+    expect(await passwords.verify('new-pw-1234', inserted[0]!.passwordHash)).toBe(true);
     // Not in OPA's data until verified.
     expect(triggered).toEqual([]);
     expect(mailed).toEqual([{ id: 'u-1', email: 'new@pelita.test' }]);
