@@ -3,15 +3,16 @@
  * validated routes, `/health`, `/ready`, `/metrics`, `/api-docs`, one 404 and one error handler.
  * No listening and no environment reads here: `serve` does the former, `loadConfig` the latter.
  */
-import express, {
-  type ErrorRequestHandler,
-  type Express,
-  type NextFunction,
-  type Request,
-  type RequestHandler,
-  type Response,
+import type createExpressApp from 'express';
+import type {
+  ErrorRequestHandler,
+  Express,
+  NextFunction,
+  Request,
+  RequestHandler,
+  Response,
 } from 'express';
-import swaggerUi from 'swagger-ui-express';
+import type * as SwaggerUi from 'swagger-ui-express';
 import type { z } from 'zod';
 import { defaultErrorBody, ErrorBodySchema, HttpError, toHttpError } from './errors';
 import { installFastPath, parseByteLimit, type FastRoute } from './fast-route';
@@ -64,6 +65,10 @@ export interface ServiceOptions {
 export function createService(options: ServiceOptions): Express {
   const { logger, routes, errorBody = defaultErrorBody } = options;
   const metrics = options.metrics ?? createMetrics();
+  // express is loaded by the first app built, not by every importer of the kit (nor before
+  // `./instrument` has started tracing, which must patch it as it loads).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const express = require('express') as typeof createExpressApp;
   const app = express();
   app.disable('x-powered-by');
   // Hashing every JSON answer for an ETag costs CPU for caching no API client here relies on.
@@ -198,5 +203,7 @@ function mountDocs(app: Express, document: OpenApiDocument): void {
   app.get('/api-docs.json', function openApiDocument(_req, res) {
     res.json(document);
   });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- at first use, as express
+  const swaggerUi = require('swagger-ui-express') as typeof SwaggerUi;
   app.use('/api-docs', swaggerUi.serve, swaggerUi.setup(document));
 }

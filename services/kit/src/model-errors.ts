@@ -4,15 +4,24 @@
  * (unreachable, rate-limited, 503 from the model server) is 503, a time-out 504, a bad answer
  * or another error status from the model server 502.
  */
+import type * as OpenAI from 'openai';
+import type { APIError } from 'openai';
 import { errorMessage } from './error-message';
 import { HttpError } from './errors';
-import {
-  APIConnectionError,
-  APIConnectionTimeoutError,
-  APIError,
-  APIUserAbortError,
-  RateLimitError,
-} from 'openai';
+
+/**
+ * The `openai` package's error classes, required when an error is looked at rather than when the
+ * kit is imported: a caller of a model has loaded the package already, other importers never pay.
+ */
+function openAiErrors(): typeof OpenAI {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('openai') as typeof OpenAI;
+}
+
+/** An error answer (or failed connection) of the `openai` client. */
+export function isOpenAiError(err: unknown): err is APIError {
+  return err instanceof openAiErrors().APIError;
+}
 
 /** How one model call ended (a label value of the services' model-call metrics). */
 export type CallOutcome =
@@ -35,15 +44,22 @@ export class ModelOutputError extends Error {
 
 /** A failure of the model server or of its answer (anything else is a bug of ours). */
 export function isModelFailure(err: unknown): boolean {
-  return err instanceof ModelOutputError || err instanceof APIError;
+  return err instanceof ModelOutputError || isOpenAiError(err);
 }
 
 /** The caller went away; the remaining model calls are cancelled. */
 export function isAbort(err: unknown, signal?: AbortSignal): boolean {
-  return err instanceof APIUserAbortError || (signal?.aborted ?? false);
+  return err instanceof openAiErrors().APIUserAbortError || (signal?.aborted ?? false);
 }
 
 export function outcomeOf(err: unknown): Exclude<CallOutcome, 'success'> {
+  const {
+    APIConnectionError,
+    APIConnectionTimeoutError,
+    APIError,
+    APIUserAbortError,
+    RateLimitError,
+  } = openAiErrors();
   if (err instanceof ModelOutputError) return 'invalid_output';
   if (err instanceof APIUserAbortError) return 'aborted';
   if (err instanceof APIConnectionTimeoutError) return 'timeout';
@@ -55,6 +71,7 @@ export function outcomeOf(err: unknown): Exclude<CallOutcome, 'success'> {
 
 /** A short, credential-free description of a model call failure, for logs and error bodies. */
 export function describeModelError(err: unknown): string {
+  const { APIConnectionError, APIConnectionTimeoutError, APIError } = openAiErrors();
   if (err instanceof ModelOutputError) return err.message;
   if (err instanceof APIConnectionTimeoutError) return 'the model server did not answer in time';
   if (err instanceof APIConnectionError) return 'the model server is unreachable';

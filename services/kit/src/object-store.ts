@@ -7,14 +7,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { rm, stat } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadBucketCommand,
-  PutObjectCommand,
-  S3Client,
-} from '@aws-sdk/client-s3';
+import type * as S3 from '@aws-sdk/client-s3';
 import { z } from 'zod';
 import { booleanSetting, optionalHttpUrl, optionalSetting } from './config';
 
@@ -56,7 +49,10 @@ export interface ObjectStore {
 }
 
 export function createObjectStore(settings: ObjectStoreSettings, bucket: string): ObjectStore {
-  const client = new S3Client({
+  // Loaded here, when a service builds its dependencies at start, not by every importer of the kit.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const s3 = require('@aws-sdk/client-s3') as typeof S3;
+  const client = new s3.S3Client({
     region: settings.S3_REGION,
     forcePathStyle: settings.S3_FORCE_PATH_STYLE,
     ...(settings.S3_ENDPOINT ? { endpoint: settings.S3_ENDPOINT } : {}),
@@ -71,10 +67,10 @@ export function createObjectStore(settings: ObjectStoreSettings, bucket: string)
   });
   const Bucket = bucket;
   const checkBucket = async () => {
-    await client.send(new HeadBucketCommand({ Bucket }));
+    await client.send(new s3.HeadBucketCommand({ Bucket }));
   };
   const body = async (key: string) => {
-    const res = await client.send(new GetObjectCommand({ Bucket, Key: key }));
+    const res = await client.send(new s3.GetObjectCommand({ Bucket, Key: key }));
     if (!res.Body) throw new Error(`object ${key} has no body`);
     return res.Body;
   };
@@ -89,7 +85,7 @@ export function createObjectStore(settings: ObjectStoreSettings, bucket: string)
         // the caller's to see, not hidden behind a failed create.
         if ((err as { name?: string }).name !== 'NotFound') throw err;
       }
-      await client.send(new CreateBucketCommand({ Bucket })).catch((err: unknown) => {
+      await client.send(new s3.CreateBucketCommand({ Bucket })).catch((err: unknown) => {
         const name = (err as { name?: string }).name;
         if (name !== 'BucketAlreadyOwnedByYou' && name !== 'BucketAlreadyExists') throw err;
       });
@@ -97,7 +93,7 @@ export function createObjectStore(settings: ObjectStoreSettings, bucket: string)
     checkBucket,
     async put(key, data, contentType) {
       await client.send(
-        new PutObjectCommand({ Bucket, Key: key, Body: data, ContentType: contentType }),
+        new s3.PutObjectCommand({ Bucket, Key: key, Body: data, ContentType: contentType }),
       );
     },
     async get(key) {
@@ -106,7 +102,7 @@ export function createObjectStore(settings: ObjectStoreSettings, bucket: string)
     async putFile(key, path, contentType) {
       const { size } = await stat(path);
       await client.send(
-        new PutObjectCommand({
+        new s3.PutObjectCommand({
           Bucket,
           Key: key,
           Body: createReadStream(path),
@@ -124,7 +120,7 @@ export function createObjectStore(settings: ObjectStoreSettings, bucket: string)
       }
     },
     async remove(key) {
-      await client.send(new DeleteObjectCommand({ Bucket, Key: key }));
+      await client.send(new s3.DeleteObjectCommand({ Bucket, Key: key }));
     },
     close: () => client.destroy(),
   };

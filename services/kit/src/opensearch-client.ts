@@ -1,5 +1,6 @@
 /** An OpenSearch client from the OPENSEARCH_* settings every service names alike. */
-import { Client, type API } from '@opensearch-project/opensearch';
+import type { API, Client } from '@opensearch-project/opensearch';
+import type * as OpenSearch from '@opensearch-project/opensearch';
 import { z } from 'zod';
 import { httpUrl, optionalSetting } from './config';
 import { errorMessage } from './error-message';
@@ -48,6 +49,9 @@ export function createOpenSearchClient(
   options: { requestTimeout?: number } = {},
 ): Client {
   const { OPENSEARCH_USERNAME: username, OPENSEARCH_PASSWORD: password } = settings;
+  // Loaded here, when a service builds its dependencies at start, not by every importer of the kit.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('@opensearch-project/opensearch') as typeof OpenSearch;
   return new Client({
     node: settings.OPENSEARCH_URL,
     ...(username && password ? { auth: { username, password } } : {}),

@@ -2,7 +2,8 @@
  * A Redis client from the REDIS_* settings every service names alike. Its own entry,
  * `@pelita/kit/redis-client`: only the services that use Redis install ioredis.
  */
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
+import type * as IORedis from 'ioredis';
 import { z } from 'zod';
 import { optionalSetting } from './config';
 
@@ -25,6 +26,9 @@ export interface RedisSettings {
 export function createRedisClient(settings: RedisSettings, options: RedisOptions = {}): Redis {
   // ioredis prefers the URL's password to the options', so the override has to leave the URL.
   const url = settings.REDIS_PASSWORD ? withoutPassword(settings.REDIS_URL) : settings.REDIS_URL;
+  // Loaded here, when a service builds its dependencies at start, not by every importer of the kit.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Redis } = require('ioredis') as typeof IORedis;
   return new Redis(url, {
     maxRetriesPerRequest: 2,
     ...(settings.REDIS_PASSWORD ? { password: settings.REDIS_PASSWORD } : {}),

@@ -7,8 +7,8 @@
  * json_schema → json_object → prompt-only once, when its server refuses a mode, and is
  * remembered there.
  */
-import { APIError } from 'openai';
 import { z } from 'zod';
+import { isOpenAiError } from './model-errors';
 import { parseModelJson } from './model-json';
 
 export const STRUCTURED_OUTPUT_MODES = ['json_schema', 'json_object', 'prompt'] as const;
@@ -133,7 +133,7 @@ const LENGTH_PROBLEM =
  */
 export function isFormatRefusal(err: unknown): boolean {
   return (
-    err instanceof APIError &&
+    isOpenAiError(err) &&
     (err.status === 400 || err.status === 422) &&
     !LENGTH_PROBLEM.test(err.message)
   );

@@ -1,19 +1,11 @@
 /**
  * OpenTelemetry tracing. Import this entry (or `./instrument`) before express, http or any
  * database driver is loaded: instrumentations patch modules as they are required.
- * Deliberately imports nothing but OpenTelemetry (and the fast path's registry, which imports
- * nothing).
+ * Deliberately imports nothing but the fast path's registry (which imports nothing): the SDK
+ * itself (`tracing-sdk.ts`) is loaded by `startTracing`, in a process that traces.
  */
-import { NodeSDK, tracing } from '@opentelemetry/sdk-node';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
-import { ExpressInstrumentation, ExpressLayerType } from '@opentelemetry/instrumentation-express';
-import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
-import { MySQL2Instrumentation } from '@opentelemetry/instrumentation-mysql2';
-import { IORedisInstrumentation } from '@opentelemetry/instrumentation-ioredis';
-import { UndiciInstrumentation } from '@opentelemetry/instrumentation-undici';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import { ATTR_SERVICE_NAME } from '@opentelemetry/semantic-conventions';
+import type { NodeSDK } from '@opentelemetry/sdk-node';
+import type * as TracingSdk from './tracing-sdk';
 import { markTracingStarted, takesFastPath } from './fast-path-registry';
 
 let sdk: NodeSDK | undefined;
@@ -27,30 +19,9 @@ let sdk: NodeSDK | undefined;
 export function startTracing(serviceName: string, env: NodeJS.ProcessEnv = process.env): void {
   if (sdk) return;
   if (!env.OTEL_EXPORTER_OTLP_ENDPOINT && !env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return;
-  sdk = new NodeSDK({
-    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: env.OTEL_SERVICE_NAME ?? serviceName }),
-    spanProcessors: [new tracing.BatchSpanProcessor(new OTLPTraceExporter())],
-    // Logs go through pino and metrics through prom-client (`/metrics`): without these empty
-    // lists the SDK would configure OTLP log and metric exporters from the environment.
-    logRecordProcessors: [],
-    metricReaders: [],
-    instrumentations: [
-      new HttpInstrumentation({
-        // Probes and scrapes would drown the real traffic; the kit's fast path makes its own
-        // (leaner) server span: on a small request this one's emitter binding costs more.
-        ignoreIncomingRequestHook: (req) =>
-          /^\/(health|ready|metrics)\b/.test(req.url ?? '') || takesFastPath(req),
-      }),
-      // One span per route handler; a span per middleware layer costs more than it tells.
-      new ExpressInstrumentation({
-        ignoreLayersType: [ExpressLayerType.MIDDLEWARE, ExpressLayerType.ROUTER],
-      }),
-      new UndiciInstrumentation(),
-      new PgInstrumentation(),
-      new MySQL2Instrumentation(),
-      new IORedisInstrumentation(),
-    ],
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded at first use (see tracing-sdk.ts)
+  const { createTracingSdk } = require('./tracing-sdk') as typeof TracingSdk;
+  sdk = createTracingSdk(env.OTEL_SERVICE_NAME ?? serviceName, takesFastPath);
   sdk.start();
   markTracingStarted();
 }

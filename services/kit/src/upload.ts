@@ -9,7 +9,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RequestHandler, Response } from 'express';
-import multer, { MulterError } from 'multer';
+import type multerFactory from 'multer';
 import { z } from 'zod';
 import { HttpError } from './errors';
 import type { Logger } from './logger';
@@ -73,6 +73,10 @@ export interface MultipartUploadOptions {
 export function multipartUpload(options: MultipartUploadOptions): RequestHandler {
   const { field, maxFiles, maxBytes, maxFields = 30 } = options;
   let counter = 0;
+  // multer is loaded by the first upload route defined (when its service is built), not by every
+  // importer of the kit.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const multer = require('multer') as typeof multerFactory;
   const parse = multer({
     storage: multer.diskStorage({
       destination: (req, _file, done) => done(null, workspaceOf(req.res as Response)),
@@ -96,7 +100,7 @@ export function multipartUpload(options: MultipartUploadOptions): RequestHandler
       return;
     }
     parse(req, res, (err?: unknown) => {
-      if (err) return next(uploadError(err, maxBytes, expected));
+      if (err) return next(uploadError(err, multer.MulterError, maxBytes, expected));
       const fields = (req.body ?? {}) as Record<string, unknown>;
       const files = ((req.files ?? []) as Express.Multer.File[]).map(
         (file) => new UploadedFile(file.path, file.originalname, file.size),
@@ -107,7 +111,12 @@ export function multipartUpload(options: MultipartUploadOptions): RequestHandler
   };
 }
 
-function uploadError(err: unknown, maxBytes: number, expected: string): HttpError {
+function uploadError(
+  err: unknown,
+  MulterError: typeof multerFactory.MulterError,
+  maxBytes: number,
+  expected: string,
+): HttpError {
   if (err instanceof MulterError) {
     if (err.code === 'LIMIT_FILE_SIZE') {
       return new HttpError(413, 'payload_too_large', `The file exceeds ${maxBytes} bytes`);

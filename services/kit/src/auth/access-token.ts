@@ -3,7 +3,7 @@
  * (which verifies): an ES256 JWT whose `jti` names a live session kept in Redis.
  */
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import jwt from 'jsonwebtoken';
+import type Jwt from 'jsonwebtoken';
 import { z } from 'zod';
 
 export const ACCESS_TOKEN_ALGORITHM = 'ES256';
@@ -41,8 +41,20 @@ export function toPublicKey(key: KeyObject | string): KeyObject {
   return typeof key === 'string' ? createPublicKey(key) : key;
 }
 
+let jwtModule: typeof Jwt | undefined;
+
+/**
+ * jsonwebtoken, loaded at first use rather than by every importer of the kit; `requireAuth` loads
+ * it when a service is built, so no request waits for it.
+ */
+export function loadJwt(): typeof Jwt {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (jwtModule ??= require('jsonwebtoken') as typeof Jwt);
+}
+
 /** Checks signature, algorithm, issuer and expiry; returns the claims or throws InvalidTokenError. */
 export function verifyAccessToken(token: string, publicKey: KeyObject): AccessClaims {
+  const jwt = loadJwt();
   let payload: unknown;
   try {
     payload = jwt.verify(token, publicKey, {

@@ -8,6 +8,7 @@ import { Histogram, type Registry } from 'prom-client';
 import { forbidden, unauthorized } from '../errors';
 import {
   InvalidTokenError,
+  loadJwt,
   sessionKey,
   toPublicKey,
   verifyAccessToken,
@@ -45,6 +46,7 @@ export function requireAuth(options: RequireAuthOptions): RequestHandler {
   const keyOf = typeof options.publicKey === 'function' ? options.publicKey : () => fixed!;
   const { sessions, decide } = options;
   const decisionDuration = options.registry && decisionHistogram(options.registry);
+  loadJwt(); // now, while the service is built: no request waits for it to load
 
   return async function authenticateAndAuthorize(req, _res, next) {
     const stopTimer = decisionDuration?.startTimer();

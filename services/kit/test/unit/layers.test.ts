@@ -32,6 +32,7 @@ const LAYERS: string[][] = [
     'stored-text',
     'summarizer-client',
     'trace-context',
+    'tracing-sdk',
   ],
   // Errors, logging, tracing and what builds on one leaf.
   [
@@ -43,7 +44,6 @@ const LAYERS: string[][] = [
     'pool-metrics',
     'poll-loop',
     'postgres-migrations',
-    'structured-output',
     'redis-client',
     'object-store',
     'opensearch-client',
@@ -62,7 +62,7 @@ const LAYERS: string[][] = [
     'instrument',
     'tenant-index',
   ],
-  ['legacy-index-move'],
+  ['legacy-index-move', 'structured-output'],
   [
     'health',
     'openapi',
