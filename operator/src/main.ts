@@ -67,6 +67,7 @@ async function main(): Promise<void> {
         operatorMetrics.isLeader.set(0);
       },
       () => elector?.stop(), // gives the lease up so a standby takes over now
+      () => client.close(), // the pooled connections, once nothing sends on them
     ],
   });
   logger.info({ identity, leaderElection: settings.LEADER_ELECTION }, 'operator started');

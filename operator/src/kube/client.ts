@@ -11,7 +11,7 @@ import {
   CoordinationV1Api,
   CoreV1Api,
   CustomObjectsApi,
-  KubernetesObjectApi,
+  type KubernetesObjectApi,
   Observable,
   PatchStrategy,
   setHeaderOptions,
@@ -25,6 +25,7 @@ import {
 } from '@kubernetes/client-node';
 import { errorMessage } from '@pelita/kit';
 import type { OperatorMetrics } from '../metrics';
+import { ConnectionPool } from './connection-pool';
 import { collectionPath, PLATFORM_INSTALL, type WatchedKind } from './kinds';
 
 /** Items per page of a list (client-go's pager asks for as many). */
@@ -142,16 +143,23 @@ export class KubeClient {
   private readonly apps: AppsV1Api;
   private readonly custom: CustomObjectsApi;
   private readonly coordination: CoordinationV1Api;
+  private readonly pool: ConnectionPool;
 
   constructor(
     readonly config: KubeConfig,
     private readonly metrics: Pick<OperatorMetrics, 'kubeRequests'>,
   ) {
-    this.objects = KubernetesObjectApi.makeApiClient(config);
-    this.core = config.makeApiClient(CoreV1Api);
-    this.apps = config.makeApiClient(AppsV1Api);
-    this.custom = config.makeApiClient(CustomObjectsApi);
-    this.coordination = config.makeApiClient(CoordinationV1Api);
+    this.pool = new ConnectionPool(config);
+    this.objects = this.pool.objectApi();
+    this.core = this.pool.api(CoreV1Api);
+    this.apps = this.pool.api(AppsV1Api);
+    this.custom = this.pool.api(CustomObjectsApi);
+    this.coordination = this.pool.api(CoordinationV1Api);
+  }
+
+  /** Closes the pooled connections left idle (at shutdown, once no request is under way). */
+  close(): void {
+    this.pool.close();
   }
 
   /** Counts a request sent outside this class (the informers' watches). */
@@ -282,6 +290,7 @@ export class KubeClient {
     const url = new URL(`${server}${path}`);
     const options: https.RequestOptions = { headers: { accept: 'application/json' } };
     await this.config.applyToHTTPSOptions(options); // credentials, CA and agent of the kubeconfig
+    if (typeof options.agent === 'object') options.agent = this.pool.shared(options.agent);
     const { status, headers, body } = await httpGet(url, options);
     if (status < 200 || status > 299) {
       const flat = Object.fromEntries(

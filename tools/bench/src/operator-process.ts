@@ -1,4 +1,5 @@
 /** The built operator as a process of its own, and the figures it reports on `/metrics`. */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { errorMessage } from '@pelita/kit';
 import { waitFor } from '@pelita/testenv';
@@ -7,6 +8,18 @@ import { startService, type StartedService } from './process';
 const ROOT = join(__dirname, '..', '..', '..');
 /** Another build to measure (`BENCH_OPERATOR_MAIN=/path/to/dist/main.js`): before and after a change. */
 const OPERATOR_MAIN = process.env.BENCH_OPERATOR_MAIN || join(ROOT, 'operator', 'dist', 'main.js');
+const OPERATOR_DOCKERFILE = join(ROOT, 'images', 'operator.Dockerfile');
+
+/**
+ * The Node flags the operator's image starts it with (its CMD, `node <flags> dist/main.js`): the
+ * bench measures the process as it runs in a cluster, the runtime's memory settings included.
+ */
+function imageNodeFlags(dockerfile = readFileSync(OPERATOR_DOCKERFILE, 'utf8')): string[] {
+  const cmd = /^CMD\s+(\[.*\])\s*$/m.exec(dockerfile)?.[1];
+  if (!cmd) throw new Error(`${OPERATOR_DOCKERFILE} has no exec-form CMD`);
+  const argv = JSON.parse(cmd) as string[];
+  return argv.slice(1, -1);
+}
 
 export interface OperatorProcess extends StartedService {
   /** The sum of every series of `name` (all label values), or 0 when it has none yet. */
@@ -31,6 +44,7 @@ export async function startOperator(
       POD_NAME: `bench-operator-${process.pid}`,
       POD_NAMESPACE: namespace,
       POLICIES_DIR: join(ROOT, 'policies'),
+      NODE_OPTIONS: imageNodeFlags().join(' '),
     },
   });
   const series = async (name: string) => {
