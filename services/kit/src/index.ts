@@ -132,6 +132,8 @@ export { moveInBackground, moveLegacyIndex } from './legacy-index-move';
 
 // Text stored in PostgreSQL (no NUL characters)
 export { storedText } from './stored-text';
+// The e-mail address check every service's schemas use
+export { emailAddress } from './email-address';
 
 // Errors
 export { errorMessage } from './error-message';

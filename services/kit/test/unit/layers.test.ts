@@ -30,6 +30,7 @@ const LAYERS: string[][] = [
     'request-classes',
     'run-tool',
     'stored-text',
+    'email-address',
     'summarizer-client',
     'trace-context',
     'tracing-sdk',

@@ -2,6 +2,7 @@
  * Form fields as the dashboard's HTML forms send them (urlencoded strings; an unticked checkbox
  * is absent) parsed into values, with one message per field for the page to show next to it.
  */
+import { emailAddress } from '@pelita/kit';
 import { z } from 'zod';
 
 export type FormBody = Record<string, string | string[] | undefined>;
@@ -21,8 +22,9 @@ export const field = {
   required: (max = 200) =>
     trimmed.pipe(z.string().min(1, 'Required').max(max, `At most ${max} characters`)),
   optional: (max = 500) => trimmed.pipe(z.string().max(max, `At most ${max} characters`)),
-  email: () => trimmed.pipe(z.union([z.literal(''), z.email('Not an e-mail address').max(200)])),
-  requiredEmail: () => trimmed.pipe(z.email('Not an e-mail address').max(200)),
+  email: () =>
+    trimmed.pipe(z.union([z.literal(''), emailAddress('Not an e-mail address').max(200)])),
+  requiredEmail: () => trimmed.pipe(emailAddress('Not an e-mail address').max(200)),
   checkbox: () => z.preprocess((v) => text(v) !== undefined && text(v) !== '', z.boolean()),
   /** Empty: null. */
   optionalInt: (min: number, max = 1_000_000_000) =>

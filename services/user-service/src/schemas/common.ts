@@ -1,5 +1,5 @@
 /** Pieces shared by the resource schemas. */
-import { storedText } from '@pelita/kit';
+import { emailAddress, storedText } from '@pelita/kit';
 import { z } from 'zod';
 import type { FormatTimestamp } from '../timestamps';
 
@@ -18,8 +18,7 @@ export const toTimestamps = (
   created_at: time(row.createdAt),
   updated_at: time(row.updatedAt),
 });
-export const Email = z
-  .email()
+export const Email = emailAddress()
   .max(254)
   // RFC 5321: at most 64 characters before the `@` (zod's format check does not limit it).
   .refine((value) => (value.split('@')[0] ?? '').length <= 64, 'local part longer than 64');
