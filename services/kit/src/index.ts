@@ -150,6 +150,8 @@ export {
   type ErrorBody,
   type ErrorDetail,
 } from './errors';
+// A route's request validation, for middleware that must read a part before the route does
+export { parseRequest } from './validate';
 // Socket error codes of an unreachable peer and of a lost connection (dependency-failure.ts)
 export { CONNECTION_LOST_CODES, UNREACHABLE_CODES } from './dependency-failure';
 

@@ -3,7 +3,9 @@
  * viewer's) 100 MiB never reach the disk, and the answer (404, 403) comes before the body is
  * taken. The decision is the area's (`mayAdd`); the handler's domain call decides again.
  */
+import { parseRequest } from '@pelita/kit';
 import type { RequestHandler } from 'express';
+import { WorkspaceParams } from '../http-schemas';
 import type { Actor } from '../workspaces/actor';
 import { actorOf, type CallerOf } from '../workspaces/caller';
 
@@ -12,7 +14,10 @@ export function memberFirst(
   callerOf: CallerOf,
 ): RequestHandler {
   return function checkMemberFirst(req, _res, next) {
-    actorOf(callerOf, req, String(req.params.workspaceId))
+    // The route's own 400 for a malformed id, before it reaches a query (a 500 there).
+    Promise.resolve()
+      .then(() => parseRequest({ params: WorkspaceParams }, req))
+      .then(() => actorOf(callerOf, req, String(req.params.workspaceId)))
       .then(mayAdd)
       .then(() => next(), next);
   };

@@ -515,6 +515,23 @@ describe('documents through the OCR chain', () => {
     abort.abort();
   });
 
+  it('answers 400 to an upload into a workspace id that is not one, for documents and audios', async () => {
+    // Found by schemathesis: the id reached the membership query unchecked and it answered 500.
+    for (const what of ['documents', 'audios']) {
+      const form = new FormData();
+      form.append('file', new Blob(['%PNG']), 'file.png');
+      const res = await fetch(`${stack.core.url}/api/workspaces/%C2%84/${what}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${alice.token}` },
+        body: form,
+      });
+      expect({ what, status: res.status }).toEqual({ what, status: 400 });
+      expect(await res.json()).toMatchObject({
+        error: { code: 'invalid_request', message: expect.stringContaining('workspaceId') },
+      });
+    }
+  });
+
   it('lets a viewer read but not add documents', async () => {
     const carol = await stack.core.user('carol');
     await expectJson(
