@@ -375,11 +375,18 @@ describe('a PlatformInstall', () => {
     } finally {
       await cordon(false);
     }
+    // Ready comes back with the first pod (the Deployment is available again); Degraded goes
+    // only when both are back: wait for the settled state, not the first of the two.
     await waitFor(
-      async () =>
-        condition(await readInstall(cluster, namespace, name), 'Ready')?.status === 'True',
+      async () => {
+        const back = await readInstall(cluster, namespace, name);
+        return (
+          condition(back, 'Ready')?.status === 'True' &&
+          condition(back, 'Degraded')?.status === 'False'
+        );
+      },
       {
-        what: 'Ready=True again',
+        what: 'Ready=True and Degraded=False again',
         timeoutMs: 90_000,
         intervalMs: 500,
       },

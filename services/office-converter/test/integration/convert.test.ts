@@ -45,8 +45,11 @@ async function imageOf(pdf: Buffer, type: string): Promise<Buffer> {
       ]);
     await render('png', 'page');
     if (type === 'png') return await readFile(join(dir, 'page.png'));
-    if (type === 'jpeg') return (await render('jpeg', 'other'), readFile(join(dir, 'other.jpg')));
-    if (type === 'tiff') return (await render('tiff', 'other'), readFile(join(dir, 'other.tif')));
+    // Read before `finally` removes the directory: a returned, unawaited read raced the removal.
+    if (type === 'jpeg' || type === 'tiff') {
+      await render(type, 'other');
+      return await readFile(join(dir, type === 'jpeg' ? 'other.jpg' : 'other.tif'));
+    }
     await run('soffice', [
       '--headless',
       `-env:UserInstallation=file://${join(dir, 'profile')}`,
