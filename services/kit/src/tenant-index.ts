@@ -30,7 +30,7 @@ export const searchLayout = (settings: SearchLayoutSettings): SearchLayout => ({
 });
 
 /** The field naming a document's tenant. */
-export const TENANT_FIELD = 'tenant';
+const TENANT_FIELD = 'tenant';
 
 type Query = Record<string, unknown>;
 

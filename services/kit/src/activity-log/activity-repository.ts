@@ -2,7 +2,7 @@
 import type { Types } from '@opensearch-project/opensearch';
 import { moveLegacyIndex } from '../legacy-index-move';
 import { createOpenSearchClient } from '../opensearch-client';
-import { TENANT_FIELD, tenantIndex, type SearchLayout } from '../tenant-index';
+import { tenantIndex, type SearchLayout } from '../tenant-index';
 import type { ActivityChange } from './activity-changes';
 
 export interface ActivityEntry {
@@ -120,11 +120,9 @@ export function createActivityRepository(
     async ensureIndex(): Promise<void> {
       if (await log.create({ mappings: MAPPINGS })) {
         // An index made before `changes` existed gets its mapping (adding fields is allowed);
-        // left to dynamic mapping, the first value's type would refuse every other.
-        await client.indices.putMapping({
-          index,
-          body: { properties: { ...MAPPINGS.properties, [TENANT_FIELD]: { type: 'keyword' } } },
-        });
+        // left to dynamic mapping, the first value's type would refuse every other. (The tenant
+        // field of a shared index is `create`'s to check.)
+        await client.indices.putMapping({ index, body: { properties: MAPPINGS.properties } });
       }
     },
     /** Moves the entries of `legacy`, the install's own index before it shared this one. */
