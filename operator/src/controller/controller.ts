@@ -40,6 +40,16 @@ export interface ControllerOptions {
 }
 
 const CHILD_SELECTOR = `app.kubernetes.io/managed-by=${MANAGED_BY}`;
+/** Spread of the periodic resync, as controller-runtime's: up to 10 % later than asked. */
+const RESYNC_JITTER = 0.1;
+
+/**
+ * When an install's next periodic resync is due: the installs reconciled together at a start
+ * would otherwise come back together every period, a thousand reconciles in one burst.
+ */
+export function resyncDelay(resyncMs: number, random: () => number = Math.random): number {
+  return Math.round(resyncMs * (1 + RESYNC_JITTER * random()));
+}
 const CRD_KIND: WatchedKind = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',
@@ -173,7 +183,7 @@ export class Controller implements ClusterView {
     // A deleted install leaves nothing to resync: its key is dropped with its retry count.
     const [namespace = '', name = ''] = key.split('/');
     if (!this.install(namespace, name)) this.queue.forget(key);
-    else if (resyncMs > 0) this.queue.addAfter(key, resyncMs);
+    else if (resyncMs > 0) this.queue.addAfter(key, resyncDelay(resyncMs));
   }
 
   /**

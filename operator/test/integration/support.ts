@@ -306,7 +306,7 @@ export async function startOperator(options: {
       if (child.exitCode !== null) throw new Error(`operator exited ${child.exitCode}:\n${output}`);
       return (await fetch(`${url}/readyz`)).ok;
     },
-    { what: 'operator /readyz (built? npx tsc -b operator)', timeoutMs: 20_000, intervalMs: 100 },
+    { what: 'operator /readyz (built? npx tsc -b operator)', timeoutMs: 60_000, intervalMs: 100 },
   ).catch((err: unknown) => {
     child.kill('SIGKILL');
     throw err;

@@ -31,7 +31,7 @@ import {
 } from '@pelita/operator';
 import { ClusterView, objectKey, startPrivateCluster, type PrivateCluster } from './kube';
 import { ratio } from './load';
-import { settled, startOperator, type OperatorProcess } from './operator-process';
+import { MEMORY_SETTLE_MS, settled, startOperator, type OperatorProcess } from './operator-process';
 import { percentile, report, table, timingRow } from './report';
 
 const SEQUENTIAL_INSTALLS = 20;
@@ -46,12 +46,6 @@ const SETUP_CONCURRENCY = 8;
 const WRITE_VERBS = ['apply', 'patch', 'create', 'update', 'delete'];
 const RECONCILE_SECONDS = 'pelita_operator_reconcile_duration_seconds';
 const FIELD_MANAGER = 'pelita-bench';
-/**
- * RSS is read after this long idle, idle and settled alike: the steady state a platform team pays.
- * Measured every 5 s over 60 s after settling, it no longer moved after the first seconds: an
- * idle operator allocates nothing, so V8 collects nothing more and glibc returns nothing.
- */
-const MEMORY_SETTLE_MS = 30_000;
 const POLICIES_DIR = join(__dirname, '..', '..', '..', 'policies');
 const REQUESTS = 'pelita_operator_kube_requests_total';
 const RSS = 'process_resident_memory_bytes';

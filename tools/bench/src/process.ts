@@ -41,7 +41,7 @@ export async function startService(
   const ready = async () => (await fetch(`${url}${options.readyPath ?? '/health'}`)).ok;
   const state = await waitFor(
     async () => (child.exitCode === null ? (await ready()) && 'ready' : 'exited'),
-    { what: `${script} to answer (built? npx tsc -b)`, timeoutMs: 20_000, intervalMs: 100 },
+    { what: `${script} to answer (built? npx tsc -b)`, timeoutMs: 60_000, intervalMs: 100 },
   ).catch((err: unknown) => {
     child.kill('SIGKILL');
     throw err;

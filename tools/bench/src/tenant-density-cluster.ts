@@ -12,7 +12,7 @@ import { dirname, join } from 'node:path';
 import type { KubernetesObject } from '@kubernetes/client-node';
 import { requireEnv, stopChild, waitFor } from '@pelita/testenv';
 import { startPrivateCluster, type PrivateCluster } from './kube';
-import { settled, startOperator, type OperatorProcess } from './operator-process';
+import { MEMORY_SETTLE_MS, settled, startOperator, type OperatorProcess } from './operator-process';
 import { installChildName, type Tenant } from './tenant-density-tenants';
 
 const STAGES_FILE = join(__dirname, '..', '..', 'testenv', 'kwok', 'stages.yaml');
@@ -21,8 +21,6 @@ const FAKE_NODE_ANNOTATION = 'kwok.x-k8s.io/node';
 const PODS_PER_NODE = 1000;
 /** Pods an install runs (one per enabled service): only sizes the fake nodes. */
 const PODS_PER_INSTALL = 12;
-/** Lets start-up garbage be collected before RSS is read (as operator.bench.ts). */
-const MEMORY_SETTLE_MS = 3000;
 const FIELD_MANAGER = 'pelita-bench';
 const APPLY_CONCURRENCY = 8;
 
@@ -128,20 +126,6 @@ async function readyCount(cluster: PrivateCluster): Promise<number> {
   ).length;
 }
 
-/** The `q` quantile of a Prometheus histogram: the upper bound of the bucket that reaches it. */
-function histogramQuantile(buckets: Record<string, number>, q: number): number {
-  const bounds = Object.entries(buckets)
-    .map(([labels, count]) => ({ le: /le="([^"]+)"/.exec(labels)?.[1] ?? '', count }))
-    .filter((bucket) => bucket.le !== '')
-    .map((bucket) => ({
-      le: bucket.le === '+Inf' ? Infinity : Number(bucket.le),
-      count: bucket.count,
-    }))
-    .sort((a, b) => a.le - b.le);
-  const total = bounds.at(-1)?.count ?? 0;
-  return bounds.find((bucket) => bucket.count >= q * total)?.le ?? Number.NaN;
-}
-
 /** N installs, then the operator; resolves with its figures once every install is Ready. */
 export async function measureCluster(
   tenants: Tenant[],
@@ -176,8 +160,8 @@ export async function measureCluster(
     return {
       readySeconds,
       rssBytes: await operator.metric('process_resident_memory_bytes'),
-      reconcileP99Seconds: histogramQuantile(
-        await operator.series('pelita_operator_reconcile_duration_seconds_bucket'),
+      reconcileP99Seconds: await operator.quantile(
+        'pelita_operator_reconcile_duration_seconds',
         0.99,
       ),
       reconciles: await operator.metric('pelita_operator_reconcile_total'),
