@@ -9,9 +9,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import type { KubernetesObject } from '@kubernetes/client-node';
+import { KubeConfig, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import { errorMessage } from '@pelita/kit';
+import { collectionPath, PLATFORM_INSTALL } from '@pelita/operator';
 import { requireEnv, stopChild, waitFor } from '@pelita/testenv';
-import { startPrivateCluster, type PrivateCluster } from './kube';
+import { startPrivateCluster } from './kube';
 import { MEMORY_SETTLE_MS, settled, startOperator, type OperatorProcess } from './operator-process';
 import { installChildName, type Tenant } from './tenant-density-tenants';
 
@@ -59,7 +61,10 @@ function startHelpers(kubeconfig: string): {
     // What rolls out workloads and binds the OCR workers' claims; no token controller, which
     // would need the service-account signing key.
     '--controllers=deployment,replicaset,statefulset,persistentvolume-binder,serviceaccount,garbagecollector,nodelifecycle',
-    '--node-monitor-grace-period=10m',
+    // kwok renews the fake nodes' leases; with thousands of pods to patch its renewals lagged
+    // past 10 min at N = 1,000, the nodes went Unknown and every pod was marked unready for good
+    // (kwok does not mark them ready again): longer than any run, as the nodes never fail.
+    '--node-monitor-grace-period=2h',
   ]);
   launch('kube-scheduler', join(bin, 'kube-scheduler'), client);
   launch('kwok', KWOK_BIN, [
@@ -115,15 +120,49 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
     await Promise.all(items.slice(i, i + size).map(work));
 }
 
-interface InstallList {
-  items: Array<{ status?: { conditions?: Array<{ type: string; status: string }> } }>;
-}
+type Install = KubernetesObject & {
+  status?: { conditions?: Array<{ type: string; status: string }> };
+};
 
-async function readyCount(cluster: PrivateCluster): Promise<number> {
-  const list = (await cluster.objects.list('pelita.io/v1alpha1', 'PlatformInstall')) as InstallList;
-  return list.items.filter((install) =>
-    install.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'),
-  ).length;
+/**
+ * The installs whose Ready condition is True, kept by a watch: listing a thousand installs every
+ * few seconds would load the apiserver whose work is being measured.
+ */
+async function watchReady(kubeconfigPath: string): Promise<{ count(): number; stop(): void }> {
+  const config = new KubeConfig();
+  config.loadFromFile(kubeconfigPath);
+  const ready = new Set<string>();
+  let stopping = false;
+  let failure: Error | undefined;
+  const request = await new Watch(config).watch(
+    collectionPath(PLATFORM_INSTALL),
+    {},
+    (phase, install: Install) => {
+      if (phase === 'ERROR') {
+        failure = new Error(`the installs' watch failed: ${JSON.stringify(install)}`);
+        return;
+      }
+      const key = `${install.metadata?.namespace}/${install.metadata?.name}`;
+      const isReady = install.status?.conditions?.some(
+        (c) => c.type === 'Ready' && c.status === 'True',
+      );
+      if (phase !== 'DELETED' && isReady) ready.add(key);
+      else ready.delete(key);
+    },
+    (err: unknown) => {
+      if (!stopping) failure = new Error(`the installs' watch ended: ${errorMessage(err)}`);
+    },
+  );
+  return {
+    count() {
+      if (failure) throw failure;
+      return ready.size;
+    },
+    stop() {
+      stopping = true;
+      request.abort();
+    },
+  };
 }
 
 /** N installs, then the operator; resolves with its figures once every install is Ready. */
@@ -134,6 +173,7 @@ export async function measureCluster(
   const cluster = await startPrivateCluster();
   let helpers: ReturnType<typeof startHelpers> | undefined;
   let operator: OperatorProcess | undefined;
+  let ready: Awaited<ReturnType<typeof watchReady>> | undefined;
   let failed = true;
   try {
     helpers = startHelpers(cluster.kubeconfigPath);
@@ -144,13 +184,13 @@ export async function measureCluster(
       await cluster.objects.create(workVolume(tenant));
       await cluster.apply(tenant.install, FIELD_MANAGER);
     });
+    ready = await watchReady(cluster.kubeconfigPath);
     const started = performance.now();
     operator = await startOperator(cluster.kubeconfigPath, '');
-    const interval = tenants.length > 100 ? 2000 : 250;
-    await waitFor(async () => (await readyCount(cluster)) === tenants.length, {
+    await waitFor(async () => ready!.count() === tenants.length, {
       what: `${tenants.length} installs Ready (logs of the controllers and kwok: ${helpers.logDir})`,
       timeoutMs: readyTimeoutMs,
-      intervalMs: interval,
+      intervalMs: 250,
     });
     const readySeconds = (performance.now() - started) / 1000;
     const reconciles = await operator.metric('pelita_operator_reconcile_total');
@@ -168,6 +208,7 @@ export async function measureCluster(
       reconcileErrors: await operator.metric('pelita_operator_reconcile_errors_total'),
     };
   } finally {
+    ready?.stop();
     await operator?.stop();
     await helpers?.stop(failed);
     // The private apiserver's etcd prefix goes with it: namespaces, volumes, installs.
