@@ -77,6 +77,23 @@ export async function accountById(db: Queryable, id: string): Promise<Account | 
   return rows[0] ?? null;
 }
 
+/**
+ * Replaces an account's password hash with one of the same password at today's cost, unless the
+ * password changed meanwhile (then the new password's hash stays). True when it was replaced.
+ */
+export async function replacePasswordHash(
+  db: Queryable,
+  id: string,
+  previous: string,
+  fresh: string,
+): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'update admin_users set password_hash = $3 where id = $1 and password_hash = $2',
+    [id, previous, fresh],
+  );
+  return rowCount === 1;
+}
+
 /** An account as pages and the activity log see it (its API clients one per line). */
 export function publicAccount(row: Record<string, unknown>): Record<string, unknown> {
   const {

@@ -31,7 +31,7 @@ import {
   isKnownApiAddress,
   rememberApiAddress,
 } from '../admins/account-locks';
-import { accountByEmail, accountById, type Account } from '../admins/accounts';
+import { accountByEmail, accountById, replacePasswordHash, type Account } from '../admins/accounts';
 import type { LicenseMetrics } from '../metrics';
 import type { AddressThrottle, Surface } from './address-throttle';
 
@@ -42,8 +42,11 @@ export interface PasswordCheckOptions {
   throttle: AddressThrottle;
   /** Hashes running at once, and how long a check may wait for its turn. */
   hashing: { concurrency: number; maxWaitMs: number };
-  /** The stored hashes' scrypt; unknown e-mails are checked against its unusable hash. */
-  hasher: Pick<PasswordHasher, 'verify' | 'unusableHash'>;
+  /**
+   * The stored hashes' scrypt; unknown e-mails are checked against its unusable hash, and a hash
+   * of a lower cost is replaced at the account's next successful check.
+   */
+  hasher: Pick<PasswordHasher, 'hash' | 'verify' | 'needsRehash' | 'unusableHash'>;
   metrics: LicenseMetrics;
   now?: () => Date;
 }
@@ -137,14 +140,33 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
     }
     const outcome = await settle(account, matches, attempt);
     if (outcome.ok) {
+      const hash = await rehashed(account, password);
       if (remembered.size > 1000) remembered.clear();
       remembered.set(print, {
         accountId: account.id,
-        hash: account.password_hash,
+        hash,
         until: now().getTime() + REMEMBER_MS,
       });
     }
     return outcome;
+  }
+
+  /**
+   * A hash of an older, cheaper cost is replaced now that the password is at hand (under the
+   * hashing cap, whose wait a busy service may exceed: then it is replaced at a later check).
+   */
+  async function rehashed(account: Account, password: string): Promise<string> {
+    const stored = account.password_hash;
+    if (!hasher.needsRehash(stored)) return stored;
+    const signal = AbortSignal.timeout(options.hashing.maxWaitMs);
+    const fresh = await hashes
+      .run(() => hasher.hash(password), signal)
+      .catch((err: unknown) => {
+        if (signal.aborted) return null;
+        throw err;
+      });
+    if (fresh === null) return stored;
+    return (await replacePasswordHash(pool, account.id, stored, fresh)) ? fresh : stored;
   }
 
   async function locked(account: Account, surface: Surface, address: string): Promise<boolean> {

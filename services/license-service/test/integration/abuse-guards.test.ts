@@ -34,7 +34,13 @@ describe('abuse guards of the password checks', () => {
       },
       { passwords: scryptPasswords() },
     );
-    for (const email of ['api@vendor.test', 'tenant@vendor.test', 'both@vendor.test']) {
+    const accounts = [
+      'api@vendor.test',
+      'tenant@vendor.test',
+      'both@vendor.test',
+      'legacy@vendor.test',
+    ];
+    for (const email of accounts) {
       await platform.addAccount(email, PASSWORD, 'license-api');
     }
     await platform.addAccount('ops@vendor.test', PASSWORD, 'operator');
@@ -58,6 +64,33 @@ describe('abuse guards of the password checks', () => {
       [ADMIN.email],
     );
     expect(rows[0]?.hash).toMatch(/^scrypt\$131072\$8\$1\$[^$]+\$[^$]+$/);
+  });
+
+  it('replaces a cheaper hash from an earlier release at the next successful check', async () => {
+    const email = 'legacy@vendor.test';
+    const older = await scryptPasswords({ N: 2 ** 14, r: 8, p: 1 }).hash(PASSWORD);
+    await platform.db.query('update admin_users set password_hash = $1 where email = $2', [
+      older,
+      email,
+    ]);
+    const stored = async () =>
+      (
+        await platform.db.query<{ hash: string }>(
+          'select password_hash as hash from admin_users where email = $1',
+          [email],
+        )
+      ).rows[0]?.hash;
+
+    expect((await api(email, 'not-the-password-1', freshAddress())).status).toBe(401);
+    expect(await stored()).toBe(older);
+    expect((await api(email, PASSWORD, freshAddress())).status).toBe(200);
+    const fresh = await stored();
+    expect(fresh).toMatch(/^scrypt\$131072\$8\$1\$/);
+    await expect(scryptPasswords().verify(PASSWORD, fresh!)).resolves.toBe(true);
+    // The next check is remembered against the new hash: nothing is hashed again.
+    const before = await hashes();
+    expect((await api(email, PASSWORD, freshAddress())).status).toBe(200);
+    expect(await hashes()).toBe(before);
   });
 
   it('hashes for an unknown e-mail too, so a miss costs what a hit costs', async () => {
