@@ -184,10 +184,11 @@ export async function measureCluster(
       await cluster.objects.create(workVolume(tenant));
       await cluster.apply(tenant.install, FIELD_MANAGER);
     });
-    ready = await watchReady(cluster.kubeconfigPath);
+    const watching = await watchReady(cluster.kubeconfigPath);
+    ready = watching;
     const started = performance.now();
     operator = await startOperator(cluster.kubeconfigPath, '');
-    await waitFor(async () => ready!.count() === tenants.length, {
+    await waitFor(() => watching.count() === tenants.length, {
       what: `${tenants.length} installs Ready (logs of the controllers and kwok: ${helpers.logDir})`,
       timeoutMs: readyTimeoutMs,
       intervalMs: 250,
