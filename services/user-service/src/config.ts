@@ -109,6 +109,8 @@ export const settingsSchema = baseSettings
     /** Basic credentials of a license-service dashboard account. */
     LICENSE_API_USERNAME: optionalSetting,
     LICENSE_API_PASSWORD: optionalSetting,
+    /** How long a license check waits for the license service's answer (then 503, fail closed). */
+    LICENSE_API_TIMEOUT_MS: z.coerce.number().int().positive().default(5000),
     /** S3 of profile photos; photos are off (503) while S3_BUCKET is unset. */
     S3_ENDPOINT: optionalHttpUrl,
     S3_REGION: z.string().default('us-east-1'),
@@ -173,6 +175,7 @@ export function licenseSettings(settings: Settings) {
     clientId: LICENSE_CLIENT_ID,
     username: LICENSE_API_USERNAME,
     password: LICENSE_API_PASSWORD,
+    timeoutMs: settings.LICENSE_API_TIMEOUT_MS,
   };
 }
 

@@ -33,7 +33,8 @@ export interface LicenseClientOptions {
   clientId: string;
   username: string;
   password: string;
-  timeoutMs?: number;
+  /** LICENSE_API_TIMEOUT_MS. */
+  timeoutMs: number;
 }
 
 const unavailable = (why: string, cause?: unknown) =>
@@ -49,7 +50,7 @@ export function createLicenseClient(options: LicenseClientOptions) {
       try {
         res = await fetch(url, {
           headers: { authorization, accept: 'application/json' },
-          signal: AbortSignal.timeout(options.timeoutMs ?? 5000),
+          signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (err) {
         throw unavailable('the license service did not answer', err);

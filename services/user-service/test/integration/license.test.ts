@@ -35,7 +35,7 @@ function clientAnswer(
 
 describe('license validation', () => {
   let platform: Platform;
-  let answer: { status: number; body?: unknown } = clientAnswer();
+  let answer: { status: number; body?: unknown; delayMs?: number } = clientAnswer();
   let licenseApi: Awaited<ReturnType<typeof startRecordingServer>>;
 
   beforeAll(async () => {
@@ -51,6 +51,7 @@ describe('license validation', () => {
       LICENSE_CLIENT_ID: CLIENT_ID,
       LICENSE_API_USERNAME: 'dash-admin',
       LICENSE_API_PASSWORD: 'dash-pw-8',
+      LICENSE_API_TIMEOUT_MS: '1000',
     });
   });
   afterAll(async () => {
@@ -198,6 +199,15 @@ describe('license validation', () => {
     const down = await login();
     expect(down.status).toBe(503);
     expect(await code(down)).toBe('license_unavailable');
+  });
+
+  it('fails closed when the license service answers after LICENSE_API_TIMEOUT_MS', async () => {
+    answer = { ...clientAnswer(), delayMs: 3000 };
+    const late = await login();
+    expect(late.status).toBe(503);
+    expect(await code(late)).toBe('license_unavailable');
+    answer = clientAnswer();
+    expect((await login()).status).toBe(200);
   });
 
   it('never logs the license credentials', () => {

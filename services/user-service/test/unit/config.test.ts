@@ -100,6 +100,7 @@ describe('settings', () => {
       clientId: 'client-7',
       username: 'dashboard',
       password: 'dashboard-pw',
+      timeoutMs: 5000,
     });
   });
 });

@@ -1,4 +1,7 @@
-/** A small HTTP server that records each request and answers with the status `answer` gives. */
+/**
+ * A small HTTP server that records each request and answers with the status `answer` gives,
+ * after its `delayMs` when it has one (a dependency that answers late).
+ */
 import { once } from 'node:events';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,7 +14,10 @@ export interface RecordedRequest {
 }
 
 export async function startRecordingServer(
-  answer: (req: RecordedRequest, index: number) => { status: number; body?: unknown } = () => ({
+  answer: (
+    req: RecordedRequest,
+    index: number,
+  ) => { status: number; body?: unknown; delayMs?: number } = () => ({
     status: 200,
     body: {},
   }),
@@ -29,8 +35,10 @@ export async function startRecordingServer(
       };
       requests.push(recorded);
       const reply = answer(recorded, requests.length - 1);
-      res.writeHead(reply.status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(reply.body ?? {}));
+      setTimeout(() => {
+        res.writeHead(reply.status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(reply.body ?? {}));
+      }, reply.delayMs ?? 0);
     });
   });
   server.listen(0, '127.0.0.1');
