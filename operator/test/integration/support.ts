@@ -344,15 +344,13 @@ export async function startOperator(options: {
   };
 }
 
-const completedReconciles = (samples: Map<string, number>) =>
-  (samples.get('pelita_operator_reconcile_total{result="success"}') ?? 0) +
-  (samples.get('pelita_operator_reconcile_total{result="error"}') ?? 0);
-
 /**
  * Makes `change` to objects of `kind`, then waits for the positive signal that the operator has
- * acted on it: its watch saw an event of that kind, and afterwards a reconcile that started only
- * then has finished (every reconcile running at that moment, plus one). Assert absence after this,
- * never after a sleep.
+ * acted on it: its watch saw an event of that kind, and then nothing was queued or running. The
+ * event's handler queues the install in the same tick as it counts the event, so once the count
+ * has moved and the queue is idle, the reconcile the event asked for has finished. (Counting
+ * reconciles instead missed it when that reconcile finished before the first look.) Assert
+ * absence after this, never after a sleep.
  */
 export async function changeAndAwaitReconcile(
   operator: OperatorProcess,
@@ -362,21 +360,19 @@ export async function changeAndAwaitReconcile(
   const watched = `pelita_operator_watch_events_total{kind="${kind}"}`;
   const seen = (await operator.metrics()).get(watched) ?? 0;
   await change();
-  let target = 0;
   await waitFor(
     async () => {
       const samples = await operator.metrics();
-      if ((samples.get(watched) ?? 0) <= seen) return false;
-      // The event is in the cache and its install queued: whatever runs now may predate it.
-      target =
-        completedReconciles(samples) + (samples.get('pelita_operator_active_reconciles') ?? 0) + 1;
-      return true;
+      return (
+        (samples.get(watched) ?? 0) > seen &&
+        (samples.get('pelita_operator_queue_depth') ?? 0) === 0 &&
+        (samples.get('pelita_operator_active_reconciles') ?? 0) === 0
+      );
     },
-    { what: `the ${kind} event seen by the watch`, timeoutMs: 30_000, intervalMs: 50 },
+    {
+      what: `the ${kind} event seen by the watch and its reconcile done`,
+      timeoutMs: 30_000,
+      intervalMs: 50,
+    },
   );
-  await waitFor(async () => completedReconciles(await operator.metrics()) >= target, {
-    what: `a reconcile after the ${kind} event`,
-    timeoutMs: 30_000,
-    intervalMs: 50,
-  });
 }
