@@ -50,6 +50,7 @@ const RESYNC_JITTER = 0.1;
 export function resyncDelay(resyncMs: number, random: () => number = Math.random): number {
   return Math.round(resyncMs * (1 + RESYNC_JITTER * random()));
 }
+
 const CRD_KIND: WatchedKind = {
   apiVersion: 'apiextensions.k8s.io/v1',
   kind: 'CustomResourceDefinition',

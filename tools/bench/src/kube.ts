@@ -69,6 +69,13 @@ export function objectKey(object: KubernetesObject, kind = object.kind ?? ''): s
   return `${object.metadata?.namespace ?? ''}/${kind}/${object.metadata?.name ?? ''}`;
 }
 
+type WatchedInstall = KubernetesObject & {
+  status?: {
+    observedGeneration?: number;
+    conditions?: Array<{ type: string; status: string }>;
+  };
+};
+
 interface Waiter {
   done: () => boolean;
   resolve: (at: number) => void;
@@ -83,6 +90,8 @@ export class ClusterView {
   private readonly present = new Set<string>();
   /** `<namespace>/<name>` of every PlatformInstall whose status reflects its generation. */
   private readonly observed = new Set<string>();
+  /** `<namespace>/<name>` of every PlatformInstall whose Ready condition is True. */
+  private readonly ready = new Set<string>();
   /** How many of `present` and of `observed` are in each namespace: a check over thousands of
    * installs costs one lookup per event, not one per child. */
   private readonly presentCount = new Map<string, number>();
@@ -127,7 +136,7 @@ export class ClusterView {
       await watch.watch(
         collectionPath(PLATFORM_INSTALL),
         {},
-        (phase, install: KubernetesObject & { status?: { observedGeneration?: number } }) => {
+        (phase, install: WatchedInstall) => {
           if (phase === 'ERROR') return stopped(install);
           const namespace = install.metadata?.namespace ?? '';
           const key = `${namespace}/${install.metadata?.name}`;
@@ -135,6 +144,11 @@ export class ClusterView {
           const observed =
             phase !== 'DELETED' && (install.status?.observedGeneration ?? 0) >= generation;
           change(this.observed, this.observedCount, key, namespace, observed);
+          const ready = install.status?.conditions?.some(
+            (c) => c.type === 'Ready' && c.status === 'True',
+          );
+          if (phase !== 'DELETED' && ready) this.ready.add(key);
+          else this.ready.delete(key);
           this.check();
         },
         stopped,
@@ -148,6 +162,11 @@ export class ClusterView {
 
   isObserved(namespace: string, name: string): boolean {
     return this.observed.has(`${namespace}/${name}`);
+  }
+
+  /** How many PlatformInstalls are `Ready=True`. */
+  readyCount(): number {
+    return this.ready.size;
   }
 
   /** How many watched children exist in `namespace`. */

@@ -9,11 +9,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, openSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { KubeConfig, Watch, type KubernetesObject } from '@kubernetes/client-node';
-import { errorMessage } from '@pelita/kit';
-import { collectionPath, PLATFORM_INSTALL } from '@pelita/operator';
-import { requireEnv, stopChild, waitFor } from '@pelita/testenv';
-import { startPrivateCluster } from './kube';
+import type { KubernetesObject } from '@kubernetes/client-node';
+import { requireEnv, stopChild } from '@pelita/testenv';
+import { ClusterView, startPrivateCluster } from './kube';
 import { MEMORY_SETTLE_MS, settled, startOperator, type OperatorProcess } from './operator-process';
 import { installChildName, type Tenant } from './tenant-density-tenants';
 
@@ -120,51 +118,6 @@ async function inBatches<T>(items: T[], size: number, work: (item: T) => Promise
     await Promise.all(items.slice(i, i + size).map(work));
 }
 
-type Install = KubernetesObject & {
-  status?: { conditions?: Array<{ type: string; status: string }> };
-};
-
-/**
- * The installs whose Ready condition is True, kept by a watch: listing a thousand installs every
- * few seconds would load the apiserver whose work is being measured.
- */
-async function watchReady(kubeconfigPath: string): Promise<{ count(): number; stop(): void }> {
-  const config = new KubeConfig();
-  config.loadFromFile(kubeconfigPath);
-  const ready = new Set<string>();
-  let stopping = false;
-  let failure: Error | undefined;
-  const request = await new Watch(config).watch(
-    collectionPath(PLATFORM_INSTALL),
-    {},
-    (phase, install: Install) => {
-      if (phase === 'ERROR') {
-        failure = new Error(`the installs' watch failed: ${JSON.stringify(install)}`);
-        return;
-      }
-      const key = `${install.metadata?.namespace}/${install.metadata?.name}`;
-      const isReady = install.status?.conditions?.some(
-        (c) => c.type === 'Ready' && c.status === 'True',
-      );
-      if (phase !== 'DELETED' && isReady) ready.add(key);
-      else ready.delete(key);
-    },
-    (err: unknown) => {
-      if (!stopping) failure = new Error(`the installs' watch ended: ${errorMessage(err)}`);
-    },
-  );
-  return {
-    count() {
-      if (failure) throw failure;
-      return ready.size;
-    },
-    stop() {
-      stopping = true;
-      request.abort();
-    },
-  };
-}
-
 /** N installs, then the operator; resolves with its figures once every install is Ready. */
 export async function measureCluster(
   tenants: Tenant[],
@@ -173,7 +126,7 @@ export async function measureCluster(
   const cluster = await startPrivateCluster();
   let helpers: ReturnType<typeof startHelpers> | undefined;
   let operator: OperatorProcess | undefined;
-  let ready: Awaited<ReturnType<typeof watchReady>> | undefined;
+  let view: ClusterView | undefined;
   let failed = true;
   try {
     helpers = startHelpers(cluster.kubeconfigPath);
@@ -184,16 +137,19 @@ export async function measureCluster(
       await cluster.objects.create(workVolume(tenant));
       await cluster.apply(tenant.install, FIELD_MANAGER);
     });
-    const watching = await watchReady(cluster.kubeconfigPath);
-    ready = watching;
+    // Followed by a watch: listing a thousand installs every few seconds would load the API
+    // server whose work is measured.
+    const installs = new ClusterView(cluster.kubeconfigPath);
+    view = installs;
+    await installs.start([], '');
     const started = performance.now();
     operator = await startOperator(cluster.kubeconfigPath, '');
-    await waitFor(() => watching.count() === tenants.length, {
-      what: `${tenants.length} installs Ready (logs of the controllers and kwok: ${helpers.logDir})`,
-      timeoutMs: readyTimeoutMs,
-      intervalMs: 250,
-    });
-    const readySeconds = (performance.now() - started) / 1000;
+    const allReady = await installs.until(
+      () => installs.readyCount() === tenants.length,
+      `${tenants.length} installs Ready (logs of the controllers and kwok: ${helpers.logDir})`,
+      readyTimeoutMs,
+    );
+    const readySeconds = (allReady - started) / 1000;
     const reconciles = await operator.metric('pelita_operator_reconcile_total');
     await settled(operator, reconciles, 120_000, 2000);
     await new Promise((resolve) => setTimeout(resolve, MEMORY_SETTLE_MS));
@@ -209,7 +165,7 @@ export async function measureCluster(
       reconcileErrors: await operator.metric('pelita_operator_reconcile_errors_total'),
     };
   } finally {
-    ready?.stop();
+    view?.stop();
     await operator?.stop();
     await helpers?.stop(failed);
     // The private apiserver's etcd prefix goes with it: namespaces, volumes, installs.

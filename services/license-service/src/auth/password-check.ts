@@ -97,12 +97,12 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
     );
   }
 
-  /** scrypt under the cap; null when no slot freed up in time. */
-  async function hashed(password: string, stored: string): Promise<boolean | null> {
+  /** scrypt work under the cap; null when no slot freed up in time. */
+  async function underCap<T>(work: () => Promise<T>): Promise<T | null> {
     if (hashes.waiting >= MAX_QUEUED) return null;
     const signal = AbortSignal.timeout(options.hashing.maxWaitMs);
     try {
-      return await hashes.run(() => hasher.verify(password, stored), signal);
+      return await hashes.run(work, signal);
     } catch (err) {
       if (signal.aborted) return null;
       throw err;
@@ -128,7 +128,8 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
       return { ok: false, reason: 'throttled', retryAfterSeconds: wait };
     }
     const account = await accountByEmail(pool, email);
-    const matches = await hashed(password, account?.password_hash ?? hasher.unusableHash);
+    const stored = account?.password_hash ?? hasher.unusableHash;
+    const matches = await underCap(() => hasher.verify(password, stored));
     if (matches === null) {
       metrics.passwordChecks.inc({ outcome: 'busy' });
       return { ok: false, reason: 'busy', retryAfterSeconds: 1 };
@@ -158,13 +159,7 @@ export function createPasswordCheck(options: PasswordCheckOptions) {
   async function rehashed(account: Account, password: string): Promise<string> {
     const stored = account.password_hash;
     if (!hasher.needsRehash(stored)) return stored;
-    const signal = AbortSignal.timeout(options.hashing.maxWaitMs);
-    const fresh = await hashes
-      .run(() => hasher.hash(password), signal)
-      .catch((err: unknown) => {
-        if (signal.aborted) return null;
-        throw err;
-      });
+    const fresh = await underCap(() => hasher.hash(password));
     if (fresh === null) return stored;
     return (await replacePasswordHash(pool, account.id, stored, fresh)) ? fresh : stored;
   }
