@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { freePort, stopChild } from '../../src/index';
 
@@ -9,6 +10,16 @@ describe('freePort', () => {
     const server = createServer().listen(port, '127.0.0.1');
     await once(server, 'listening');
     await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+
+  it('stays below the ports the kernel hands out for outgoing connections', async () => {
+    const [ephemeralStart] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()));
+    for (const port of ports) expect(port).toBeLessThan(ephemeralStart);
+    expect(new Set(ports).size).toBeGreaterThan(1);
   });
 });
 
