@@ -12,7 +12,7 @@ import { callPerChunk } from './chunk-calls';
 import type { ModelTasks } from './model-tasks';
 import type { EntitiesFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';
-import { estimateTokensOfWords } from './token-estimate';
+import { chunkSizeFor, estimateTokensOfWords } from './token-estimate';
 
 export interface EntityExtraction {
   entities: NamedEntities;
@@ -66,13 +66,17 @@ export async function extractEntitiesOf(
   };
 }
 
-/** The `/extract_entities` result: entities of the whole text in 10,000-word chunks. */
+/**
+ * The `/extract_entities` result: entities of the whole text in 10,000-word chunks, or smaller
+ * ones where the model's context takes no more.
+ */
 export async function entitiesFileOf(
   text: string,
   deps: EntityExtractionDeps,
   signal?: AbortSignal,
 ): Promise<EntitiesFile> {
-  const extraction = await extractEntitiesOf(text, DEFAULT_CHUNK_SIZE, deps, signal);
+  const { chunkSize } = chunkSizeFor(DEFAULT_CHUNK_SIZE, deps.tasks.contextLength());
+  const extraction = await extractEntitiesOf(text, chunkSize, deps, signal);
   const unreadable = extraction.failures.filter((err) => err instanceof ModelOutputError).length;
   if (extraction.failed === extraction.chunks && unreadable < extraction.failed) {
     throw toUpstreamHttpError(

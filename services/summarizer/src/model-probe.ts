@@ -1,13 +1,13 @@
 /**
  * What the model server says about itself: its last known status (the `upstream` part of
- * `/health`), and the start-up probe that warns when the default chunk would fill more than 60%
- * of the model's context.
+ * `/health`), and the start-up probe that says when the default chunk would fill more than 60%
+ * of the model's context, and so is cut to fit.
  */
 import { redactString, type Logger } from '@pelita/kit';
 import type { ModelClient, ModelInfo } from './llm-client';
 import { describeModelError } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE } from './chunker';
-import { TOKENS_PER_WORD } from './token-estimate';
+import { CHUNK_CONTEXT_SHARE, chunkWordsFitting, TOKENS_PER_WORD } from './token-estimate';
 
 export interface UpstreamStatus {
   reachable: boolean;
@@ -49,9 +49,6 @@ export function createModelStatus(client: ModelClient, timeoutMs: number): Model
   };
 }
 
-/** Share of the model's maximum length the default chunk may fill without a warning. */
-const CONTEXT_WARNING_SHARE = 0.6;
-
 export type ProbeResult =
   | { outcome: 'fits' | 'too_large'; maxModelLength: number; estimatedTokens: number }
   | { outcome: 'no_length' | 'failed' };
@@ -88,14 +85,13 @@ export async function probeModelContext(
     return { outcome: 'no_length' };
   }
   const estimatedTokens = Math.ceil(DEFAULT_CHUNK_SIZE * TOKENS_PER_WORD);
-  const limit = maxModelLength * CONTEXT_WARNING_SHARE;
-  if (estimatedTokens > limit) {
-    const advised = Math.floor(limit / TOKENS_PER_WORD);
+  if (estimatedTokens > maxModelLength * CHUNK_CONTEXT_SHARE) {
+    const advised = chunkWordsFitting(maxModelLength);
     logger.warn(
       { configuredModel: client.model, maxModelLength, estimatedTokens, advisedChunkSize: advised },
       `start-up probe: a default chunk (${DEFAULT_CHUNK_SIZE} words, about ${estimatedTokens} tokens) ` +
-        `exceeds ${CONTEXT_WARNING_SHARE * 100}% of the model's maximum length ${maxModelLength}; ` +
-        `send a smaller chunk_size (at most ${advised})`,
+        `exceeds ${CHUNK_CONTEXT_SHARE * 100}% of the model's maximum length ${maxModelLength}; ` +
+        `chunks are cut to ${advised} words, which makes more model calls per document`,
     );
     return { outcome: 'too_large', maxModelLength, estimatedTokens };
   }

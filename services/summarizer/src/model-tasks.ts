@@ -75,6 +75,8 @@ export interface ModelTasks {
   extractEntities(text: string, call?: CallContext): Promise<EntitiesAnswer>;
   /** The final summary as plain prose (no JSON asked): one attempt. */
   finalText(text: string, call?: CallContext): Promise<TextAnswer>;
+  /** The model's context length in tokens, when known (setting, else the model list). */
+  contextLength(): number | undefined;
 }
 
 export interface ModelTaskDeps {
@@ -228,6 +230,7 @@ export function createModelTasks(deps: ModelTaskDeps): ModelTasks {
       deps.metrics.answers.inc({ operation, attempt: '1', mode: 'text' });
       return { text: answer, usage: usageOf(completion) };
     },
+    contextLength: deps.contextLength,
   };
 }
 

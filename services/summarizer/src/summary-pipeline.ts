@@ -1,6 +1,7 @@
 /**
  * The hierarchical summary of `/summarize`:
- * 1. the text is chunked at sentence ends under `chunkSize` words;
+ * 1. the text is chunked at sentence ends under `chunkSize` words, cut to what the model's
+ *    context takes when that is known (the result says so in `warnings`);
  * 2. stage 1 summarises every chunk in parallel (under the process-wide concurrency limit), with
  *    entities read from the chunk's own text; a failing chunk becomes an empty placeholder;
  * 3. while the combined summaries exceed `targetContext` words they are re-chunked and summarised
@@ -27,7 +28,7 @@ import {
 import type { ModelTasks, SummaryAnswer } from './model-tasks';
 import type { ChunkSummary, SummaryFile } from './output-files';
 import type { SummarizerMetrics } from './summarizer-metrics';
-import { estimateTokensOfWords, estimateTokens } from './token-estimate';
+import { chunkSizeFor, estimateTokensOfWords, estimateTokens } from './token-estimate';
 
 export interface SummarizeParams {
   chunkSize: number;
@@ -49,12 +50,22 @@ const SEPARATOR = '\n\n';
 
 export async function summarizeDocument(
   text: string,
-  params: SummarizeParams,
+  requested: SummarizeParams,
   deps: SummaryPipelineDeps,
   signal?: AbortSignal,
 ): Promise<SummaryFile> {
   const { logger } = deps;
-  const chunks = chunkBySentences(text, params.chunkSize);
+  const contextLength = deps.tasks.contextLength();
+  const { chunkSize, cutFrom } = chunkSizeFor(requested.chunkSize, contextLength);
+  const params = { ...requested, chunkSize };
+  const warnings: string[] = [];
+  if (cutFrom !== undefined) {
+    warnings.push(
+      `chunks of at most ${chunkSize} words, not ${cutFrom}: the model's context holds ` +
+        `${contextLength} tokens`,
+    );
+  }
+  const chunks = chunkBySentences(text, chunkSize);
   logger.info(
     { chunks: chunks.length, chunkSize: params.chunkSize, enableNer: params.enableNer },
     'summarising: stage 1',
@@ -65,7 +76,6 @@ export async function summarizeDocument(
     deps,
     signal,
   );
-  const warnings: string[] = [];
   if (failed > 0) {
     warnings.push(
       `${failed} of ${chunks.length} chunks gave no usable answer and are empty placeholders`,

@@ -95,7 +95,7 @@ describe('operations', () => {
       });
       const warning = logs.find((entry) => entry.level === 'warn');
       expect(warning).toMatchObject({ advisedChunkSize: 7021, maxModelLength: 16_384 });
-      expect(warning?.msg).toContain('smaller chunk_size');
+      expect(warning?.msg).toContain('chunks are cut to 7021 words');
     });
 
     it('only informs when the default chunk fits', async () => {

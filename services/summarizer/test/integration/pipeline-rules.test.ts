@@ -40,7 +40,7 @@ describe('pipeline rules', () => {
   beforeEach(() => {
     stub.resetStats();
     stub.setFaults([]);
-    stub.configure({ latencyMs: 0, summaryMode: 'shrink' });
+    stub.configure({ latencyMs: 0, summaryMode: 'shrink', maxModelLen: 32_768 });
   });
 
   it.each([1, 3])(
@@ -157,5 +157,30 @@ describe('pipeline rules', () => {
     expect(await service.metrics()).toMatch(
       /summarizer_chunks_processed_total\{stage="initial",outcome="failed"\} 1/,
     );
+  });
+
+  it("cuts chunks to what the model's context takes, rather than lose them to its refusal", async () => {
+    // 2,048 tokens (the local model of make dev): 60 % of it is 877 words at 1.4 tokens a word.
+    stub.configure({ maxModelLen: 2048 });
+    const service = await start();
+    const text = sentences(300); // 3,000 words: one chunk of the default 10,000 without the cut
+    const res = await summarize(service, text);
+    expect(res.status).toBe(200);
+    const file = SummaryFileSchema.parse(res.body);
+    expect(file.total_initial_chunks).toBe(4);
+    for (const chunk of file.summarize_chunk) {
+      expect(chunk.original_text.split(/\s+/).length).toBeLessThanOrEqual(877);
+      expect(chunk.summary).not.toBe('');
+    }
+    expect(file.warnings).toEqual([
+      "chunks of at most 877 words, not 10000: the model's context holds 2048 tokens",
+    ]);
+    expect(stub.stats().calls.every((call) => call.status === 200)).toBe(true);
+
+    stub.resetStats();
+    const entities = await postForm(`${service.url}/extract_entities`, textForm(text));
+    expect(entities.status).toBe(200);
+    expect(entities.body.warnings).toBeUndefined();
+    expect(stub.stats().calls).toHaveLength(4);
   });
 });

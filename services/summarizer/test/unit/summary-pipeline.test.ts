@@ -44,6 +44,7 @@ function fakeTasks(overrides: Partial<FakeTasks> = {}) {
       usage: { promptTokens: 5, completionTokens: 1 },
     }),
     finalText: () => ({ text: 'plain final', usage: { promptTokens: 9, completionTokens: 2 } }),
+    contextLength: () => undefined,
     ...overrides,
   };
   const tasks: ModelTasks = {
@@ -67,6 +68,7 @@ function fakeTasks(overrides: Partial<FakeTasks> = {}) {
       calls.push({ kind: 'final_text', text });
       return later(() => base.finalText(text, signal));
     },
+    contextLength: () => base.contextLength(),
   };
   return { tasks, calls };
 }
