@@ -64,6 +64,7 @@ export function documentsArea(deps: DocumentsAreaDeps): {
     artifacts: deps.artifacts,
     originals: deps.originals,
     deletions: deps.deletions,
+    logger: deps.logger,
     submitted: () => follower?.wake(),
   });
   const follower =

@@ -113,6 +113,14 @@ export function createDocumentRepository(pool: pg.Pool) {
       await pool.query('update documents set original_key = $2 where id = $1', [id, originalKey]);
     },
 
+    /** A renewed link to the searchable PDF, unless the document was re-processed meanwhile. */
+    async renewPdfUrl(id: string, taskId: string, pdfUrl: string): Promise<void> {
+      await pool.query(
+        `update documents set pdf_url = $3 where id = $1 and task_id = $2 and state = 'done'`,
+        [id, taskId, pdfUrl],
+      );
+    },
+
     async submitted(id: string, originalKey: string | null): Promise<void> {
       await pool.query(
         'update documents set original_key = $2, submitted_at = now(), updated_at = now() where id = $1',

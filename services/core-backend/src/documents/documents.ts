@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { conflict, currentTraceparent, HttpError } from '@pelita/kit';
+import { conflict, currentTraceparent, HttpError, type Logger } from '@pelita/kit';
 import type { AccessLists } from '../access/access-lists';
 import { knowledgeRows } from '../access/knowledge-rows';
 import type { Actor, MemberCheck } from '../workspaces/actor';
@@ -18,6 +18,7 @@ import type { DocumentRecord, DocumentRepository, DocumentState } from './docume
 import type { OcrArtifacts } from './ocr-artifacts';
 import type { OcrClient, OcrOptions } from './ocr-client';
 import type { Originals } from './originals';
+import { createPdfLinks } from './pdf-links';
 
 export interface NewDocument {
   name: string;
@@ -38,6 +39,7 @@ export interface DocumentsDeps {
   originals: Originals | undefined;
   /** Deletes a document everywhere (`src/deletion/`). */
   deletions: { document(id: string): Promise<void> };
+  logger: Logger;
   /** Told when a document went to OCR: the follower of this replica looks at once. */
   submitted?: () => void;
 }
@@ -57,6 +59,11 @@ export function createDocuments(deps: DocumentsDeps) {
     read: (id) => repository.byId(id),
   });
   const { find, writer } = rows;
+  const links = createPdfLinks({
+    ocr: deps.ocr,
+    store: (id, taskId, pdfUrl) => repository.renewPdfUrl(id, taskId, pdfUrl),
+    logger: deps.logger,
+  });
 
   async function checkFolder(member: Membership, folderId: string | null): Promise<void> {
     if (folderId) await access.requireVisible(member, 'folder', folderId);
@@ -100,13 +107,14 @@ export function createDocuments(deps: DocumentsDeps) {
   }
 
   return {
-    find: rows.show,
+    /** The document, its PDF link renewed when it is about to expire (`pdf-links.ts`). */
+    find: async (actor: Actor, id: string) => links.live(await rows.show(actor, id)),
 
     /** Refuses (404, 403) an actor who may not add documents: asked before an upload is read. */
     mayAdd: async (actor: Actor): Promise<void> => void (await writer(actor)),
 
-    list: (actor: Actor, filter: Paging & { folderId?: string; state?: DocumentState }) =>
-      rows.page(actor, () => repository.listing(filter), filter),
+    list: async (actor: Actor, filter: Paging & { folderId?: string; state?: DocumentState }) =>
+      links.page(await rows.page(actor, () => repository.listing(filter), filter)),
 
     async upload(
       actor: Actor,
@@ -140,7 +148,7 @@ export function createDocuments(deps: DocumentsDeps) {
       await find(member, id);
       if (changes.folderId) await checkFolder(member, changes.folderId);
       await repository.update(id, changes);
-      return find(member, id);
+      return links.live(await find(member, id));
     },
 
     /** Processes the document again as a new task; its old chunks and summary go first. */

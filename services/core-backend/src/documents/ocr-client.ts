@@ -102,6 +102,15 @@ export function createOcrClient(baseUrl: string, timeoutMs: number) {
         if (page >= body.total_pages || body.documents.length === 0) return chunks;
       }
     },
+
+    /** A freshly signed link to the task's searchable PDF; null when it has none (or is gone). */
+    async pdfLink(taskId: string): Promise<string | null> {
+      const res = await call(`/api/v1/pdfs/${encodeURIComponent(taskId)}?page=1&size=1`);
+      if (res.status === 404) return null;
+      if (!res.ok) throw await failure(res);
+      const body = (await res.json()) as { documents: OcrChunk[] };
+      return body.documents[0]?.output_pdf_file ?? null;
+    },
   };
 }
 

@@ -20,11 +20,16 @@ export interface DocumentStack {
   stop(): Promise<void>;
 }
 
-export async function startDocumentStack(env: Record<string, string> = {}): Promise<DocumentStack> {
+/** `env`: the core backend's settings; `ocrEnv`: the ocr-service's (API and worker). */
+export async function startDocumentStack(
+  env: Record<string, string> = {},
+  ocrEnv: Record<string, string> = {},
+): Promise<DocumentStack> {
   const ocr = await startOcrStack();
   const logger = createLogger({ name: 'ocr', level: 'silent' });
-  const api = await serveInProcess(createOcrApiService(ocr.settings, logger), logger);
-  const startWorker = () => serveInProcess(createWorkerService(ocr.settings, logger), logger);
+  const settings = ocr.settingsWith(ocrEnv);
+  const api = await serveInProcess(createOcrApiService(settings, logger), logger);
+  const startWorker = () => serveInProcess(createWorkerService(settings, logger), logger);
   let worker: RunningServer | undefined = await startWorker();
   const core = await startCoreStack({
     URL_OCR: api.url,
