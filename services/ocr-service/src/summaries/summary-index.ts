@@ -54,21 +54,9 @@ export function createSummaryIndex(
     },
     async store(taskId, pdfName, summary) {
       const createdAt = new Date().toISOString();
-      await documents.put(
-        taskId,
-        {
-          task_id: taskId,
-          pdf_name: pdfName,
-          summary: summary.final_summary.summary,
-          key_points: summary.final_summary.key_points_model,
-          topics: summary.final_summary.topics_aggregated,
-          named_entities: summary.final_summary.named_entities,
-          total_initial_chunks: summary.total_initial_chunks,
-          final_summary_tokens: summary.final_summary_tokens,
-          created_at: createdAt,
-        },
-        'wait_for',
-      );
+      // Chunk summaries first: the document's summary is what readers wait for (the core backend
+      // marks the document summarised when it appears), so all of it is there by then — and a
+      // deletion that follows finds every chunk summary to remove.
       try {
         await chunks.bulk(
           summary.summarize_chunk.map((chunk) => ({
@@ -93,6 +81,21 @@ export function createSummaryIndex(
       } catch (err) {
         throw new Error(`while storing the chunk summaries of ${taskId}`, { cause: err });
       }
+      await documents.put(
+        taskId,
+        {
+          task_id: taskId,
+          pdf_name: pdfName,
+          summary: summary.final_summary.summary,
+          key_points: summary.final_summary.key_points_model,
+          topics: summary.final_summary.topics_aggregated,
+          named_entities: summary.final_summary.named_entities,
+          total_initial_chunks: summary.total_initial_chunks,
+          final_summary_tokens: summary.final_summary_tokens,
+          created_at: createdAt,
+        },
+        'wait_for',
+      );
     },
     async moveLegacy(legacy) {
       return (

@@ -1,7 +1,8 @@
 /**
  * The summarise hand-off against the real summarizer (in-process, on the LLM stand-in) and a real
- * OpenSearch: both summary indexes filled; 503 twice then 200 still succeeds; a summarizer that is
- * down leaves a logged failure and no temporary file.
+ * OpenSearch: both summary indexes filled, the document's summary after its chunk summaries; 503
+ * twice then 200 still succeeds; a summarizer that is down leaves a logged failure and no
+ * temporary file.
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
@@ -154,6 +155,26 @@ describe('summarise hand-off', () => {
     expect(await readdir(tempDir)).toEqual([]);
     // The summarizer received the chunks as a JSON text file.
     expect(stub.stats().calls.some((call) => call.prompt.includes('Jakarta office'))).toBe(true);
+  });
+
+  it('writes the document summary last: none while its chunk summaries could not be stored', async () => {
+    const file = {
+      total_initial_chunks: 1,
+      final_summary_tokens: 3,
+      final_summary: {
+        summary: 'The office grew.',
+        key_points_model: [],
+        topics_aggregated: [],
+        named_entities: {},
+      },
+      // An index refuses a chunk number that is not one (the field is mapped as an integer).
+      summarize_chunk: [{ chunk_index: 'first', summary: 'grew', key_points: [], topics: [] }],
+    } as unknown as Parameters<SummaryIndex['store']>[2];
+    await summaries.ensure();
+    await expect(summaries.store('task-order', 'report.pdf', file)).rejects.toThrow(
+      /chunk summaries of task-order/,
+    );
+    expect((await get(names.document, 'task-order')).found).toBe(false);
   });
 
   it('retries 503 twice and then succeeds', async () => {
