@@ -71,5 +71,3 @@ export function createPdfLinks(deps: PdfLinksDeps) {
     }),
   };
 }
-
-export type PdfLinks = ReturnType<typeof createPdfLinks>;
