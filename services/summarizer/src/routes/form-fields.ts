@@ -18,7 +18,8 @@ export const SummarizeForm = z.object({
   file: fileField,
   chunk_size: wordCount(
     DEFAULT_CHUNK_SIZE,
-    'Largest chunk, in words (a longer sentence is a chunk of its own)',
+    'Largest chunk, in words (a longer sentence is a chunk of its own); lowered to what the ' +
+      "model's context takes when its length is known",
   ),
   target_context: wordCount(
     DEFAULT_TARGET_CONTEXT,
