@@ -175,6 +175,7 @@ export {
   parseStructuredAnswer,
   createStructuredOutputModes,
   answerTokenCap,
+  estimatePromptTokens,
   contextLengthOf,
   type StructuredOutputMode,
   type ResponseFormat,

@@ -228,6 +228,12 @@ export function answerTokenCap(
   wanted: number | undefined,
 ): number | undefined {
   if (contextLength === undefined) return wanted;
+  const room = contextLength - estimatePromptTokens(messages);
+  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted ?? Infinity, room));
+}
+
+/** The tokens `messages` take of a model's context, estimated generously (margin included). */
+export function estimatePromptTokens(messages: ReadonlyArray<{ content?: unknown }>): number {
   const prompt = messages.reduce(
     (sum, message) =>
       sum +
@@ -235,8 +241,7 @@ export function answerTokenCap(
       promptTokens(typeof message.content === 'string' ? message.content : ''),
     0,
   );
-  const room = contextLength - Math.ceil(prompt * (1 + PROMPT_MARGIN));
-  return Math.max(MIN_ANSWER_TOKENS, Math.min(wanted ?? Infinity, room));
+  return Math.ceil(prompt * (1 + PROMPT_MARGIN));
 }
 
 /**

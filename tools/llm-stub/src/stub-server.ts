@@ -423,18 +423,25 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       call.status = 400;
       return sendError(res, 400, refusal, 'BadRequestError');
     }
-    // vLLM's check: the prompt and the answer asked for must fit the context.
+    // vLLM's checks: the prompt must leave room in the context, and with the answer asked for fit it.
     const promptTokens = usageOf(messages, '').prompt_tokens;
-    if (
-      runtime.maxModelLen !== null &&
-      call.maxTokens !== undefined &&
-      promptTokens + call.maxTokens > runtime.maxModelLen
-    ) {
+    const limit = runtime.maxModelLen;
+    if (limit !== null && call.maxTokens === undefined && promptTokens >= limit) {
       call.status = 400;
       return sendError(
         res,
         400,
-        `This model's maximum context length is ${runtime.maxModelLen} tokens. However, you requested ` +
+        `This model's maximum context length is ${limit} tokens. However, your request has ` +
+          `${promptTokens} input tokens. Please reduce the length of the input messages.`,
+        'BadRequestError',
+      );
+    }
+    if (limit !== null && call.maxTokens !== undefined && promptTokens + call.maxTokens > limit) {
+      call.status = 400;
+      return sendError(
+        res,
+        400,
+        `This model's maximum context length is ${limit} tokens. However, you requested ` +
           `${promptTokens + call.maxTokens} tokens (${promptTokens} in the messages, ${call.maxTokens} in the completion). ` +
           'Please reduce the length of the messages or completion.',
         'BadRequestError',

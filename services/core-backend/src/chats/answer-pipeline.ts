@@ -3,8 +3,9 @@
  * retrieved (narrowed to the room's sources), the room's databases and APIs are asked
  * (text-to-SQL through db-proxy, text-to-API through http-proxy: `source-lookups.ts`), the
  * prompt (`answer-prompt.ts`) is the workspace's `persistent` system prompt, the room's last
- * exchanges, and the question with the passages and findings, and the model's answer streams
- * back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
+ * exchanges, and the question with the passages and findings — fitted to the model's context,
+ * oldest exchanges and then lowest-ranked passages left out (`context-fit.ts`) — and the model's
+ * answer streams back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
  * failed mid-answer: what came is kept) or `failed`.
  */
 import { toHttpError } from '@pelita/kit';
@@ -13,6 +14,7 @@ import type { Retrieve } from '../retrieval/retriever';
 import type { WorkspaceSettings } from '../workspaces/workspace-settings';
 import type { Membership } from '../workspaces/workspaces';
 import { answerTurns, type PassagesIn } from './answer-prompt';
+import { fitTurns, promptBudget } from './context-fit';
 import type { ChatRepository, KnowledgeSource, Message, Room } from './chat-repository';
 import type { ChatTurn, ModelChoice, ModelClient } from './model-client';
 import type { Finding, SourceLookups } from './source-lookups';
@@ -77,9 +79,11 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
     });
   }
 
+  /** The turns sent to the model, fitted to its context when that is known (`context-fit.ts`). */
   async function prompt(
     request: AnswerRequest,
     settings: WorkspaceSettings,
+    choice: ModelChoice,
     passages: Hit[],
     findings: Finding[],
   ): Promise<ChatTurn[]> {
@@ -95,10 +99,14 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       ]),
       ...(request.earlierTurns ?? []),
     ];
-    return answerTurns(
-      { persistent, question: request.question, passages, findings, earlier },
-      deps.passagesIn,
-    );
+    const build = (kept: ChatTurn[], used: Hit[]) =>
+      answerTurns(
+        { persistent, question: request.question, passages: used, findings, earlier: kept },
+        deps.passagesIn,
+      );
+    const context = await deps.models.contextLength(choice);
+    if (context === undefined) return build(earlier, passages);
+    return fitTurns(build, earlier, passages, promptBudget(context));
   }
 
   return {
@@ -125,7 +133,7 @@ export function createAnswerPipeline(deps: AnswerPipelineDeps) {
       });
       let answer;
       try {
-        const turns = await prompt(request, settings, sources, findings);
+        const turns = await prompt(request, settings, choice, sources, findings);
         answer = await deps.models.stream(choice, turns, {
           temperature: request.temperature ?? settings.temperature,
           ...(request.signal ? { signal: request.signal } : {}),

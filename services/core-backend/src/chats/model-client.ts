@@ -107,7 +107,9 @@ export function createModelClient(options: ModelClientOptions) {
    * is remembered as unknown: the planning answer then asks for its usual length).
    */
   const contextLengths = new Map<string, Promise<number | undefined>>();
-  const contextOf = (choice: ModelChoice, key: string) => {
+  const keyOf = (choice: ModelChoice) => `${choice.baseUrl}\u0000${choice.model}`;
+  const contextOf = (choice: ModelChoice) => {
+    const key = keyOf(choice);
     let length = contextLengths.get(key);
     if (!length) {
       length = clientFor(choice)
@@ -123,6 +125,9 @@ export function createModelClient(options: ModelClientOptions) {
   };
 
   return {
+    /** The model's context length in tokens, as its server's model list says (once); or unknown. */
+    contextLength: (choice: ModelChoice): Promise<number | undefined> => contextOf(choice),
+
     /** The ids the model's server lists (a check that a workspace model exists there). */
     async listModels(choice: ModelChoice): Promise<string[]> {
       const client = clientFor(choice);
@@ -145,8 +150,8 @@ export function createModelClient(options: ModelClientOptions) {
       shape: AnswerShape<T>,
       settings: { signal?: AbortSignal } = {},
     ): Promise<JsonAnswer<T>> {
-      const key = `${choice.baseUrl}\u0000${choice.model}`;
-      const maxTokens = answerTokenCap(turns, await contextOf(choice, key), PLANNING_MAX_TOKENS);
+      const key = keyOf(choice);
+      const maxTokens = answerTokenCap(turns, await contextOf(choice), PLANNING_MAX_TOKENS);
       let content = '';
       for (let attempt = 1; attempt <= PLANNING_ATTEMPTS; attempt += 1) {
         content = await modes

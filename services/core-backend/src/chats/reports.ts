@@ -1,14 +1,16 @@
 /**
  * Reports: the workspace's default `report` system prompt (or a built-in one) applied by the
  * model to a room's conversation or a topic's documents, the input cut at
- * `MAX_CHAR_GENERATE_REPORT` characters (the seed's limit; the answer says when it was cut).
+ * `MAX_CHAR_GENERATE_REPORT` characters (the seed's limit) and to what the model's context takes
+ * (`context-fit.ts`); the answer says when it was cut.
  */
 import { memberOf, type Actor, type MemberCheck } from '../workspaces/actor';
 import type { KnowledgeIndex } from '../retrieval/knowledge-index';
 import type { Topics } from '../topics/topics';
 import type { ResolveModel, SystemPrompt } from './answer-pipeline';
 import type { ChatRepository, Room } from './chat-repository';
-import type { ModelClient } from './model-client';
+import { fitText, promptBudget } from './context-fit';
+import type { ChatTurn, ModelClient } from './model-client';
 
 const DEFAULT_REPORT_PROMPT =
   'Write a structured report of the material below: a short summary, the key points as a list, and any open questions. Use only what the material says.';
@@ -40,18 +42,20 @@ export function createReports(deps: ReportDeps) {
     material: string,
     signal?: AbortSignal,
   ): Promise<Report> {
-    const truncated = material.length > deps.maxCharacters;
-    const input = truncated ? material.slice(0, deps.maxCharacters) : material;
     const prompt = (await deps.systemPrompt(workspaceId, 'report')) ?? DEFAULT_REPORT_PROMPT;
     const choice = await deps.resolveModel(workspaceId, null);
-    const answer = await deps.models.stream(
-      choice,
-      [
-        { role: 'system', content: prompt },
-        { role: 'user', content: `<document>\n${input}\n</document>` },
-      ],
-      { temperature: deps.temperature, ...(signal ? { signal } : {}) },
-    );
+    const context = await deps.models.contextLength(choice);
+    const turns = (text: string): ChatTurn[] => [
+      { role: 'system', content: prompt },
+      { role: 'user', content: `<document>\n${text}\n</document>` },
+    ];
+    const budget = context === undefined ? undefined : promptBudget(context);
+    const input = fitText(material, deps.maxCharacters, turns, budget);
+    const truncated = input.length < material.length;
+    const answer = await deps.models.stream(choice, turns(input), {
+      temperature: deps.temperature,
+      ...(signal ? { signal } : {}),
+    });
     let report = '';
     for await (const delta of answer.deltas) report += delta;
     return { report, model: choice.model, characters: input.length, truncated };

@@ -303,3 +303,73 @@ describe('chat with a model that fails part-way', () => {
     expect(record.response.length).toBeGreaterThan(0);
   });
 });
+
+describe('chat with a model of a small context', () => {
+  let stub: LlmStub;
+  let stack: CoreStack;
+  let admin: TestUser;
+  let workspaceId: string;
+
+  beforeAll(async () => {
+    // 300 tokens, refused beyond as vLLM refuses: the list says so, and the backend fits to it.
+    stub = await startLlmStub({ latencyMs: 0, maxModelLen: 300 });
+    stack = await startCoreStack({ BASE_URL_LOCAL: stub.url, MODEL_LOCAL: 'pelita-stub' });
+    admin = await stack.admin();
+    workspaceId = (
+      await expectJson<{ id: string }>(
+        stack.call('POST', '/api/workspaces', admin.token, { name: 'Small' }),
+        201,
+      )
+    ).id;
+  });
+  afterAll(async () => {
+    await stack?.stop();
+    await stub?.close();
+  });
+
+  /** About 120 tokens: four sentences naming `marker`. */
+  const question = (marker: string) =>
+    Array.from(
+      { length: 4 },
+      (_, i) =>
+        `Sentence ${i} asks how the ${marker} collection in the old harbour museum was catalogued by the volunteers during the long winter months of that year.`,
+    ).join(' ');
+
+  it("leaves the oldest exchanges out rather than exceed the model's context", async () => {
+    const room = (
+      await expectJson<{ id: string }>(
+        stack.call('POST', `/api/workspaces/${workspaceId}/rooms`, admin.token, {}),
+        201,
+      )
+    ).id;
+    const ask = async (chat: string) => {
+      const res = await stack.call(
+        'POST',
+        `/api/workspaces/${workspaceId}/rooms/${room}/messages`,
+        admin.token,
+        { chat },
+      );
+      expect(res.status).toBe(200);
+      return (await readEvents(res)).at(-1)!;
+    };
+    for (const marker of ['kettle', 'teapot', 'saucer']) {
+      const done = await ask(question(marker));
+      expect(done.event).toBe('done');
+      expect(done.data).toMatchObject({ status: 'complete', error: null });
+    }
+    const calls = stub.stats().calls;
+    expect(calls.map((call) => call.status)).toEqual([200, 200, 200]);
+    // Two earlier exchanges (MAXIMUM_CHAT_PER_ROOM) would not have fitted with the third question.
+    expect(calls.at(-1)!.prompt).not.toContain('kettle');
+    expect(calls.at(-1)!.prompt).toContain('saucer');
+
+    // The room's report: its material cut to the context, and the answer says so.
+    const report = await expectJson<{ report: string; truncated: boolean; characters: number }>(
+      stack.call('POST', `/api/workspaces/${workspaceId}/rooms/${room}/report`, admin.token),
+      200,
+    );
+    expect(report.report.length).toBeGreaterThan(0);
+    expect(report.truncated).toBe(true);
+    expect(stub.stats().calls.at(-1)!.status).toBe(200);
+  });
+});

@@ -36,6 +36,7 @@ function setup() {
     lastExchanges: () => Promise.resolve([]),
   } as unknown as ChatRepository;
   const models = {
+    contextLength: () => Promise.resolve(undefined),
     stream: (_choice: unknown, turns: ChatTurn[], options: { temperature: number }) => {
       calls.push(['stream', turns.at(-1), options.temperature]);
       return Promise.resolve({ deltas: ['answer'], usage: () => undefined });

@@ -128,4 +128,12 @@ describe('response_format at the stand-in', () => {
       /maximum context length is 400 tokens\. However, you requested \d+ tokens/,
     );
   });
+
+  it('refuses a prompt that fills the context without max_tokens, as vLLM does', async () => {
+    const long = [{ role: 'user' as const, content: 'word '.repeat(500) }];
+    await expect(
+      client.chat.completions.create({ model: 'pelita-stub', messages: long }),
+    ).rejects.toThrow(/maximum context length is 400 tokens\. However, your request has \d+ input/);
+    await expect(ask()).resolves.toMatchObject({ object: 'chat.completion' });
+  });
 });
