@@ -56,6 +56,8 @@ export interface ModelClientOptions {
   targetPolicy: TargetPolicy;
   /** How JSON answers are asked for first (default json_schema; refusals move a model down). */
   structuredOutput?: StructuredOutputMode;
+  /** How long a failed model list stands for "context length unknown" (default a minute). */
+  listRetryMs?: number;
 }
 
 /** A JSON answer: the value when it parsed and validated, and the text as it came. */
@@ -103,8 +105,10 @@ export function createModelClient(options: ModelClientOptions) {
   };
 
   /**
-   * Each model's context length, asked of its server's model list once (a failed or silent list
-   * is remembered as unknown: the planning answer then asks for its usual length).
+   * Each model's context length, asked of its server's model list once. A list without it is
+   * remembered as unknown (prompts are then sent whole, planning answers ask for their usual
+   * length); a list that failed is asked again a minute later, so one bad moment of the model
+   * server does not leave prompts unfitted until a restart.
    */
   const contextLengths = new Map<string, Promise<number | undefined>>();
   const keyOf = (choice: ModelChoice) => `${choice.baseUrl}\u0000${choice.model}`;
@@ -118,7 +122,13 @@ export function createModelClient(options: ModelClientOptions) {
           const entry = page.data.find((model) => model.id === choice.model);
           return entry && contextLengthOf(entry);
         })
-        .catch(() => undefined);
+        .catch(() => {
+          setTimeout(
+            () => contextLengths.delete(key),
+            options.listRetryMs ?? LIST_RETRY_MS,
+          ).unref();
+          return undefined;
+        });
       contextLengths.set(key, length);
     }
     return length;
@@ -242,6 +252,9 @@ export function createModelClient(options: ModelClientOptions) {
 }
 
 export type ModelClient = ReturnType<typeof createModelClient>;
+
+/** How long a failed model list is taken as "no context length known" before it is asked again. */
+const LIST_RETRY_MS = 60_000;
 
 /** Long enough never to end a streamed answer that keeps coming (24 h). */
 const STREAM_REQUEST_TIMEOUT_MS = 86_400_000;

@@ -93,3 +93,36 @@ describe('a guarded model server', () => {
     expect(denied.hits).toEqual([]);
   });
 });
+
+describe("a model's context length", () => {
+  it('is asked once, and asked again a while after the model list failed', async () => {
+    let failing = true;
+    const server = await listen('127.0.0.1', (_req, res) => {
+      if (failing) {
+        res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":"busy"}');
+        return;
+      }
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ data: [{ id: 'inside', object: 'model', max_model_len: 2048 }] }));
+    });
+    try {
+      const client = createModelClient({
+        timeoutMs: 5000,
+        maxRetries: 0,
+        targetPolicy: createTargetPolicy(parseAllowedTargets(['127.0.0.1'])),
+        listRetryMs: 50,
+      });
+      const choice: ModelChoice = { model: 'inside', baseUrl: `${server.url}/v1` };
+      await expect(client.contextLength(choice)).resolves.toBeUndefined();
+      failing = false;
+      await expect(client.contextLength(choice)).resolves.toBeUndefined(); // remembered for now
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await expect(client.contextLength(choice)).resolves.toBe(2048);
+      await expect(client.contextLength(choice)).resolves.toBe(2048);
+      expect(server.hits).toHaveLength(2);
+    } finally {
+      server.server.close();
+      server.server.closeAllConnections();
+    }
+  });
+});
