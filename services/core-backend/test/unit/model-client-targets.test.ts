@@ -112,7 +112,11 @@ describe("a model's context length", () => {
         targetPolicy: createTargetPolicy(parseAllowedTargets(['127.0.0.1'])),
         listRetryMs: 50,
       });
-      const choice: ModelChoice = { model: 'inside', baseUrl: `${server.url}/v1` };
+      const choice: ModelChoice = {
+        model: 'inside',
+        baseUrl: `${server.url}/v1`,
+        apiKey: undefined,
+      };
       await expect(client.contextLength(choice)).resolves.toBeUndefined();
       failing = false;
       await expect(client.contextLength(choice)).resolves.toBeUndefined(); // remembered for now
