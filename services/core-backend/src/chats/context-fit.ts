@@ -18,9 +18,9 @@ export function promptBudget(contextLength: number): number {
 }
 
 /**
- * The turns `build` makes from the longest tail of `earlier` and start of `passages` that fit
- * `budget`: earlier turns go oldest first (a question with its answer), then passages from the
- * last. With nothing left to drop, what remains (the question is never cut).
+ * The turns `build` makes from as much of `earlier` and `passages` as fits `budget`: earlier
+ * turns go oldest first (a question with its answer; a caller's system turns stay), then passages
+ * from the last. With nothing left to drop, what remains (the question is never cut).
  */
 export function fitTurns<P>(
   build: (earlier: ChatTurn[], passages: P[]) => ChatTurn[],
@@ -32,8 +32,9 @@ export function fitTurns<P>(
   let keptPassages = passages;
   let turns = build(keptEarlier, keptPassages);
   while (estimatePromptTokens(turns) > budget) {
-    if (keptEarlier.length > 0) {
-      keptEarlier = keptEarlier.slice(keptEarlier[1]?.role === 'assistant' ? 2 : 1);
+    const shorter = withoutOldestExchange(keptEarlier);
+    if (shorter) {
+      keptEarlier = shorter;
     } else if (keptPassages.length > 0) {
       keptPassages = keptPassages.slice(0, -1);
     } else {
@@ -42,6 +43,14 @@ export function fitTurns<P>(
     turns = build(keptEarlier, keptPassages);
   }
   return turns;
+}
+
+/** `turns` without its oldest question and answer (or lone turn) other than a system turn. */
+function withoutOldestExchange(turns: ChatTurn[]): ChatTurn[] | undefined {
+  const first = turns.findIndex((turn) => turn.role !== 'system');
+  if (first < 0) return undefined;
+  const count = turns[first]!.role === 'user' && turns[first + 1]?.role === 'assistant' ? 2 : 1;
+  return [...turns.slice(0, first), ...turns.slice(first + count)];
 }
 
 /** The longest start of `text` (at most `maxCharacters`) whose prompt, `around` it, fits `budget`. */

@@ -31,6 +31,14 @@ describe('fitTurns', () => {
     expect(sent(turns)).toContain('secondanswer');
   });
 
+  it("keeps a caller's system turns while its exchanges give way", () => {
+    const system: ChatTurn = { role: 'system', content: 'Answer in French.' };
+    const withSystem = [system, ...earlier];
+    const fitted = build([system, ...earlier.slice(2)], passages);
+    expect(fitTurns(build, withSystem, passages, estimatePromptTokens(fitted))).toEqual(fitted);
+    expect(fitTurns(build, withSystem, passages, 1)).toEqual(build([system], []));
+  });
+
   it('then the lowest-ranked passages; the question stays whatever the budget', () => {
     const bestOnly = build([], passages.slice(0, 1));
     expect(fitTurns(build, earlier, passages, estimatePromptTokens(bestOnly))).toEqual(bestOnly);
