@@ -152,10 +152,19 @@ case ${IMAGES_SOURCE:-tree} in
   *) echo "images: IMAGES_SOURCE is tree or head, not ${IMAGES_SOURCE}" >&2; exit 1 ;;
 esac
 
+# buildah leaves behind the working container of a stage nothing is written in (`base` here, which
+# only names the Node image: containers/buildah#4572), each holding a mounted overlay: those this
+# run made are removed when it ends, whichever way.
+containers_before=$(buildah containers --quiet --notruncate | sort)
+remove_left_containers() {
+  comm -13 <(printf '%s\n' "$containers_before") <(buildah containers --quiet --notruncate | sort) |
+    xargs --no-run-if-empty buildah rm >/dev/null || true
+}
+
 # npm inside a build needs this machine's CA bundle (a TLS-inspecting proxy signs the registry's
 # certificate): mounted over the image's own bundle, and named by an npmrc, for every RUN.
 NPMRC=$(mktemp)
-trap 'rm -rf "$NPMRC" ${SCRATCH:+"$SCRATCH"}' EXIT
+trap 'remove_left_containers; rm -rf "$NPMRC" ${SCRATCH:+"$SCRATCH"}' EXIT
 printf 'cafile=%s\nfund=false\naudit=false\nupdate-notifier=false\n' "$CA_BUNDLE" >"$NPMRC"
 
 # build_one NAME STAGES: builds one image, running up to STAGES of its stages at once.
@@ -230,7 +239,7 @@ if (($#)); then names=("$@"); else mapfile -t names < <(deployables); fi
 # and the disk, and a warm run mostly reads the build context.
 build_one "${names[0]}" 2
 STATUS_DIR=$(mktemp -d)
-trap 'rm -rf "$NPMRC" "$STATUS_DIR" ${SCRATCH:+"$SCRATCH"}' EXIT
+trap 'remove_left_containers; rm -rf "$NPMRC" "$STATUS_DIR" ${SCRATCH:+"$SCRATCH"}' EXIT
 for name in "${names[@]:1}"; do
   while (($(jobs -rp | wc -l) >= JOBS)); do wait -n || true; done
   # Stops at its first failing command (set -e) and records how it ended.
