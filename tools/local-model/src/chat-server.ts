@@ -5,7 +5,7 @@
  * for chats and under `/background/v1` for work nobody watches (summaries): each lane answers one
  * request at a time on its own context, the others wait their turn in arrival order, and the
  * two lanes run side by side (`lanes.ts`). A client that leaves
- * stops its answer. `response_format` is enforced while the answer is generated
+ * stops its answer. A prompt the context cannot hold is refused with vLLM's 400. `response_format` is enforced while the answer is generated
  * (node-llama-cpp's grammars): json_schema through its JSON-schema grammar, json_object through
  * its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
  */
@@ -111,7 +111,27 @@ export function createChatServer(options: ChatServerOptions): Server {
             : { type: 'system', text: textOf(message.content) },
       );
     const question = textOf(last.content);
-    const maxTokens = body.max_completion_tokens ?? body.max_tokens ?? options.maxTokens;
+    const asked = body.max_completion_tokens ?? body.max_tokens ?? undefined;
+    // vLLM's refusal of a prompt the context cannot hold (with the answer asked for, when asked):
+    // node-llama-cpp would cut it on its own, and `make dev` would hide what a server refuses.
+    const promptTokens = body.messages.reduce(
+      (sum, message) => sum + model.tokenize(textOf(message.content)).length,
+      0,
+    );
+    if (promptTokens + (asked ?? 1) > model.contextSize) {
+      return sendError(
+        res,
+        400,
+        asked === undefined
+          ? `This model's maximum context length is ${model.contextSize} tokens. However, your ` +
+              `request has ${promptTokens} input tokens. Please reduce the length of the input messages.`
+          : `This model's maximum context length is ${model.contextSize} tokens. However, you ` +
+              `requested ${promptTokens + asked} tokens (${promptTokens} in the messages, ${asked} ` +
+              'in the completion). Please reduce the length of the messages or completion.',
+        'invalid_request_error',
+      );
+    }
+    const maxTokens = asked ?? Math.min(options.maxTokens, model.contextSize - promptTokens);
     let grammar;
     try {
       grammar = await grammars.forFormat(body.response_format ?? undefined);
@@ -160,10 +180,6 @@ export function createChatServer(options: ChatServerOptions): Server {
             ? { onTextChunk: (text: string) => void res.write(chunk({ content: text }, null)) }
             : {}),
         });
-        const promptTokens = body.messages.reduce(
-          (sum, message) => sum + model.tokenize(textOf(message.content)).length,
-          0,
-        );
         const completionTokens = model.tokenize(answer).length;
         const usage = {
           prompt_tokens: promptTokens,

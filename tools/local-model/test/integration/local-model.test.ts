@@ -3,7 +3,8 @@
  * fills) through the official `openai` client, as the platform's services call it: the model
  * list, a whole answer, a streamed one with its usage chunk, a client leaving mid-stream (the
  * next request is answered), answers held to a `response_format` (json_schema, json_object),
- * OpenAI's error shape for an unknown model, and the background lane (`/background/v1`) running
+ * OpenAI's error shape for an unknown model, vLLM's refusal of a prompt the context cannot hold,
+ * and the background lane (`/background/v1`) running
  * beside the chat: a chat is answered while a long answer is still being written there.
  */
 import OpenAI, { NotFoundError } from 'openai';
@@ -177,6 +178,30 @@ describe('local model', () => {
     stop.abort();
     await rest;
   }, 180_000);
+
+  it('refuses a prompt its 2,048-token context cannot hold, as vLLM does', async () => {
+    const long = 'The harbour museum keeps an old kettle. '.repeat(300); // about 2,700 tokens
+    await expect(
+      client.chat.completions.create({ model: MODEL, messages: [{ role: 'user', content: long }] }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/maximum context length is 2048 tokens.*input tokens/),
+    });
+    await expect(
+      client.chat.completions.create({
+        model: MODEL,
+        messages: [
+          { role: 'user', content: 'The harbour museum keeps an old kettle. '.repeat(150) },
+        ],
+        max_tokens: 1500,
+      }),
+    ).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(
+        /requested \d+ tokens \(\d+ in the messages, 1500 in the completion\)/,
+      ),
+    });
+  });
 
   it("answers an unknown model with OpenAI's 404", async () => {
     await expect(
