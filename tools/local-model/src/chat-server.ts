@@ -4,10 +4,10 @@
  * [DONE]`, a usage chunk first when `stream_options.include_usage`), `GET /health`, under `/v1`
  * for chats and under `/background/v1` for work nobody watches (summaries): each lane answers one
  * request at a time on its own context, the others wait their turn in arrival order, and the
- * two lanes run side by side (`lanes.ts`). A client that leaves
- * stops its answer. A prompt the context cannot hold is refused with vLLM's 400. `response_format` is enforced while the answer is generated
- * (node-llama-cpp's grammars): json_schema through its JSON-schema grammar, json_object through
- * its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
+ * two lanes run side by side (`lanes.ts`). A client that leaves stops its answer. A prompt the
+ * context cannot hold is refused with vLLM's 400. `response_format` is enforced while the answer
+ * is generated (node-llama-cpp's grammars): json_schema through its JSON-schema grammar,
+ * json_object through its JSON grammar, so such answers always parse (unless cut by `max_tokens`).
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';

@@ -5,8 +5,8 @@
  * prompt (`answer-prompt.ts`) is the workspace's `persistent` system prompt, the room's last
  * exchanges, and the question with the passages and findings — fitted to the model's context,
  * oldest exchanges and then lowest-ranked passages left out (`context-fit.ts`) — and the model's
- * answer streams back while it is written. Whatever happens, the stored message ends `complete`, `partial` (the model
- * failed mid-answer: what came is kept) or `failed`.
+ * answer streams back while it is written. Whatever happens, the stored message ends `complete`,
+ * `partial` (the model failed mid-answer: what came is kept) or `failed`.
  */
 import { toHttpError } from '@pelita/kit';
 import type { Hit } from '../retrieval/knowledge-index';
