@@ -7,11 +7,16 @@
  * the reads after. A link without expiry (public documents) goes out as it is; so does the
  * stored one when the ocr-service cannot be asked: reading a document never fails for its link.
  */
-import type { Logger } from '@pelita/kit';
+import { createConcurrencyLimit, type Logger } from '@pelita/kit';
 import type { DocumentRecord } from './document-repository';
 import type { OcrClient } from './ocr-client';
 
 const MAX_MARGIN_MS = 24 * 3600 * 1000;
+/**
+ * Renewals asked of the ocr-service at once, by this process: after a quiet week the first list
+ * finds every link on its page near its end.
+ */
+const RENEWALS_AT_ONCE = 4;
 
 /** When a presigned link stops working, and how long it was signed for; undefined: never. */
 export function linkExpiry(url: string): { expiresAt: number; lifetimeMs: number } | undefined {
@@ -46,11 +51,12 @@ export interface PdfLinksDeps {
 }
 
 export function createPdfLinks(deps: PdfLinksDeps) {
+  const renewals = createConcurrencyLimit(RENEWALS_AT_ONCE);
   async function live(document: DocumentRecord): Promise<DocumentRecord> {
     const { ocr } = deps;
     if (!ocr || !document.pdf_url || !needsRenewal(document.pdf_url, Date.now())) return document;
     try {
-      const fresh = await ocr.pdfLink(document.task_id);
+      const fresh = await renewals.run(() => ocr.pdfLink(document.task_id));
       if (!fresh) return document;
       await deps.store(document.id, document.task_id, fresh);
       return { ...document, pdf_url: fresh };
@@ -64,7 +70,7 @@ export function createPdfLinks(deps: PdfLinksDeps) {
   }
   return {
     live,
-    /** A page of documents, each with a live link (renewed side by side). */
+    /** A page of documents, each with a live link (renewed side by side, a few at a time). */
     page: async <P extends { rows: DocumentRecord[] }>(page: P): Promise<P> => ({
       ...page,
       rows: await Promise.all(page.rows.map(live)),

@@ -47,6 +47,33 @@ describe('createPdfLinks', () => {
     expect(page).toEqual({ rows: [{ ...expired, pdf_url: 'fresh-of-t' }], total: 1 });
   });
 
+  it('renews a page of expired links four at a time', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const links = createPdfLinks({
+      ocr: {
+        pdfLink: async (taskId) => {
+          most = Math.max(most, ++inFlight);
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          inFlight -= 1;
+          return `fresh-of-${taskId}`;
+        },
+      },
+      store: () => Promise.resolve(),
+      logger,
+    });
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      ...expired,
+      id: `d${i}`,
+      task_id: `t${i}`,
+    }));
+    const page = await links.page({ rows, total: 10 });
+    expect(page.rows.map((row) => row.pdf_url)).toEqual(
+      rows.map((row) => `fresh-of-${row.task_id}`),
+    );
+    expect(most).toBe(4);
+  });
+
   it('hands out the stored link when the ocr-service fails or has no PDF, storing nothing', async () => {
     const store = jest.fn(() => Promise.resolve());
     const down = createPdfLinks({
