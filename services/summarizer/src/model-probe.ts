@@ -7,7 +7,7 @@ import { redactString, type Logger } from '@pelita/kit';
 import type { ModelClient, ModelInfo } from './llm-client';
 import { describeModelError } from '@pelita/kit';
 import { DEFAULT_CHUNK_SIZE } from './chunker';
-import { CHUNK_CONTEXT_SHARE, chunkWordsFitting, TOKENS_PER_WORD } from './token-estimate';
+import { CHUNK_CONTEXT_SHARE, chunkSizeFor, TOKENS_PER_WORD } from './token-estimate';
 
 export interface UpstreamStatus {
   reachable: boolean;
@@ -85,13 +85,19 @@ export async function probeModelContext(
     return { outcome: 'no_length' };
   }
   const estimatedTokens = Math.ceil(DEFAULT_CHUNK_SIZE * TOKENS_PER_WORD);
-  if (estimatedTokens > maxModelLength * CHUNK_CONTEXT_SHARE) {
-    const advised = chunkWordsFitting(maxModelLength);
+  // The requests' own rule: the probe says what they will do.
+  const { chunkSize, cutFrom } = chunkSizeFor(DEFAULT_CHUNK_SIZE, maxModelLength);
+  if (cutFrom !== undefined) {
     logger.warn(
-      { configuredModel: client.model, maxModelLength, estimatedTokens, advisedChunkSize: advised },
+      {
+        configuredModel: client.model,
+        maxModelLength,
+        estimatedTokens,
+        advisedChunkSize: chunkSize,
+      },
       `start-up probe: a default chunk (${DEFAULT_CHUNK_SIZE} words, about ${estimatedTokens} tokens) ` +
         `exceeds ${CHUNK_CONTEXT_SHARE * 100}% of the model's maximum length ${maxModelLength}; ` +
-        `chunks are cut to ${advised} words, which makes more model calls per document`,
+        `chunks are cut to ${chunkSize} words, which makes more model calls per document`,
     );
     return { outcome: 'too_large', maxModelLength, estimatedTokens };
   }

@@ -10,7 +10,7 @@ export const TOKENS_PER_WORD = 1.4;
 export const CHUNK_CONTEXT_SHARE = 0.6;
 
 /** The most words a chunk may have for a model whose context holds `contextLength` tokens. */
-export function chunkWordsFitting(contextLength: number): number {
+function chunkWordsFitting(contextLength: number): number {
   return Math.max(1, Math.floor((contextLength * CHUNK_CONTEXT_SHARE) / TOKENS_PER_WORD));
 }
 

@@ -423,27 +423,21 @@ export async function startLlmStub(options: LlmStubOptions = {}): Promise<LlmStu
       call.status = 400;
       return sendError(res, 400, refusal, 'BadRequestError');
     }
-    // vLLM's checks: the prompt must leave room in the context, and with the answer asked for fit it.
+    // vLLM's check: the prompt, with the answer asked for (else one token), must fit the context.
     const promptTokens = usageOf(messages, '').prompt_tokens;
     const limit = runtime.maxModelLen;
-    if (limit !== null && call.maxTokens === undefined && promptTokens >= limit) {
+    const asked = call.maxTokens;
+    if (limit !== null && promptTokens + (asked ?? 1) > limit) {
       call.status = 400;
       return sendError(
         res,
         400,
-        `This model's maximum context length is ${limit} tokens. However, your request has ` +
-          `${promptTokens} input tokens. Please reduce the length of the input messages.`,
-        'BadRequestError',
-      );
-    }
-    if (limit !== null && call.maxTokens !== undefined && promptTokens + call.maxTokens > limit) {
-      call.status = 400;
-      return sendError(
-        res,
-        400,
-        `This model's maximum context length is ${limit} tokens. However, you requested ` +
-          `${promptTokens + call.maxTokens} tokens (${promptTokens} in the messages, ${call.maxTokens} in the completion). ` +
-          'Please reduce the length of the messages or completion.',
+        asked === undefined
+          ? `This model's maximum context length is ${limit} tokens. However, your request has ` +
+              `${promptTokens} input tokens. Please reduce the length of the input messages.`
+          : `This model's maximum context length is ${limit} tokens. However, you requested ` +
+              `${promptTokens + asked} tokens (${promptTokens} in the messages, ${asked} in the completion). ` +
+              'Please reduce the length of the messages or completion.',
         'BadRequestError',
       );
     }

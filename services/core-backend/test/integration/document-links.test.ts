@@ -3,6 +3,7 @@
  * backend renews a link near its end before handing it out (the ocr-service here signs for 4 s, as
  * it signs for a week by default), and the renewed link reads the PDF from the real MinIO.
  */
+import { waitFor } from '@pelita/testenv';
 import { textPdf } from '../../../ocr-service/test/integration/support/documents';
 import { expectJson, type TestUser } from './support/core-stack';
 import { startDocumentStack, type DocumentStack } from './support/document-stack';
@@ -54,12 +55,13 @@ describe("a document's PDF link", () => {
       }),
       201,
     );
-    const deadline = Date.now() + 120_000;
-    let doc = created;
-    while (doc.state !== 'done' && doc.state !== 'failed' && Date.now() < deadline) {
-      await sleep(200);
-      doc = await expectJson<Doc>(get(`/documents/${created.id}`), 200);
-    }
+    const doc = await waitFor(
+      async () => {
+        const read = await expectJson<Doc>(get(`/documents/${created.id}`), 200);
+        return read.state === 'done' || read.state === 'failed' ? read : undefined;
+      },
+      { what: 'the document processed', timeoutMs: 120_000, intervalMs: 200 },
+    );
     expect(doc.state).toBe('done');
     const first = doc.pdf_url!;
     expect((await fetch(first)).status).toBe(200);
